@@ -1,0 +1,103 @@
+"""Parsers for the source formats of the rules texts, and their shared normalisers.
+
+The one entry point is :func:`parse_document`: bytes on disk in, checked
+records out.  Parsers register themselves in :mod:`ingest.registry`.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import numbers
+from .model import Parsed, ParseWarning, Record, SourceError, Span
+from .registry import PARSERS, get, parser
+from .text import decode, split_lines
+
+__all__ = ["parse_document", "parse_lines", "read_lines", "PARSERS", "Parsed", "Record", "Span", "SourceError", "parser"]
+
+
+def parse_document(path: str | Path, parser_name: str, lang: str, encoding: str = "auto") -> Parsed:
+    """Read, decode and parse one source document; every non-blank line ends up in a record."""
+    return parse_lines(read_lines(path, encoding), str(path), parser_name, lang)
+
+
+def read_lines(path: str | Path, encoding: str = "auto", shown: str | None = None) -> list[str]:
+    """Decoded lines of a source file (CRLF, CR or LF); errors name ``shown`` (default: the path)."""
+    shown = shown or str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise SourceError(shown, None, f"cannot read: {e.strerror}") from None
+    return split_lines(decode(data, shown, encoding))
+
+
+def parse_lines(lines: list[str], path: str, parser_name: str, lang: str) -> Parsed:
+    _load_parsers()
+    spec = get(parser_name)
+    parsed = spec.parse(lines, path, lang)
+    _cover_leftovers(parsed, lines)
+    parsed.warnings.extend(check_sequence(parsed.records, lang))
+    parsed.warnings.sort(key=lambda w: w.line)
+    return parsed
+
+
+def _load_parsers() -> None:
+    # Importing the modules registers their parsers.
+    from . import article, cr_text, it_wiki, morph_wiki, pdf1999  # noqa: F401
+
+
+def _cover_leftovers(parsed: Parsed, lines: list[str]) -> None:
+    """Safety net: a non-blank line no record covers becomes an ``unparsed`` record.
+
+    Two records claiming the same characters is a parser bug and raises.
+    """
+    covered: dict[int, list[tuple[int, int]]] = {}
+    for rec in parsed.records:
+        for s in rec.spans:
+            end = len(lines[s.line - 1]) if s.end is None else s.end
+            covered.setdefault(s.line, []).append((s.start, end))
+    for line, ranges in covered.items():
+        ranges.sort()
+        for (a1, b1), (a2, b2) in zip(ranges, ranges[1:]):
+            if a2 < b1:
+                raise AssertionError(f"parser bug: line {line} is claimed by two records")
+    for no, text in enumerate(lines, 1):
+        if not text.strip():
+            continue
+        ranges = covered.get(no, [])
+        pos, gaps = 0, []
+        for a, b in ranges:
+            if text[pos:a].strip():
+                gaps.append((pos, a))
+            pos = max(pos, b)
+        if text[pos:].strip():
+            gaps.append((pos, len(text)))
+        for a, b in gaps:
+            parsed.records.append(Record(
+                "unparsed", [Span(no, a, None if b == len(text) else b)], text=text[a:b].strip(),
+                meta={"reason": "no rule of the format explains this line"},
+            ))
+
+
+def check_sequence(records: list[Record], lang: str) -> list[ParseWarning]:
+    """Duplicate rule numbers and numbers that go backwards, per language of the document."""
+    out: list[ParseWarning] = []
+    seen: dict[tuple[str | None, str], int] = {}
+    last: dict[str | None, tuple[tuple, str]] = {}
+    for rec in records:
+        if rec.kind != "rule" or not rec.number or not numbers.is_number(rec.number):
+            continue
+        key_lang = rec.lang or lang
+        norm = numbers.normalize(rec.number)
+        key = numbers.sort_key(norm)
+        if (key_lang, norm) in seen:
+            out.append(ParseWarning(rec.first_line, "duplicate-number",
+                                    f"rule number {norm} appears again (first at line {seen[key_lang, norm]})", norm))
+        else:
+            seen[key_lang, norm] = rec.first_line
+        prev = last.get(key_lang)
+        if prev and key < prev[0]:
+            out.append(ParseWarning(rec.first_line, "number-backwards",
+                                    f"rule number {norm} goes backwards after {prev[1]}", norm))
+        if not prev or key > prev[0]:
+            last[key_lang] = (key, norm)
+    return out

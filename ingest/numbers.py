@@ -1,0 +1,100 @@
+"""Rule numbers as data: parse, normalise, order, find parents and expand ranges.
+
+Number scheme of the Comprehensive Rules: ``6`` is a chapter, ``601`` a section
+(rule family), ``601.2`` a rule and ``601.2a`` a subrule.  Subrule letters skip
+``l`` and ``o`` in modern editions, but older documents may use them, so ranges
+only ever expand to numbers that exist in the edition.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z])?)?\.?$")
+
+LEVELS = ("chapter", "section", "rule", "subrule")
+
+
+@lru_cache(maxsize=None)
+def split(number: str) -> tuple[int, int | None, str | None] | None:
+    """``"601.2f"`` -> ``(601, 2, "f")``; ``"6"`` -> ``(6, None, None)``; invalid -> None."""
+    m = NUMBER_RE.match(normalize(number))
+    if not m:
+        return None
+    head, rule, letter = m.groups()
+    return int(head), (int(rule) if rule is not None else None), letter
+
+
+def normalize(printed: str) -> str:
+    """Strip what printing adds around a number: spaces and trailing dots (``"601.2."`` -> ``"601.2"``)."""
+    return printed.strip().rstrip(".").strip()
+
+
+def is_number(text: str) -> bool:
+    return split(text) is not None
+
+
+def level(number: str) -> str:
+    head, rule, letter = split(number)
+    if rule is None:
+        return "chapter" if head < 10 else "section"
+    return "subrule" if letter else "rule"
+
+
+def parent(number: str) -> str | None:
+    head, rule, letter = split(number)
+    if letter:
+        return f"{head}.{rule}"
+    if rule is not None:
+        return str(head)
+    if head >= 100:
+        return str(head // 100)
+    return None
+
+
+def chapter(number: str) -> int:
+    head = split(number)[0]
+    return head if head < 10 else head // 100
+
+
+def sort_key(number: str) -> tuple:
+    """Document order of rule numbers: chapter, section, rule, letter."""
+    head, rule, letter = split(number)
+    if head < 10:
+        return (head, -1, -1, "")
+    return (head // 100, head, -1 if rule is None else rule, letter or "")
+
+
+def full_end(start: str, end: str) -> str | None:
+    """Complete the abbreviated end of a range relative to its start.
+
+    ``("601.2a", "e")`` -> ``"601.2e"``; ``("404.1", "2")`` -> ``"404.2"``;
+    ``("306", "311")`` -> ``"311"``; ``("601.2a", "601.2e")`` -> ``"601.2e"``.
+    """
+    end = normalize(end)
+    if split(end) and ("." in end or len(end) == 3):
+        return end
+    head, rule, letter = split(start)
+    if re.fullmatch(r"[a-z]", end) and letter:
+        return f"{head}.{rule}{end}"
+    if re.fullmatch(r"\d+", end) and rule is not None and not letter:
+        return f"{head}.{end}"
+    if re.fullmatch(r"\d+[a-z]", end) and rule is not None:
+        return f"{head}.{end}"
+    return None
+
+
+def expand_range(start: str, end: str, existing: list[str]) -> list[str]:
+    """Every number of ``existing`` between ``start`` and ``end`` (inclusive) at the start's level.
+
+    ``existing`` are normalised numbers of one edition.  Numbers that do not exist
+    are never invented: a range in a document is only as good as the document.
+    """
+    end = full_end(start, end)
+    if end is None or split(start) is None or split(end) is None:
+        return []
+    lo, hi = sort_key(start), sort_key(end)
+    if hi < lo:
+        lo, hi = hi, lo
+    lvl = level(start)
+    return [n for n in existing if level(n) == lvl and lo <= sort_key(n) <= hi]

@@ -1,0 +1,119 @@
+"""Shared text normalisers: decoding, line splitting, whitespace and wrapped lines."""
+from __future__ import annotations
+
+import codecs
+import re
+import unicodedata
+
+from .model import SourceError
+
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+#: Encodings tried, in order, when the manifest says ``encoding = "auto"``.
+AUTO_ENCODINGS = ("utf-8", "cp1252")
+
+
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1 if b"\n" in data else data.count(b"\r", 0, offset) + 1
+
+
+def decode(data: bytes, path: str, encoding: str = "auto") -> str:
+    """Decode a source document, or raise :class:`SourceError` naming file and line.
+
+    ``auto`` honours a byte-order mark (UTF-8, UTF-16 LE/BE), then tries UTF-8 and
+    cp1252 (the two encodings the official plain-text rules have been published in).
+    A multi-byte character cut off at the end of the file is reported as truncation.
+    """
+    if not data:
+        raise SourceError(path, 1, "file is empty (truncated download?)")
+    if encoding != "auto":
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise SourceError(path, None, f"unknown encoding {encoding!r} in the manifest") from None
+        return _strict(data, path, encoding)
+    if data.startswith(codecs.BOM_UTF8):
+        return _strict(data[len(codecs.BOM_UTF8):], path, "utf-8", offset=len(codecs.BOM_UTF8), whole=data)
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return _strict(data, path, "utf-16")
+    if b"\x00" in data[:4096]:
+        # UTF-16 without BOM: every other byte of ASCII text is NUL.
+        even, odd = data[0:4096:2].count(0), data[1:4096:2].count(0)
+        if odd > even:
+            return _strict(data, path, "utf-16-le")
+        if even > odd:
+            return _strict(data, path, "utf-16-be")
+    try:
+        return _strict(data, path, "utf-8")
+    except SourceError as utf8_error:
+        if "truncated" in utf8_error.message:
+            raise
+        try:
+            text = data.decode("cp1252")
+        except UnicodeDecodeError as e:
+            raise SourceError(
+                path, _line_of(data, e.start),
+                f"unknown encoding: byte 0x{data[e.start]:02x} is neither UTF-8 nor cp1252 "
+                f"(set `encoding` for this document in data/manifest.toml)",
+            ) from None
+        bad = re.search(r"[\x00-\x08\x0b\x0e-\x1f\x7f]", text)
+        if bad:
+            raise SourceError(path, text.count("\n", 0, bad.start()) + 1,
+                              f"unknown encoding: control character U+{ord(bad.group()):04X} in text")
+        return text
+
+
+def _strict(data: bytes, path: str, encoding: str, offset: int = 0, whole: bytes | None = None) -> str:
+    whole = data if whole is None else whole
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as e:
+        line = _line_of(whole, offset + e.start)
+        if e.end >= len(data) and ("unexpected end" in e.reason or "truncated" in e.reason):
+            raise SourceError(path, line, f"truncated file: it ends inside a multi-byte {encoding} character") from None
+        raise SourceError(
+            path, line, f"not valid {encoding} (byte 0x{data[e.start]:02x}: {e.reason}); unknown encoding?"
+        ) from None
+    if encoding.startswith("utf-16"):
+        text = text.lstrip("\ufeff")
+    return text
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on CRLF, CR or LF only (never on form feeds or U+2028), dropping the final empty piece."""
+    lines = LINE_BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def clean(text: str) -> str:
+    """Canonical spacing: NFC, non-breaking and other spaces as ' ', runs collapsed, trimmed."""
+    text = unicodedata.normalize("NFC", text)
+    text = re.sub(r"[\u00a0\u2007\u202f\u2009\t]", " ", text)
+    return re.sub(r" {2,}", " ", text).strip()
+
+
+def join_wrapped(lines: list[str]) -> str:
+    """Join hard-wrapped lines of one paragraph, undoing end-of-line hyphenation.
+
+    ``"Regelun-" + "klarheiten"`` -> ``"Regelunklarheiten"``; ``"Copyright-" +
+    "Information"`` keeps its hyphen (a capital follows); ``"Ersatz-" + "und"``
+    keeps hyphen and space (a suspended compound).
+    """
+    out = ""
+    for raw in lines:
+        piece = clean(raw)
+        if not piece:
+            continue
+        if not out:
+            out = piece
+        elif re.search(r"[a-zäöüß]-$", out) and re.match(r"[a-zäöüß]", piece) and not re.match(
+            r"(und|oder|bzw\.|sowie|e|o|and|or)\b", piece
+        ):
+            out = out[:-1] + piece
+        elif out.endswith("-") and re.match(r"[A-ZÄÖÜ]", piece):
+            out += piece
+        else:
+            out += " " + piece
+    return out

@@ -1,0 +1,114 @@
+"""Datasette plugin of the KB (registered through the ``datasette`` entry point in pyproject.toml).
+
+* ``render_cell``: rule numbers inside rule and item text become links to the
+  rule's page in the same edition; rule keys link to that page too.
+* ``register_routes``: ``/rule/<edition>/<number>`` shows a rule with its parent,
+  children, examples and notes, what it cites and what cites it, and whatever the
+  later stages stored (counterparts in other editions, diffs, enforcing engine code).
+* ``prepare_connection``: SQL functions ``lemmatize(text, lang)`` and
+  ``lemma_query(q, lang)`` for the lemma search canned query.
+"""
+from __future__ import annotations
+
+from datasette import hookimpl
+from datasette.utils.asgi import Response
+from markupsafe import Markup
+
+from . import lemmas
+from .links import linkify, rule_path
+
+LINKED_TEXT = {("rules", "text"), ("rules", "text_norm"), ("items", "text"), ("items", "text_norm")}
+
+
+@hookimpl
+def prepare_connection(conn):
+    conn.create_function("lemmatize", 2, lambda text, lang: lemmas.lemmatize(text or "", lang or "de"),
+                         deterministic=True)
+    conn.create_function("lemma_query", 2, _lemma_query, deterministic=True)
+
+
+def _lemma_query(q, lang):
+    words = lemmas.lemmatize(q or "", lang or "de").split()
+    return " AND ".join('lemmas : "' + w.replace('"', "") + '"' for w in words) or '""'
+
+
+def _plain(value):
+    """Table views hand foreign-key cells over as {"value": ..., "label": ...}."""
+    return value["value"] if isinstance(value, dict) else value
+
+
+@hookimpl
+def render_cell(row, value, column, table, database, datasette):
+    if not isinstance(value, str) or row is None:
+        return None
+    keys = row.keys()
+    if "edition_id" not in keys:
+        return None
+    edition = _plain(row["edition_id"])
+    if (table, column) in LINKED_TEXT:
+        bare = table == "items" and "kind" in keys and row["kind"] == "index"
+        return linkify(value, edition, datasette.urls.path("/"), bare=bare)
+    if table == "rules" and column == "key" and "norm" in keys:
+        return Markup('<a href="{}">{}</a>').format(rule_path(edition, row["norm"], datasette.urls.path("/")), value)
+    return None
+
+
+@hookimpl
+def register_routes(datasette):
+    return [(r"^/rule/(?P<edition>[^/]+)/(?P<number>[^/]+)$", rule_page)]
+
+
+def _table_exists(conn, name: str) -> bool:
+    return conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?",
+                        (name,)).fetchone() is not None
+
+
+async def rule_page(datasette, request):
+    from .query import find_rules, rule_view
+
+    edition = request.url_vars["edition"]
+    number = request.url_vars["number"]
+    db = datasette.get_database("kb")
+
+    def load(conn):
+        conn.row_factory = __import__("sqlite3").Row
+        found = find_rules(conn, number, edition)
+        views = [rule_view(conn, r["id"]) for r in found]
+        elsewhere = find_rules(conn, number) if not found else []
+        extra = {}
+        for v in views:
+            extra[v.rule["id"]] = _extras(conn, v.rule["id"])
+        return views, elsewhere, extra
+
+    views, elsewhere, extra = await db.execute_fn(load)
+    prefix = datasette.urls.path("/")
+    html = await datasette.render_template("rule.html", {
+        "edition": edition, "number": number, "views": views, "elsewhere": elsewhere, "extra": extra,
+        "linkify": lambda text, ed, bare=False: linkify(text, ed, prefix, bare),
+        "rule_path": lambda ed, n: rule_path(ed, n, prefix), "prefix": prefix,
+    }, request=request)
+    return Response.html(html, status=200 if views else 404)
+
+
+def _extras(conn, rule_id: int) -> dict:
+    """Rows later stages attached to a rule: alignments, diffs, engine links (when those tables exist)."""
+    out = {}
+    if _table_exists(conn, "alignments"):
+        out["aligned"] = [dict(r) for r in conn.execute(
+            """select a.*, s.edition_id s_edition, s.number s_number, s.text s_text,
+                      t.edition_id t_edition, t.number t_number, t.text t_text
+               from alignments a left join rules s on s.id = a.source_rule_id
+               left join rules t on t.id = a.target_rule_id
+               where a.source_rule_id = ? or a.target_rule_id = ? order by a.score desc""", (rule_id, rule_id))]
+    if _table_exists(conn, "diffs"):
+        out["diffs"] = [dict(r) for r in conn.execute(
+            "select * from diffs where old_rule_id = ? or new_rule_id = ?", (rule_id, rule_id))]
+    if _table_exists(conn, "enforces"):
+        out["enforced_by"] = [dict(r) for r in conn.execute(
+            """select f.*, e.status from enforces e join engine_functions f on f.id = e.function_id
+               where e.rule_id = ? order by f.qualname""", (rule_id,))]
+    if _table_exists(conn, "scenario_rules"):
+        out["scenarios"] = [dict(r) for r in conn.execute(
+            """select distinct s.* from scenario_rules sr join scenarios s on s.id = sr.scenario_id
+               where sr.rule_id = ? order by s.path""", (rule_id,))]
+    return out
