@@ -68,6 +68,8 @@ HEADING_MAX = 50
 GAP_RE = re.compile(r"[^\s.!?:;]  +\S")
 SPACE_PUNCT_RE = re.compile(r" [,](?=\s|$)| \.(?![.])")
 DOUBLE_PERIOD_RE = re.compile(r"(?<!\.)\.\.(?!\.)")
+#: a quotation mark with blanks on both sides, a closing one after a blank, an opening one before a blank
+EMPTY_QUOTE_RE = re.compile(r'(?:^|\s)"(?:$|[\s.,;:!?)\]])|\s“|„\s')
 
 
 @dataclass
@@ -79,8 +81,6 @@ class _Block:
     number: str | None = None
     label: str | None = None
     owner: int | None = None
-    after_blank: bool = False
-    raw_first: bool = False  # the first line's text part was cut after a number or label
 
 
 @dataclass
@@ -155,7 +155,7 @@ def _find_first(lines: list[str], start: int, end: int, pred) -> int | None:
 
 def _is_source(line: str) -> bool:
     """A ``Source: geocities.com/...`` line of the web copy the text was taken from."""
-    return bool(SOURCE_RE.match(clean(line))) and "geocities" in line
+    return "geocities" in line and bool(SOURCE_RE.match(clean(line)))
 
 
 # --- table of contents ----------------------------------------------------------------
@@ -191,7 +191,7 @@ def _check_promises(b: _Builder, toc: list[Record]) -> None:
             found.append(body is not None)
             if body is not None and _norm_title(body.title) != _norm_title(entry.title):
                 b.warn(body.first_line, "toc-mismatch",
-                       f"heading {body.meta.get('printed', body.title)!r} differs from the table of contents "
+                       f"heading {body.title!r} differs from the table of contents "
                        f"entry {entry.title!r} (line {entry.first_line})", numbers.normalize(body.number))
         else:
             found.append(entry.title in headings)
@@ -273,10 +273,10 @@ def _parse_rules(b: _Builder, start: int, end: int) -> None:
         if heading:
             last_rule = b.add(Record("rule", [Span(no)], number=heading["number"], title=clean(heading["title"])))
         elif rule:
-            block = _Block("rule", [(no, rule["text"] or "")], number=rule["number"], raw_first=True)
+            block = _Block("rule", [(no, rule["text"] or "")], number=rule["number"])
             _check_number(b, no, rule["number"])
         elif example:
-            block = _Block("example", [(no, example["text"])], label=EXAMPLE_LABEL, owner=last_rule, raw_first=True)
+            block = _Block("example", [(no, example["text"])], label=EXAMPLE_LABEL, owner=last_rule)
         elif block is None:
             b.warn(no, "orphan-line", "text line outside any rule or example")
         else:
@@ -326,15 +326,16 @@ def _mark_title_rules(records: list[Record], first: int) -> None:
 
 def _check_text(b: _Builder, rec: Record, lines: list[tuple[int, str]], number: str | None = None) -> None:
     """Warn (once per record and defect) about lost placeholders and doubled full stops."""
+    where = f"{rec.kind} {number or rec.title or ''}".rstrip()
     gap = _lost_placeholder(lines)
     if gap:
         no, snippet = gap
         b.warn(no, "lost-placeholder",
-               f"text seems to have lost a placeholder in extraction: {snippet!r}", number)
+               f"{where}: text may have lost a placeholder in extraction: {snippet!r}", number)
     for no, text in lines:
         m = DOUBLE_PERIOD_RE.search(text)
         if m:
-            b.warn(no, "double-period", f"doubled full stop: {_around(text, m.start())!r}", number)
+            b.warn(no, "double-period", f"{where}: doubled full stop: {_around(text, m.start())!r}", number)
             break
 
 
@@ -342,29 +343,20 @@ def _lost_placeholder(lines: list[tuple[int, str]]) -> tuple[int, str] | None:
     """First spot where a placeholder like ``<Karte>`` seems to have been dropped.
 
     Signs: two spaces inside a sentence, a space before ``,`` or ``.``, a
-    continuation line starting with a single space, a quote closed right after
-    a space or opened right before one.
+    continuation line starting with a single space or with ``,``/``.``, and a
+    quotation mark with nothing quoted next to it (``"Regeneriere " bedeutet``,
+    ``um “``).
     """
-    quote_open = False
     for k, (no, raw) in enumerate(lines):
         if k > 0 and re.match(r"^ \S", raw):
             return no, raw.strip()[:40]
         text = raw.strip()
         if k > 0 and text[:1] in ",.":
             return no, text[:40]
-        for rx in (GAP_RE, SPACE_PUNCT_RE):
+        for rx in (GAP_RE, SPACE_PUNCT_RE, EMPTY_QUOTE_RE):
             m = rx.search(text)
             if m:
                 return no, _around(text, m.start())
-        for pos, ch in enumerate(text):
-            closing = ch == "“" or (ch == '"' and quote_open)
-            opening = ch == "„" or (ch == '"' and not quote_open)
-            if closing and pos > 0 and text[pos - 1] == " ":
-                return no, _around(text, pos)
-            if opening and pos + 1 < len(text) and text[pos + 1] == " ":
-                return no, _around(text, pos)
-            if closing or opening:
-                quote_open = opening
     return None
 
 
@@ -433,6 +425,10 @@ def _table_rows(lines: list[str], rows: list[int]) -> list[str]:
     for block in _groups(rows):
         cells = [[clean(c) for c in lines[i].strip().split("\t") if clean(c)] for i in block]
         if len(block) > 1 and all(len(c) <= 1 for c in cells):
+            # a wrapped note, possibly under a one-line group heading ("Neuauflagen")
+            if _looks_like_heading(lines[block[0]]):
+                out.append(clean(lines[block[0]]))
+                block = block[1:]
             out.append(join_wrapped([lines[i] for i in block]))
         else:
             out.extend("\t".join(c) for c in cells if c)

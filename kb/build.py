@@ -54,11 +54,13 @@ def _echo(msg: str) -> None:
     pass
 
 
-def build(db_path: Path = paths.DEFAULT_DB, manifest_path: Path = paths.MANIFEST, data_dir: Path = paths.DATA,
-          strict: bool = False, stages: bool = True, progress: Callable[[str], None] = _echo) -> BuildReport:
+def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict: bool = False,
+          stages: bool = True, progress: Callable[[str], None] = _echo) -> BuildReport:
+    """Build the KB from ``data_dir/manifest.toml`` into ``db_path``; raises :class:`BuildError`."""
     t0 = time.perf_counter()
+    data_dir = Path(data_dir)
     try:
-        manifest = load(manifest_path)
+        manifest = load(data_dir / "manifest.toml")
     except ManifestError as e:
         raise BuildError(str(e)) from None
     report = BuildReport(Path(db_path))

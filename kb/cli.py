@@ -14,6 +14,8 @@ import click
 
 from . import paths
 
+DATA_OPTION = click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=paths.DATA,
+                           show_default=True, help="Folder with manifest.toml and the source documents.")
 DB_OPTION = click.option("--db", "db_path", type=click.Path(path_type=Path), default=paths.DEFAULT_DB,
                          show_default=True, help="The knowledge base (SQLite).")
 
@@ -29,14 +31,15 @@ def main():
 
 @main.command()
 @DB_OPTION
+@DATA_OPTION
 @click.option("--strict", is_flag=True, help="Fail on any source warning (duplicate or backwards numbers, ...).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary.")
-def build(db_path: Path, strict: bool, quiet: bool):
+def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool):
     """Build the KB from data/manifest.toml (to a temporary file, then moved into place)."""
     from .build import BuildError, build as run
 
     try:
-        report = run(db_path, strict=strict, progress=(lambda m: None) if quiet else click.echo)
+        report = run(db_path, data_dir, strict=strict, progress=(lambda m: None) if quiet else click.echo)
     except BuildError as e:
         _fail(e)
     for w in report.warnings:
@@ -152,15 +155,16 @@ def rule(number: str, edition: str | None, db_path: Path):
 @click.option("--title", default="")
 @click.option("--source", default="", help="Where the document comes from.")
 @click.option("--encoding", default="auto", show_default=True)
+@DATA_OPTION
 def add(path: Path, parser_name: str, edition_id: str, language: str, date: str, kind: str, title: str,
-        source: str, encoding: str):
+        source: str, encoding: str, data_dir: Path):
     """Copy a document into data/sources/ and register it in the manifest (ingested by the next build)."""
     from ingest import SourceError, parse_document
     from .manifest import ManifestError, add as run
 
     try:
         parsed = parse_document(path, parser_name, language, encoding)
-        doc = run(path, parser_name, edition_id, language, date, kind, title, source, encoding)
+        doc = run(path, parser_name, edition_id, language, date, kind, title, source, encoding, data_dir)
     except (ManifestError, SourceError) as e:
         _fail(e)
     except KeyError as e:
@@ -181,7 +185,8 @@ def parsers():
 
 @main.command()
 @click.option("--runs", default=5, show_default=True)
-def bench(runs: int):
+@DATA_OPTION
+def bench(runs: int, data_dir: Path):
     """Median wall time of full `kb build` runs (into a temporary directory)."""
     from .build import build as run
 
@@ -189,7 +194,7 @@ def bench(runs: int):
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(runs):
             t = time.perf_counter()
-            run(Path(tmp) / "kb.db")
+            run(Path(tmp) / "kb.db", data_dir)
             times.append(time.perf_counter() - t)
             click.echo(f"run {i + 1}: {times[-1]:.2f}s")
     click.echo(f"median of {runs} full builds: {statistics.median(times):.2f}s")

@@ -135,24 +135,24 @@ def save(manifest: Manifest, path: Path = paths.MANIFEST) -> None:
 
 
 def add(src: Path, parser: str, edition_id: str, language: str, date: str, kind: str = "cr",
-        title: str = "", source: str = "", encoding: str = "auto",
-        manifest_path: Path = paths.MANIFEST, data_dir: Path = paths.DATA) -> Document:
+        title: str = "", source: str = "", encoding: str = "auto", data_dir: Path = paths.DATA) -> Document:
     """Copy ``src`` byte-for-byte into ``data/sources/`` and register it in the manifest."""
     from ingest.registry import get
     from ingest import _load_parsers
 
     _load_parsers()
     get(parser)  # unknown parser -> KeyError with the list of known ones
+    manifest_path = Path(data_dir) / "manifest.toml"
     manifest = load(manifest_path)
     if any(e.id == edition_id for _, e in manifest.editions):
         raise ManifestError(f"edition {edition_id!r} is already in the manifest")
-    dest = data_dir / "sources" / src.name
+    dest = Path(data_dir) / "sources" / Path(src).name
     if dest.exists() and sha256_of(dest) != sha256_of(src):
         raise ManifestError(f"{dest} exists with other content; rename the file to add it")
     dest.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(src, dest)
     document = Document(
-        id=edition_id, path=str(dest.relative_to(data_dir)), sha256=sha256_of(dest), parser=parser,
+        id=edition_id, path=dest.relative_to(data_dir).as_posix(), sha256=sha256_of(dest), parser=parser,
         encoding=encoding, source=source,
         editions=[Edition(edition_id, language, date, kind, title)],
     )

@@ -139,7 +139,7 @@ def test_examples_hang_off_the_preceding_rule(parsed):
     assert ex.text.startswith("Lanci un Raccolto dell'Altare")
     assert recs[ex.owner].number == "601.2h"
     assert recs[by_line(parsed, 34).owner].number == "601.4"      # example of a rule (indent 4)
-    assert recs[by_line(parsed, 390 - 1).owner].number == "614.13b"
+    assert recs[by_line(parsed, 389).owner].number == "614.13b"
     owners = Counter(recs[r.owner].number for r in recs if r.kind == "example")
     assert owners["613.6"] == 4       # lines 327-330
     assert owners["614.12"] == 3      # lines 380-382, before 614.12a

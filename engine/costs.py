@@ -1,0 +1,253 @@
+"""Mana costs, mana pools and the other parts a cost can have.
+
+Notation is the project's canonical one (see ``ingest.symbols``):
+``{2}{B}{B}``, ``{X}{R}``, hybrid ``{R/G}``, colourless ``{C}``, tap ``{T}``,
+untap ``{Q}``.  These are value types: immutable, hashable, cheap to share
+between copies of the game state.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+COLORS = ("W", "U", "B", "R", "G")
+#: indices of a mana pool / coloured cost vector
+MANA_TYPES = ("W", "U", "B", "R", "G", "C")
+IDX = {c: i for i, c in enumerate(MANA_TYPES)}
+_SYMBOL = re.compile(r"\{([^{}]+)\}")
+
+
+class CostSyntaxError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class ManaCost:
+    generic: int = 0
+    colored: tuple[int, ...] = (0, 0, 0, 0, 0, 0)
+    x: int = 0  # number of {X} symbols
+    hybrid: tuple[str, ...] = ()  # each entry lists the colours that may pay it, e.g. "RG"
+
+    @staticmethod
+    def parse(text: str) -> "ManaCost":
+        text = (text or "").strip()
+        if text in ("", "{0}"):
+            return ZERO
+        pos, generic, colored, x, hybrid = 0, 0, [0] * 6, 0, []
+        for m in _SYMBOL.finditer(text):
+            if text[pos:m.start()].strip():
+                raise CostSyntaxError(f"unexpected {text[pos:m.start()]!r} in mana cost {text!r}")
+            pos = m.end()
+            sym = m.group(1).upper()
+            if sym.isdigit():
+                generic += int(sym)
+            elif sym == "X":
+                x += 1
+            elif sym in IDX:
+                colored[IDX[sym]] += 1
+            elif re.fullmatch(r"[WUBRG](/[WUBRG])+", sym):
+                hybrid.append(sym.replace("/", ""))
+            else:
+                raise CostSyntaxError(f"unknown mana symbol {{{sym}}} in {text!r}")
+        if text[pos:].strip():
+            raise CostSyntaxError(f"unexpected {text[pos:]!r} in mana cost {text!r}")
+        return ManaCost(generic, tuple(colored), x, tuple(hybrid))
+
+    def __str__(self) -> str:
+        parts = ["{X}"] * self.x
+        if self.generic or (not any(self.colored) and not self.hybrid and not self.x):
+            parts.append(f"{{{self.generic}}}")
+        parts += ["{" + "/".join(h) + "}" for h in self.hybrid]
+        for c, n in zip(MANA_TYPES, self.colored):
+            parts += ["{" + c + "}"] * n
+        return "".join(parts)
+
+    @property
+    def amount(self) -> int:
+        """How much mana paying this takes (``{X}`` counts as 0)."""
+        return self.generic + sum(self.colored) + len(self.hybrid)
+
+    def mana_value(self, x_value: int = 0) -> int:
+        return self.amount + self.x * x_value
+
+    def colors(self) -> frozenset[str]:
+        out = {c for c, n in zip(MANA_TYPES[:5], self.colored) if n}
+        for h in self.hybrid:
+            out.update(h)
+        return frozenset(out)
+
+    def with_x(self, x_value: int) -> "ManaCost":
+        """``{X}`` replaced by its announced value (each ``{X}`` counts ``x_value``)."""
+        if not self.x:
+            return self
+        return ManaCost(self.generic + self.x * x_value, self.colored, 0, self.hybrid)
+
+    def plus(self, other: "ManaCost") -> "ManaCost":
+        return ManaCost(self.generic + other.generic,
+                        tuple(a + b for a, b in zip(self.colored, other.colored)),
+                        self.x + other.x, self.hybrid + other.hybrid)
+
+    def minus(self, other: "ManaCost") -> "ManaCost":
+        """Reduce by ``other``: generic by generic, each colour by its colour; never below zero.
+
+        A coloured reduction the cost has no symbol for reduces generic mana instead.
+        """
+        colored = list(self.colored)
+        generic = self.generic - other.generic
+        for i, n in enumerate(other.colored):
+            take = min(n, colored[i])
+            colored[i] -= take
+            generic -= n - take
+        return ManaCost(max(generic, 0), tuple(colored), self.x, self.hybrid)
+
+    def pad_to(self, minimum: int) -> "ManaCost":
+        """Add generic mana until paying takes at least ``minimum`` mana."""
+        if self.amount >= minimum:
+            return self
+        return ManaCost(self.generic + minimum - self.amount, self.colored, self.x, self.hybrid)
+
+
+ZERO = ManaCost()
+
+
+def pool_from(text: str) -> list[int]:
+    """``"{B}{B}{C}"`` -> a pool vector; generic symbols are not mana and raise."""
+    cost = ManaCost.parse(text)
+    if cost.generic or cost.x or cost.hybrid:
+        raise CostSyntaxError(f"{text!r} is not a list of mana (use {{W}}{{U}}{{B}}{{R}}{{G}}{{C}})")
+    return list(cost.colored)
+
+
+def pool_str(pool: list[int]) -> str:
+    s = "".join("{" + c + "}" * 1 for c, n in zip(MANA_TYPES, pool) for _ in range(n))
+    return s or "empty"
+
+
+def find_payment(cost: ManaCost, pool: list[int], spend: list[int] | None = None) -> list[int] | None:
+    """The mana to take from ``pool`` to pay ``cost`` (no ``{X}`` left), or None.
+
+    ``spend`` is the player's explicit choice; without it, coloured and hybrid
+    symbols take their colour and generic mana is paid colourless first, then
+    from the colours the pool holds most of.
+    """
+    if spend is not None:
+        if any(s > p for s, p in zip(spend, pool)):
+            return None
+        return spend if _covers(cost, spend) else None
+    left = list(pool)
+    used = [0] * 6
+    for i, n in enumerate(cost.colored):
+        if left[i] < n:
+            return None
+        left[i] -= n
+        used[i] += n
+    for h in cost.hybrid:
+        best = max((IDX[c] for c in h), key=lambda i: left[i])
+        if left[best] < 1:
+            return None
+        left[best] -= 1
+        used[best] += 1
+    need = cost.generic
+    for i in sorted(range(6), key=lambda i: (i != 5, -left[i])):
+        take = min(need, left[i])
+        left[i] -= take
+        used[i] += take
+        need -= take
+    return used if need == 0 else None
+
+
+def _covers(cost: ManaCost, spend: list[int]) -> bool:
+    """Does exactly ``spend`` pay ``cost``?"""
+    left = list(spend)
+    for i, n in enumerate(cost.colored):
+        if left[i] < n:
+            return False
+        left[i] -= n
+    # hybrid: try each colour assignment greedily by scarcity
+    for h in sorted(cost.hybrid, key=len):
+        best = max((IDX[c] for c in h), key=lambda i: left[i])
+        if left[best] < 1:
+            return False
+        left[best] -= 1
+    return sum(left) == cost.generic
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """Objects a cost asks for: ``count`` objects matching ``filter`` (or the source itself)."""
+
+    filter: object = None  # engine.filters.Filter
+    count: int | str = 1  # int, "X" or "any"
+    itself: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """A cost: mana plus any other actions (601.2f lists them: tap, sacrifice, discard, …)."""
+
+    mana: ManaCost = ZERO
+    tap: bool = False
+    untap: bool = False
+    sacrifice: tuple[Requirement, ...] = ()
+    discard: tuple[Requirement, ...] = ()
+    life: int | str = 0
+    loyalty: int | None = None  # loyalty symbol: +n puts, -n removes counters
+
+    def plus(self, other: "Cost") -> "Cost":
+        if self.life and other.life and (isinstance(self.life, str) or isinstance(other.life, str)):
+            raise CostSyntaxError("two variable life costs")
+        loyalty = None
+        if self.loyalty is not None or other.loyalty is not None:
+            loyalty = (self.loyalty or 0) + (other.loyalty or 0)
+        return Cost(self.mana.plus(other.mana), self.tap or other.tap, self.untap or other.untap,
+                    self.sacrifice + other.sacrifice, self.discard + other.discard,
+                    self.life if other.life == 0 else (other.life if self.life == 0 else self.life + other.life),
+                    loyalty)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.loyalty is not None:
+            parts.append(f"[{self.loyalty:+d}]" if self.loyalty else "[0]")
+        if self.mana != ZERO or not (self.tap or self.untap or self.sacrifice or self.discard or self.life
+                                     or self.loyalty is not None):
+            parts.append(str(self.mana))
+        if self.tap:
+            parts.append("{T}")
+        if self.untap:
+            parts.append("{Q}")
+        for r in self.sacrifice:
+            parts.append("sacrifice " + ("this" if r.itself else f"{r.count}"))
+        for r in self.discard:
+            parts.append(f"discard {r.count}")
+        if self.life:
+            parts.append(f"pay {self.life} life")
+        return ", ".join(parts)
+
+
+NO_COST = Cost()
+
+
+def parse_cost_string(text: str) -> Cost:
+    """``"{2}{T}"`` -> mana {2} plus tap; ``"{Q}"`` untap."""
+    tap = untap = False
+    rest = []
+    for m in _SYMBOL.finditer(text or ""):
+        sym = m.group(1).upper()
+        if sym in ("T", "TAP"):
+            tap = True
+        elif sym in ("Q", "UNTAP", "ENTTAP"):
+            untap = True
+        else:
+            rest.append(m.group(0))
+    stripped = _SYMBOL.sub("", text or "").replace(",", "").strip()
+    if stripped:
+        raise CostSyntaxError(f"unexpected {stripped!r} in cost {text!r}")
+    return Cost(mana=ManaCost.parse("".join(rest)), tap=tap, untap=untap)
+
+
+@dataclass(frozen=True, slots=True)
+class TotalCost:
+    """The locked total cost of one spell or ability (601.2f) and how it came about."""
+
+    cost: Cost
+    steps: tuple[str, ...] = field(default=())

@@ -1,0 +1,201 @@
+"""The traceability catalogue: which engine function enforces which rule.
+
+    @enforces("601.2f", "601.7")
+    def determine_total_cost(...): ...
+
+registers the function into one :class:`Registry`, the way spaCy registers
+components.  Tools query the registry (``kb trace``, ``kb coverage``, the
+build's ``engine_functions``/``enforces`` tables); nothing is parsed from
+comments.  The decorator returns the function unchanged, so enforcing code
+costs nothing at run time.
+
+A citation is a rule number of the German 2024 rules (``"601.2f"``) or an
+edition-qualified number (``"de-1999/422.1"``) for rules the 2024 chapter 6
+does not contain (priority, timing, illegal actions, state-based actions).
+
+Which rules a step *applied* is recorded by :class:`Tracer`: while it is
+active, a profile hook notes every call of a registered function.
+"""
+from __future__ import annotations
+
+import inspect
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+#: the edition a bare rule number refers to
+DEFAULT_EDITION = "de-2024"
+#: editions the engine may cite, with the source file and the parser that reads it
+EDITIONS = {
+    "de-2024": ("000_b7e6c10b3fc15808.txt", "cr-web"),
+    "de-1999": ("001_0c3355379ebe2b1a.txt", "ingest.pdf1999"),  # parser found by module
+}
+ROOT = Path(__file__).resolve().parent.parent
+
+_NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
+
+
+@dataclass(frozen=True, order=True)
+class Citation:
+    edition: str
+    number: str
+
+    @property
+    def key(self) -> str:
+        """The ``rules.key`` of the knowledge base: ``de-2024/601.2f``."""
+        return f"{self.edition}/{self.number}"
+
+    @property
+    def family(self) -> str:
+        return self.number.split(".")[0]
+
+    def __str__(self) -> str:
+        return self.number if self.edition == DEFAULT_EDITION else self.key
+
+
+def parse_citation(text: str) -> Citation:
+    """``"601.2f"`` -> de-2024/601.2f; ``"de-1999/422.1"`` -> de-1999/422.1."""
+    edition, _, number = text.strip().rpartition("/")
+    edition = edition or DEFAULT_EDITION
+    number = number.strip().rstrip(".")
+    if not _NUMBER.match(number):
+        raise ValueError(f"not a rule number: {text!r}")
+    return Citation(edition, number)
+
+
+@dataclass
+class Link:
+    """One enforcing function and the rules it cites."""
+
+    qualname: str  # "engine.casting.determine_total_cost"
+    module: str
+    file: str  # repository-relative path
+    line: int
+    doc: str
+    citations: tuple[Citation, ...]
+    func: Callable = field(repr=False, compare=False, default=None)
+
+
+class Registry:
+    def __init__(self) -> None:
+        self.links: dict[str, Link] = {}
+        self.by_code: dict[object, Link] = {}
+
+    def register(self, func: Callable, citations: Iterable[str]) -> Link:
+        cites = tuple(parse_citation(c) for c in citations)
+        if not cites:
+            raise ValueError(f"{func.__qualname__}: @enforces needs at least one rule")
+        code = func.__code__
+        path = Path(code.co_filename).resolve()
+        try:
+            file = path.relative_to(ROOT).as_posix()
+        except ValueError:
+            file = path.as_posix()
+        qualname = f"{func.__module__}.{func.__qualname__}"
+        doc = inspect.cleandoc(func.__doc__ or "").split("\n\n")[0].replace("\n", " ")
+        link = Link(qualname, func.__module__, file, code.co_firstlineno, doc, cites, func)
+        if qualname in self.links and self.links[qualname].func is not func:
+            raise ValueError(f"{qualname} registered twice")
+        self.links[qualname] = link
+        self.by_code[code] = link
+        return link
+
+    def citations(self) -> set[Citation]:
+        return {c for link in self.links.values() for c in link.citations}
+
+    def functions_for(self, citation: Citation) -> list[Link]:
+        return [link for link in self.links.values() if citation in link.citations]
+
+    def __len__(self) -> int:
+        return len(self.links)
+
+    def __iter__(self):
+        return iter(sorted(self.links.values(), key=lambda l: (l.file, l.line)))
+
+
+REGISTRY = Registry()
+
+
+def enforces(*rules: str, registry: Registry | None = None):
+    """Register the decorated function as enforcing ``rules`` (returned unchanged)."""
+
+    def register(func):
+        (registry or REGISTRY).register(func, rules)
+        return func
+
+    return register
+
+
+def check_citations(registry: Registry, known: dict[str, set[str]]) -> list[str]:
+    """Citations of rules that do not exist: one message per (function, rule).
+
+    ``known`` maps an edition to the set of its normalised rule numbers.
+    """
+    problems = []
+    for link in registry:
+        for c in link.citations:
+            if c.edition not in known:
+                problems.append(f"{link.qualname} ({link.file}:{link.line}) cites {c.key}: unknown edition")
+            elif c.number not in known[c.edition]:
+                problems.append(f"{link.qualname} ({link.file}:{link.line}) cites {c.key}, which does not exist")
+    return problems
+
+
+def load_all() -> Registry:
+    """Import every engine module so that all enforcing functions are registered."""
+    import importlib
+    import pkgutil
+
+    import engine
+
+    for info in pkgutil.iter_modules(engine.__path__):
+        if info.name not in ("cli", "bench", "__main__"):
+            importlib.import_module(f"engine.{info.name}")
+    return REGISTRY
+
+
+class Tracer:
+    """Records the registered functions called while active (a ``sys.setprofile`` hook).
+
+        with Tracer() as t:
+            game.cast(...)
+        t.rules()  # ["601.2a", "601.2c", ...] in first-call order
+    """
+
+    def __init__(self, registry: Registry | None = None):
+        self.registry = registry or REGISTRY
+        self.calls: list[Link] = []
+
+    def _hook(self, frame, event, arg):
+        if event == "call":
+            link = self.registry.by_code.get(frame.f_code)
+            if link is not None:
+                self.calls.append(link)
+
+    def __enter__(self):
+        self._previous = sys.getprofile()
+        sys.setprofile(self._hook)
+        return self
+
+    def __exit__(self, *exc):
+        sys.setprofile(self._previous)
+        return False
+
+    def links(self) -> list[Link]:
+        seen, out = set(), []
+        for link in self.calls:
+            if link.qualname not in seen:
+                seen.add(link.qualname)
+                out.append(link)
+        return out
+
+    def citations(self) -> list[Citation]:
+        seen, out = set(), []
+        for link in self.links():
+            for c in link.citations:
+                if c not in seen:
+                    seen.add(c)
+                    out.append(c)
+        return out

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Create .venv and install the project with its test extras (skipped when pyproject.toml is unchanged).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "setup: creating .venv with $($PY --version)"
+  $PY -m venv .venv
+fi
+stamp=.venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)
+if [ ! -f "$stamp" ]; then
+  echo "setup: installing dependencies into .venv (first run takes a minute)"
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+  rm -f .venv/.installed-*
+  touch "$stamp"
+fi

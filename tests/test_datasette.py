@@ -1,0 +1,80 @@
+"""Datasette through its test client: rule pages, links, search, canned queries, read-only serving."""
+import asyncio
+import re
+
+import pytest
+
+from kb.serve import make_datasette
+
+
+@pytest.fixture(scope="module")
+def get(kb_db):
+    ds = make_datasette(kb_db)
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(ds.invoke_startup())
+
+    def fetch(path):
+        return loop.run_until_complete(ds.client.get(path))
+
+    fetch.ds = ds
+    yield fetch
+    loop.close()
+
+
+def test_rule_page_links_references_in_the_same_edition(get):
+    r = get("/rule/de-2024/601.2")
+    assert r.status_code == 200
+    links = dict(re.findall(r'<a class="rule-ref" href="([^"]+)"[^>]*>([^<]+)</a>', r.text))
+    assert links["/rule/de-2024/601.2a"] == "601.2a–e"
+    assert links["/rule/de-2024/601.3"] == "601.3"
+    assert links["/rule/de-2024/730"] == "730"
+
+
+def test_rule_page_shows_examples_and_citing_rules(get):
+    r = get("/rule/de-2024/601.2h")
+    assert "Ernte des Altars" in r.text  # its example
+    cited_by = r.text.split("Cited by")[1]
+    assert 'href="/rule/de-2024/601.2"' in cited_by and 'href="/rule/de-2024/602.2b"' in cited_by
+
+
+def test_rule_outside_the_excerpt(get):
+    r = get("/rule/de-2024/730")
+    assert r.status_code == 404 and "not in edition de-2024" in r.text
+    r = get("/rule/de-2024/409.2f")
+    assert 'href="/rule/de-1999/409.2f"' in r.text  # the 1999 edition has it
+
+
+def test_table_cells_link_rule_numbers(get):
+    r = get("/kb/rules?key=de-1999%2F203.4")
+    assert 'href="/rule/de-1999/409"' in r.text
+
+
+def test_table_search_finds_inflected_form(get):
+    r = get("/kb/rules.json?_search=Zauberspruch&edition_id=de-2024&_shape=array&_size=max")
+    texts = [row["text"] for row in r.json()]
+    assert any("Zaubersprüche" in t and not re.search(r"\bZauberspruch\b", t) for t in texts)
+
+
+@pytest.mark.parametrize("q,lang,form", [("wirken", "de", "gewirkt"), ("magia", "it", "magie"),
+                                         ("Zauberspruch", "de", "Zaubersprüche")])
+def test_lemma_search_canned_query(get, q, lang, form):
+    r = get(f"/kb/lemma_search.json?q={q}&lang={lang}&_shape=array")
+    assert r.status_code == 200
+    assert any(re.search(rf"\b{form}\b", row["text"] or "") for row in r.json())
+
+
+def test_canned_queries(get):
+    rows = get("/kb/rule_by_number.json?number=601.2c&_shape=array").json()
+    assert {row["edition_id"] for row in rows} >= {"de-2024", "it-wiki"}
+    citing = get("/kb/citing_rules.json?number=601.2h&edition=de-2024&_shape=array").json()
+    assert "601.2" in {row["cited_from"] for row in citing}
+    unresolved = get("/kb/unresolved_references.json?_shape=array").json()
+    assert {"edition_id": "de-2024", "target": "730"}.items() <= next(
+        row for row in unresolved if row["target"] == "730" and row["edition_id"] == "de-2024").items()
+
+
+def test_served_read_only_with_metadata_and_facets(get):
+    assert get.ds.databases["kb"].is_mutable is False
+    r = get("/kb/rules")
+    assert "facet" in r.text and "edition_id" in r.text
+    assert "Rule nodes" in r.text  # table description from the metadata
