@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import json
+from collections import Counter
 import statistics
 import sys
 import tempfile
@@ -20,6 +21,10 @@ DB_OPTION = click.option("--db", "db_path", type=click.Path(path_type=Path), def
                          show_default=True, help="The knowledge base (SQLite).")
 
 
+#: numbering defects are always listed by `kb build`; other warnings are counted
+SERIOUS = {"duplicate-number", "number-backwards", "malformed-number", "unparsed"}
+
+
 def _fail(e: Exception) -> None:
     raise click.ClickException(str(e))
 
@@ -34,7 +39,8 @@ def main():
 @DATA_OPTION
 @click.option("--strict", is_flag=True, help="Fail on any source warning (duplicate or backwards numbers, ...).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary.")
-def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool):
+@click.option("-v", "--verbose", is_flag=True, help="List every source warning, not only numbering defects.")
+def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: bool):
     """Build the KB from data/manifest.toml (to a temporary file, then moved into place)."""
     from .build import BuildError, build as run
 
@@ -42,8 +48,15 @@ def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool):
         report = run(db_path, data_dir, strict=strict, progress=(lambda m: None) if quiet else click.echo)
     except BuildError as e:
         _fail(e)
+    others = Counter()
     for w in report.warnings:
-        click.echo(click.style("warning: ", fg="yellow") + f"{w['path']}:{w['line']}: {w['message']}", err=True)
+        if verbose or w["code"] in SERIOUS:
+            click.echo(click.style("warning: ", fg="yellow") + f"{w['path']}:{w['line']}: {w['message']}", err=True)
+        else:
+            others[w["code"]] += 1
+    if others and not quiet:
+        click.echo("other source warnings (kb build -v, or the warnings table): "
+                   + ", ".join(f"{code} {n}" for code, n in sorted(others.items())), err=True)
     for name in report.skipped_stages:
         click.echo(f"note: stage '{name}' is not available yet and was skipped", err=True)
     rules, items = report.counts.get("rules", 0), report.counts.get("items", 0)
@@ -139,9 +152,9 @@ def rule(number: str, edition: str | None, db_path: Path):
                 (c["target_number"] or c["target"]) + ("" if c["resolved"] else " (not in this edition)")
                 for c in v.cites))
         if v.cited_by:
-            click.echo("  cited by: " + ", ".join(
-                c["from_number"] or f"{c['from_kind']} {c['from_title'] or ''} of {c['owner_number'] or '-'}".strip()
-                for c in v.cited_by))
+            names = (c["from_number"] or f"{c['from_kind']} {c['from_title'] or ''} of {c['owner_number'] or '-'}"
+                     for c in v.cited_by)
+            click.echo("  cited by: " + ", ".join(dict.fromkeys(n.replace("  ", " ") for n in names)))
         click.echo()
 
 

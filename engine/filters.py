@@ -1,0 +1,115 @@
+"""Object criteria ("eine nichtschwarze Kreatur, die du kontrollierst") as data.
+
+A :class:`Filter` is read from a card file (``types = ["creature"], not_colors = ["B"]``)
+and matched against an object's current characteristics.  Words like "you"
+are relative to a perspective player: the controller of the spell, ability or
+static ability that uses the filter.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .state import BATTLEFIELD, ZONES
+
+#: keys a filter table may have, with their meaning (documented in data/cards/README.md)
+FILTER_KEYS = {
+    "types": "has at least one of these card types",
+    "all_types": "has all of these card types",
+    "not_types": "has none of these card types",
+    "subtypes": "has at least one of these subtypes",
+    "colors": "has at least one of these colours (W U B R G)",
+    "not_colors": "has none of these colours",
+    "controller": '"you" or "opponent" (relative to the spell\'s or ability\'s controller)',
+    "owner": '"you" or "opponent"',
+    "tapped": "true: tapped; false: untapped",
+    "zone": "battlefield (default), stack, graveyard, hand, library, exile",
+    "mana_value": 'an integer or "X" (the announced value of X)',
+    "mana_value_parity": '"even" or "odd"',
+    "power_max": "power at most this",
+    "other": "true: not the object the filter belongs to",
+    "spell": "on the stack: true = spells only (default), false = abilities too",
+    "names": "one of these card names",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Filter:
+    types: frozenset = frozenset()
+    all_types: frozenset = frozenset()
+    not_types: frozenset = frozenset()
+    subtypes: frozenset = frozenset()
+    colors: frozenset = frozenset()
+    not_colors: frozenset = frozenset()
+    controller: str | None = None
+    owner: str | None = None
+    tapped: bool | None = None
+    zone: str = BATTLEFIELD
+    mana_value: int | str | None = None
+    mana_value_parity: str | None = None
+    power_max: int | None = None
+    other: bool = False
+    spell: bool = True
+    names: frozenset = frozenset()
+
+    @staticmethod
+    def from_table(table: dict, where: str) -> "Filter":
+        kw = {}
+        for key, value in table.items():
+            if key not in FILTER_KEYS:
+                raise ValueError(f"{where}: unknown filter key {key!r} (known: {', '.join(FILTER_KEYS)})")
+            if key in ("types", "all_types", "not_types", "subtypes", "colors", "not_colors", "names"):
+                if isinstance(value, str):
+                    value = [value]
+                kw[key] = frozenset(value)
+            else:
+                kw[key] = value
+        if kw.get("zone", BATTLEFIELD) not in ZONES:
+            raise ValueError(f"{where}: unknown zone {kw['zone']!r}")
+        for rel in ("controller", "owner"):
+            if kw.get(rel) not in (None, "you", "opponent"):
+                raise ValueError(f"{where}: {rel} must be \"you\" or \"opponent\"")
+        return Filter(**kw)
+
+
+ANY_PERMANENT = Filter()
+
+
+def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = None, x: int = 0) -> bool:
+    """Does ``obj`` meet ``flt`` as seen by player ``perspective``?"""
+    if obj.zone != flt.zone:
+        return False
+    if obj.ability is not None and (obj.zone != "stack" or flt.spell):
+        return False
+    if flt.other and source_id is not None and obj.id == source_id:
+        return False
+    ch = game.characteristics(obj)
+    if flt.types and not (flt.types & ch.types):
+        return False
+    if flt.all_types and not flt.all_types <= ch.types:
+        return False
+    if flt.not_types and flt.not_types & ch.types:
+        return False
+    if flt.subtypes and not (flt.subtypes & ch.subtypes):
+        return False
+    if flt.colors and not (flt.colors & ch.colors):
+        return False
+    if flt.not_colors and flt.not_colors & ch.colors:
+        return False
+    if flt.controller and (obj.controller == perspective) != (flt.controller == "you"):
+        return False
+    if flt.owner and (obj.owner == perspective) != (flt.owner == "you"):
+        return False
+    if flt.tapped is not None and obj.tapped != flt.tapped:
+        return False
+    if flt.names and ch.name not in flt.names:
+        return False
+    if flt.mana_value is not None or flt.mana_value_parity:
+        mv = game.mana_value(obj)
+        want = x if flt.mana_value == "X" else flt.mana_value
+        if want is not None and mv != want:
+            return False
+        if flt.mana_value_parity and (mv % 2 == 0) != (flt.mana_value_parity == "even"):
+            return False
+    if flt.power_max is not None and (ch.power is None or game.power(obj) > flt.power_max):
+        return False
+    return True
