@@ -47,10 +47,11 @@ class Player:
     hand: list[int] = field(default_factory=list)
     graveyard: list[int] = field(default_factory=list)
     lost: bool = False
+    last_turn: int = 0  # number of this player's most recent turn (602.5a)
 
     def copy(self) -> "Player":
         return Player(self.index, self.name, self.life, self.pool[:], self.library[:], self.hand[:],
-                      self.graveyard[:], self.lost)
+                      self.graveyard[:], self.lost, self.last_turn)
 
 
 @dataclass(slots=True)
@@ -84,7 +85,7 @@ class Obj:
     tapped: bool = False
     damage: int = 0
     counters: dict[str, int] = field(default_factory=dict)
-    since_turn: int = 0  # the turn it came under its controller's control
+    since_turn: int = -1  # the turn it came under its controller's control (-1: before the game began)
     attached_to: int | None = None
     token: bool = False
     ann: Announcement | None = None

@@ -85,9 +85,17 @@ async def rule_page(datasette, request):
     html = await datasette.render_template("rule.html", {
         "edition": edition, "number": number, "views": views, "elsewhere": elsewhere, "extra": extra,
         "linkify": lambda text, ed, bare=False: linkify(text, ed, prefix, bare),
-        "rule_path": lambda ed, n: rule_path(ed, n, prefix), "prefix": prefix,
+        "rule_path": lambda ed, n: rule_path(ed, n, prefix), "prefix": prefix, "grouped": _grouped,
     }, request=request)
     return Response.html(html, status=200 if views else 404)
+
+
+def _grouped(cites: list[dict]) -> list[tuple[str, list[dict]]]:
+    """References grouped by their printed text (a range and its members), in order of appearance."""
+    groups: dict[tuple, list[dict]] = {}
+    for c in cites:
+        groups.setdefault((c["raw"], c["line"]), []).append(c)
+    return [(raw, group) for (raw, _), group in groups.items()]
 
 
 def _extras(conn, rule_id: int) -> dict:

@@ -65,7 +65,7 @@ def metadata() -> dict:
             "tables": {
                 "documents": {"description": "Source documents with SHA-256 as checked by the build."},
                 "editions": {"description": "Editions (a document holds one, the Morph page two).",
-                             "facets": ["language", "kind"]},
+                             "facets": ["language", "kind"], "label_column": "id"},
                 "rules": {
                     "description": "Rule nodes: chapter, section, rule, subrule. Printed number, normalised number "
                                    "and text are kept apart; text_norm has canonical mana symbols.",

@@ -1,0 +1,123 @@
+"""The game: a state, the card database, and the actions players take.
+
+    game = Game.new(["Alice", "Bob"])
+    bolt = game.put("Schock", "hand", player=0)
+    game.cast(0, bolt, Choices(targets={"ziel": (player_target(1),)}))
+    game.pass_priority(0); game.pass_priority(1)   # both pass: Schock resolves
+
+Every player action goes through :func:`engine.actions.take_action`, which
+returns the game to the exact state before the action if it turns out to be
+illegal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import characteristics as chars
+from .cards import CardDB, default_db
+from .costs import TotalCost
+from .errors import IllegalAction
+from .state import GameState, Player, Target
+
+
+@dataclass
+class ManaActivation:
+    """A mana ability activated while paying (601.2g): source object, ability index, its own choices."""
+
+    obj_id: int
+    index: int | None = None  # None: the object's only mana ability
+    choices: "Choices" = None
+
+
+@dataclass
+class Choices:
+    """Everything a player announces and decides for one cast or activation."""
+
+    from_zone: str = "hand"
+    modes: tuple[int, ...] = ()  # 0-based mode indices
+    x: int | None = None
+    alternative: str | None = None
+    optional: tuple[str, ...] = ()
+    chosen: tuple[str, ...] = ()  # for "choose one of these additional costs"
+    targets: dict[str, tuple[Target, ...]] = field(default_factory=dict)
+    division: dict[Target, int] = field(default_factory=dict)
+    sacrifice: tuple[int, ...] = ()
+    discard: tuple[int, ...] = ()
+    mana: tuple[ManaActivation, ...] = ()
+    pay: list[int] | None = None  # exact mana to spend, W U B R G C
+    resolve: list = field(default_factory=list)  # choices made while resolving (608.2d), in order
+
+
+NO_CHOICES = Choices()
+
+
+class Game:
+    def __init__(self, state: GameState, db: CardDB | None = None):
+        self.state = state
+        self.db = db or default_db()
+        #: the locked total cost of the last spell or ability put on the stack (for inspection)
+        self.last_cost: TotalCost | None = None
+        #: turns a name typed by a user into an object id among candidates (scenarios set labels)
+        self.namer = None
+
+    @staticmethod
+    def new(names: list[str], life: int = 20, db: CardDB | None = None) -> "Game":
+        st = GameState(players=[Player(i, n, life) for i, n in enumerate(names)])
+        st.players[0].last_turn = st.turn
+        return Game(st, db)
+
+    # -- setup (not game actions) ---------------------------------------------------------------------------
+    def put(self, card: str, zone: str, player: int, *, tapped: bool = False, new: bool = False,
+            counters: dict | None = None, controller: int | None = None) -> int:
+        if card not in self.db:
+            raise KeyError(card)
+        obj = self.state.new_object(card, player, zone, controller=controller)
+        obj.since_turn = self.state.turn if new else -1
+        obj.tapped = tapped
+        ch = self.db[card]
+        if zone == "battlefield" and ch.loyalty is not None and "loyalty" not in (counters or {}):
+            obj.counters["loyalty"] = ch.loyalty
+        obj.counters.update(counters or {})
+        return obj.id
+
+    # -- characteristics (the seam for continuous effects) --------------------------------------------------
+    def characteristics(self, obj):
+        return chars.characteristics(self.db, obj)
+
+    def mana_value(self, obj) -> int:
+        return chars.mana_value(self.db, obj)
+
+    def power(self, obj):
+        return chars.power(self.db, obj)
+
+    def toughness(self, obj):
+        return chars.toughness(self.db, obj)
+
+    def name_of(self, target: Target) -> str:
+        kind, ref = target
+        if kind == "P":
+            return self.state.players[ref].name
+        obj = self.state.objects.get(ref)
+        if obj is None:
+            return f"object {ref} (gone)"
+        return obj.card or f"ability of {obj.source_card}"
+
+    # -- actions --------------------------------------------------------------------------------------------
+    def cast(self, player: int, obj_id: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
+        from .actions import take_action
+        from .casting import cast_spell
+
+        return take_action(self, cast_spell, player, obj_id, choices)
+
+    def activate(self, player: int, obj_id: int, index: int | None = None,
+                 choices: Choices = NO_CHOICES) -> IllegalAction | None:
+        from .actions import take_action
+        from .activation import activate_ability
+
+        return take_action(self, activate_ability, player, obj_id, index, choices)
+
+    def pass_priority(self, player: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
+        from .actions import take_action
+        from .turn import pass_priority
+
+        return take_action(self, pass_priority, player, choices)
