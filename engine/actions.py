@@ -8,11 +8,10 @@ with it, and the player who had priority keeps it.
 """
 from __future__ import annotations
 
-from .errors import IllegalAction
+from .errors import IllegalAction, NotExecutable
 from .registry import enforces
 
 
-@enforces("601.2", "601.2e", "601.4", "602.2", "de-1999/422.1", "de-1999/422.2")
 def take_action(game, action, *args) -> IllegalAction | None:
     """Run ``action``; if it is illegal, return the game to the moment before it began."""
     snapshot = game.state.copy()
@@ -20,7 +19,16 @@ def take_action(game, action, *args) -> IllegalAction | None:
     try:
         action(game, *args)
     except IllegalAction as illegal:
-        game.state = snapshot
-        game.last_cost = last_cost
+        return_to_moment_before(game, snapshot, last_cost)
         return illegal
+    except NotExecutable:
+        return_to_moment_before(game, snapshot, last_cost)
+        raise
     return None
+
+
+@enforces("601.2", "601.2e", "601.4", "602.2", "de-1999/422.1", "de-1999/422.2")
+def return_to_moment_before(game, snapshot, last_cost) -> None:
+    """An illegal action is reversed entirely, paid costs included; the player keeps priority."""
+    game.state = snapshot
+    game.last_cost = last_cost

@@ -215,6 +215,8 @@ def parse_card(data: dict, file: str, token: bool = False) -> CardDef:
         raise CardError(f"{where}: a land has no spell part (targets/effects/modes)")
     abilities = tuple(_parse_ability(a, i + 1, f"{where}: abilities[{i}]") for i, a in enumerate(data.get("abilities", [])))
     statics = tuple(_parse_static(s, f"{where}: statics[{i}]") for i, s in enumerate(data.get("statics", [])))
+    for i, t in enumerate(data.get("triggers", [])):
+        _check_keys(t, {"rule", "text"}, f"{where}: triggers[{i}]")
     pending = tuple(f"{t.get('rule', '?')}: {t.get('text', '')}" for t in data.get("triggers", []))
     pending += tuple(f"{s.params.get('rule', '?')}: {s.params.get('text', '')}" for s in statics if s.kind == "pending")
     return CardDef(spell=spell, abilities=abilities, statics=statics, pending=pending, **card_kw)
@@ -393,7 +395,7 @@ _STATIC_KINDS = {
     "cost": {"spells", "applies", "increase", "reduce", "minimum", "per", "condition", "text"},
     "loyalty_cost": {"abilities_of", "increase", "text"},
     "prohibit_cast": {"players", "spells", "text"},
-    "pending": {"rule", "text"},
+    "pending": {"rule", "text", "blocks_resolution"},
 }
 
 

@@ -11,44 +11,17 @@ illegal.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from . import characteristics as chars
+from . import actions, activation, casting, turn
 from .cards import CardDB, default_db
+from .characteristics import ABILITY, mana_value, power, toughness
+from .choices import NO_CHOICES, Choices, ManaActivation
 from .costs import TotalCost
 from .errors import IllegalAction
 from .state import GameState, Player, Target
 
-
-@dataclass
-class ManaActivation:
-    """A mana ability activated while paying (601.2g): source object, ability index, its own choices."""
-
-    obj_id: int
-    index: int | None = None  # None: the object's only mana ability
-    choices: "Choices" = None
+__all__ = ["Game", "Choices", "ManaActivation", "NO_CHOICES"]
 
 
-@dataclass
-class Choices:
-    """Everything a player announces and decides for one cast or activation."""
-
-    from_zone: str = "hand"
-    modes: tuple[int, ...] = ()  # 0-based mode indices
-    x: int | None = None
-    alternative: str | None = None
-    optional: tuple[str, ...] = ()
-    chosen: tuple[str, ...] = ()  # for "choose one of these additional costs"
-    targets: dict[str, tuple[Target, ...]] = field(default_factory=dict)
-    division: dict[Target, int] = field(default_factory=dict)
-    sacrifice: tuple[int, ...] = ()
-    discard: tuple[int, ...] = ()
-    mana: tuple[ManaActivation, ...] = ()
-    pay: list[int] | None = None  # exact mana to spend, W U B R G C
-    resolve: list = field(default_factory=list)  # choices made while resolving (608.2d), in order
-
-
-NO_CHOICES = Choices()
 
 
 class Game:
@@ -82,16 +55,17 @@ class Game:
 
     # -- characteristics (the seam for continuous effects) --------------------------------------------------
     def characteristics(self, obj):
-        return chars.characteristics(self.db, obj)
+        """Current characteristics (see :mod:`engine.characteristics`, the seam for layers)."""
+        return ABILITY if obj.card is None else self.db.cards[obj.card]
 
     def mana_value(self, obj) -> int:
-        return chars.mana_value(self.db, obj)
+        return mana_value(self.db, obj)
 
     def power(self, obj):
-        return chars.power(self.db, obj)
+        return power(self.db, obj)
 
     def toughness(self, obj):
-        return chars.toughness(self.db, obj)
+        return toughness(self.db, obj)
 
     def name_of(self, target: Target) -> str:
         kind, ref = target
@@ -104,20 +78,19 @@ class Game:
 
     # -- actions --------------------------------------------------------------------------------------------
     def cast(self, player: int, obj_id: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        from .actions import take_action
-        from .casting import cast_spell
-
-        return take_action(self, cast_spell, player, obj_id, choices)
+        return actions.take_action(self, casting.cast_spell, player, obj_id, choices)
 
     def activate(self, player: int, obj_id: int, index: int | None = None,
                  choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        from .actions import take_action
-        from .activation import activate_ability
-
-        return take_action(self, activate_ability, player, obj_id, index, choices)
+        return actions.take_action(self, activation.activate_ability, player, obj_id, index, choices)
 
     def pass_priority(self, player: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        from .actions import take_action
-        from .turn import pass_priority
-
-        return take_action(self, pass_priority, player, choices)
+        st = self.state
+        if st.stack and st.passes + 1 >= len(st.players):
+            # this pass makes the top object resolve: choices made while resolving may be illegal
+            return actions.take_action(self, turn.pass_priority, player, choices)
+        try:
+            turn.pass_priority(self, player, choices)
+        except IllegalAction as illegal:  # raised before anything changed (no priority)
+            return illegal
+        return None

@@ -30,7 +30,7 @@ DEFAULT_EDITION = "de-2024"
 #: editions the engine may cite, with the source file and the parser that reads it
 EDITIONS = {
     "de-2024": ("000_b7e6c10b3fc15808.txt", "cr-web"),
-    "de-1999": ("001_0c3355379ebe2b1a.txt", "ingest.pdf1999"),  # parser found by module
+    "de-1999": ("001_0c3355379ebe2b1a.txt", "cr-1999-pdf"),
 }
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,6 +78,18 @@ class Link:
     func: Callable = field(repr=False, compare=False, default=None)
 
 
+def _def_line(code) -> int:
+    """The line of the ``def`` statement (``co_firstlineno`` is the first decorator's line)."""
+    import linecache
+
+    line = code.co_firstlineno
+    for offset in range(50):
+        text = linecache.getline(code.co_filename, line + offset).lstrip()
+        if text.startswith(("def ", "async def ")):
+            return line + offset
+    return line
+
+
 class Registry:
     def __init__(self) -> None:
         self.links: dict[str, Link] = {}
@@ -95,7 +107,7 @@ class Registry:
             file = path.as_posix()
         qualname = f"{func.__module__}.{func.__qualname__}"
         doc = inspect.cleandoc(func.__doc__ or "").split("\n\n")[0].replace("\n", " ")
-        link = Link(qualname, func.__module__, file, code.co_firstlineno, doc, cites, func)
+        link = Link(qualname, func.__module__, file, _def_line(code), doc, cites, func)
         if qualname in self.links and self.links[qualname].func is not func:
             raise ValueError(f"{qualname} registered twice")
         self.links[qualname] = link
@@ -122,7 +134,7 @@ def enforces(*rules: str, registry: Registry | None = None):
     """Register the decorated function as enforcing ``rules`` (returned unchanged)."""
 
     def register(func):
-        (registry or REGISTRY).register(func, rules)
+        (registry if registry is not None else REGISTRY).register(func, rules)
         return func
 
     return register
@@ -165,7 +177,7 @@ class Tracer:
     """
 
     def __init__(self, registry: Registry | None = None):
-        self.registry = registry or REGISTRY
+        self.registry = registry if registry is not None else REGISTRY
         self.calls: list[Link] = []
 
     def _hook(self, frame, event, arg):

@@ -70,6 +70,7 @@ class Announcement:
     targets: dict[str, tuple[Target, ...]] = field(default_factory=dict)  # slot -> targets
     division: dict[Target, int] = field(default_factory=dict)
     cost: Cost | None = None  # the locked total cost (601.2f)
+    cost_steps: tuple[str, ...] = ()  # how the total cost came about
     sacrificed: tuple[str, ...] = ()  # card names sacrificed to pay the cost
     discarded: tuple[str, ...] = ()
 

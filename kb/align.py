@@ -284,35 +284,44 @@ class Lexicon:
                 bwd[y].append((d, x))
         self.fwd = {x: dict((y, d) for d, y in sorted(v, reverse=True)[:top]) for x, v in fwd.items()}
         self.bwd = {y: dict((x, d) for d, x in sorted(v, reverse=True)[:top]) for y, v in bwd.items()}
+        self._cache: dict = {}
 
     def similarity(self, a: frozenset, b: frozenset) -> float | None:
         """Share of translatable words of each side whose translation occurs on the other side."""
         scores = []
-        for words, other, table in ((a, b, self.fwd), (b, a, self.bwd)):
-            known = [w for w in words if w in table]
-            if not known:
-                continue
-            hit = sum(max((d for t, d in table[w].items() if t in other), default=0.0) > 0 for w in known)
-            scores.append(hit / len(known))
+        for known, other in ((self._known(a, True), b), (self._known(b, False), a)):
+            if known:
+                scores.append(sum(1 for t in known if not t.isdisjoint(other)) / len(known))
         return sum(scores) / len(scores) if scores else None
+
+    def _known(self, words: frozenset, forward: bool) -> tuple[frozenset, ...]:
+        """Translation sets of the words that have any (cached per word set)."""
+        key = (words, forward)
+        if key not in self._cache:
+            table = self.fwd if forward else self.bwd
+            self._cache[key] = tuple(frozenset(table[w]) for w in words if w in table)
+        return self._cache[key]
 
 
 # --------------------------------------------------------------------------- cross-language aligner
 
-#: weights of the evidence in the cross-language score; missing evidence is left out of the average
-XLANG_WEIGHTS = {"lexicon": 0.40, "number": 0.12, "refs": 0.14, "digits": 0.06, "symbols": 0.05,
-                 "tokens": 0.10, "length": 0.13}
+#: weights of the translation-surviving evidence; missing evidence is left out of the average
+XLANG_WEIGHTS = {"lexicon": 0.50, "refs": 0.15, "digits": 0.07, "symbols": 0.06, "tokens": 0.10, "length": 0.12}
+#: weight of the rule number beside that evidence: numbers are strong evidence, not proof
+NUMBER_WEIGHT = 0.2
 
 
 class PairScorer:
-    """Scores source/target pairs of two editions that share a numbering scheme."""
+    """Scores source/target pairs of two editions that share a numbering scheme.
+
+    ``content`` is the evidence that survives translation, ``total`` adds the number.
+    """
 
     def __init__(self, src: list[RuleView], tgt: list[RuleView], lexicon_pairs: int = 400):
         self.src, self.tgt = src, tgt
         self.fs = [features(v) for v in src]
         self.ft = [features(v) for v in tgt]
-        by_norm = {v.norm: j for j, v in enumerate(tgt) if v.norm}
-        anchors = [(i, by_norm[v.norm]) for i, v in enumerate(src) if v.norm in by_norm]
+        anchors = _number_anchors(src, tgt) or _proportional_anchors(src, tgt)
         step = max(1, len(anchors) // lexicon_pairs)
         sample = anchors[::step]
         self.lexicon = Lexicon([(self.fs[i].content, self.ft[j].content) for i, j in sample])
@@ -321,45 +330,69 @@ class PairScorer:
         self.c = ratios[len(ratios) // 2] if ratios else 1.0
         self.s2 = 6.8 * self.c
         self.cache: dict = {}
+        self._merged: dict = {}
 
     def feat(self, side: str, idx: tuple[int, ...]) -> Feat:
         base = self.fs if side == "s" else self.ft
-        return base[idx[0]] if len(idx) == 1 else merge_feats([base[i] for i in idx])
+        if len(idx) == 1:
+            return base[idx[0]]
+        key = (side, idx)
+        if key not in self._merged:
+            self._merged[key] = merge_feats([base[i] for i in idx])
+        return self._merged[key]
 
-    def score(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, dict]:
-        key = (si, tj)
-        if key in self.cache:
-            return self.cache[key]
+    def evidence(self, si: tuple[int, ...], tj: tuple[int, ...]) -> dict:
         a, b = self.feat("s", si), self.feat("t", tj)
-        sv, tv = self.src[si[0]], self.tgt[tj[0]]
-        ev = {
-            "lexicon": self.lexicon.similarity(a.content, b.content),
-            "number": max(number_affinity(self.src[i].norm, self.tgt[j].norm) for i in si for j in tj),
+        shared = _overlap(a.tokens, b.tokens)
+        return {
+            "lexicon": self.lexicon.similarity(a.content, b.content) if a.content and b.content else None,
             "refs": _ref_agreement(a.refs, b.refs),
             "digits": _jaccard(a.digits, b.digits),
             "symbols": _jaccard(a.symbols, b.symbols),
-            "tokens": _overlap(a.tokens, b.tokens) if a.tokens and b.tokens else None,
+            "tokens": shared if shared > 0 else None,   # shared names and keywords: only ever a bonus
             "length": _gale_church(a.length, b.length, self.c, self.s2),
+            "number": max(number_affinity(self.src[i].norm, self.tgt[j].norm) for i in si for j in tj),
         }
+
+    def score(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float, dict]:
+        """(total, content, evidence) of aligning source rules ``si`` with target rules ``tj``."""
+        key = (si, tj)
+        if key in self.cache:
+            return self.cache[key]
+        ev = self.evidence(si, tj)
         num = den = 0.0
         for name, w in XLANG_WEIGHTS.items():
             if ev[name] is not None:
                 num += w * ev[name]
                 den += w
-        s = num / den if den else 0.0
-        if sv.level != tv.level:
-            s *= 0.5
-        result = (s, {k: round(v, 3) for k, v in ev.items() if v is not None})
+        content = num / den if den else 0.0
+        if self.src[si[0]].level != self.tgt[tj[0]].level:
+            content *= 0.5
+        total = (1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * ev["number"]
+        result = (total, content, {k: round(v, 3) for k, v in ev.items() if v is not None})
         self.cache[key] = result
         return result
 
 
-def _expected_positions(src: list[RuleView], tgt: list[RuleView]) -> list[float]:
-    """For every source index, where its counterpart should be: interpolated between equal numbers."""
+def _number_anchors(src: list[RuleView], tgt: list[RuleView]) -> list[tuple[int, int]]:
+    """(source index, target index) of rules printed with the same number."""
     by_norm: dict[str, int] = {}
     for j, v in enumerate(tgt):
-        by_norm.setdefault(v.norm, j)
-    anchors = [(i, by_norm[v.norm]) for i, v in enumerate(src) if v.norm in by_norm]
+        if v.norm:
+            by_norm.setdefault(v.norm, j)
+    return [(i, by_norm[v.norm]) for i, v in enumerate(src) if v.norm in by_norm]
+
+
+def _proportional_anchors(src: list[RuleView], tgt: list[RuleView]) -> list[tuple[int, int]]:
+    """Unnumbered parallel lists (FAQ bullets in two languages): position is the only prior."""
+    if not src or not tgt or abs(len(src) - len(tgt)) > 0.2 * max(len(src), len(tgt)):
+        return []
+    return [(i, min(len(tgt) - 1, round(i * len(tgt) / len(src)))) for i in range(len(src))]
+
+
+def _expected_positions(src: list[RuleView], tgt: list[RuleView]) -> list[float]:
+    """For every source index, where its counterpart should be: interpolated between equal numbers."""
+    anchors = _number_anchors(src, tgt)
     # keep a monotone chain of anchors (longest increasing subsequence on target index)
     chain = _lis(anchors)
     if not chain:
@@ -400,114 +433,182 @@ def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out[::-1]
 
 
-def align_cross_language(src: list[RuleView], tgt: list[RuleView], *, band: int = 12, threshold: float = 0.38,
-                         many_penalty: float = 0.06, method: str = "xlang-dp") -> list[Link]:
-    """Align two editions with the same numbering scheme (in document order)."""
+def align_cross_language(src: list[RuleView], tgt: list[RuleView], *, band: int = 12, threshold: float = 0.35,
+                         many_penalty: float = 0.05, method: str = "xlang-dp") -> list[Link]:
+    """Align two editions with the same numbering scheme (both lists in document order).
+
+    1. A monotone dynamic program inside a band around the positions that equal numbers
+       suggest; each aligned pair gains ``total - threshold``, skips gain nothing, 2–1 and 1–2
+       steps pay ``many_penalty``.
+    2. Competitive linking inside the band (:func:`_link`) turns the path into links and finds
+       what a monotone path cannot express: swapped rules, misplaced duplicates (two sources,
+       one target: a merge) and misprinted numbers.  The path and the parents' links are
+       evidence there; a 1–2 step of the path whose second rule stays free becomes a split.
+    """
     if not src:
         return []
     sc = PairScorer(src, tgt)
     expected = _expected_positions(src, tgt)
-    n, m = len(src), len(tgt)
-
-    def window(i: int, width: int) -> range:
-        e = int(round(expected[i])) if i < n else m
-        return range(max(0, e - width), min(m, e + width + 1))
-
-    # --- banded monotone DP: best[(i, j)] = best total for the first i sources and j targets
-    best: dict[tuple[int, int], tuple[float, tuple | None]] = {(0, 0): (0.0, None)}
-
-    moves = ((1, 1), (1, 0), (0, 1), (2, 1), (1, 2))
-    lo, hi = [0] * (n + 1), [0] * (n + 1)
-    for i in range(n + 1):
-        e = expected[min(i, n - 1)] + (1 if i == n else 0)
-        lo[i] = 0 if i == 0 else max(0, min(int(e) - band - 2, hi[i - 1]))
-        hi[i] = m if i == n else max(lo[i], min(m, int(e) + band + 3))
-    for i in range(n + 1):
-        for j in range(lo[i], hi[i] + 1):
-            if (i, j) == (0, 0):
-                continue
-            cand = None
-            for di, dj in moves:
-                pi, pj = i - di, j - dj
-                if pi < 0 or pj < 0 or (pi, pj) not in best:
-                    continue
-                if di and dj:
-                    s, _ = sc.score(tuple(range(pi, i)), tuple(range(pj, j)))
-                    gain = s - threshold - (many_penalty if di + dj > 2 else 0.0)
-                else:
-                    gain = 0.0
-                total = best[pi, pj][0] + gain
-                if cand is None or total > cand[0]:
-                    cand = (total, (pi, pj))
-            if cand is not None:
-                best[i, j] = cand
-    if (n, m) not in best:  # band too narrow for the tail: close with skips
-        best[n, m] = (float("-inf"), None)
-    # --- trace back
-    assigned: dict[int, list[int]] = defaultdict(list)   # source -> targets
-    cell, steps = (n, m), []
-    while cell != (0, 0) and best[cell][1] is not None:
-        prev = best[cell][1]
-        steps.append((prev, cell))
-        cell = prev
-    for (pi, pj), (i, j) in steps:
-        if i - pi and j - pj:
-            for a in range(pi, i):
-                assigned[a].extend(range(pj, j))
-
-    # --- repair: what a monotone path cannot express (swaps, duplicates, misplaced rules)
-    pair_score = {}
-    for a, ts in assigned.items():
-        for t in ts:
-            pair_score[a, t] = sc.score((a,), (t,))[0]
-    taken: dict[int, list[int]] = defaultdict(list)
-    for a, ts in assigned.items():
-        for t in ts:
-            taken[t].append(a)
-    for a in range(n):
-        current = max((pair_score[a, t] for t in assigned.get(a, [])), default=0.0)
-        if current >= 0.6:
-            continue
-        options = sorted(((sc.score((a,), (t,))[0], t) for t in window(a, band)), reverse=True)
-        if not options:
-            continue
-        s, t = options[0]
-        if s < max(threshold + 0.12, current + 0.1) or t in assigned.get(a, []):
-            continue
-        others = taken.get(t, [])
-        other_best = max((pair_score[o, t] for o in others), default=0.0)
-        if others and other_best >= s and s < 0.6:
-            continue
-        for old in assigned.get(a, []):
-            taken[old].remove(a)
-        assigned[a] = [t]
-        pair_score[a, t] = s
-        taken[t].append(a)
-        # a weak former partner of t loses it when we are clearly better
-        for o in list(taken[t]):
-            if o != a and pair_score[o, t] + 0.1 < s and pair_score[o, t] < 0.5:
-                assigned[o].remove(t)
-                taken[t].remove(o)
-
-    # --- rows
+    path = _dp_path(sc, expected, band, threshold, many_penalty)
+    assigned = _link(sc, path, expected, band, threshold)
+    assigned = _link(sc, path, expected, band, threshold, parents_from=assigned)
+    incoming = Counter(t for ts in assigned.values() for t in ts)
     links = []
     for a, v in enumerate(src):
-        ts = sorted(set(assigned.get(a, [])))
+        ts = sorted(assigned.get(a, ()))
         if not ts:
             links.append(Link(v, None, 0.0, "no counterpart", method, {}))
             continue
         for t in ts:
-            s, ev = sc.score((a,), (t,))
+            total, content, ev = sc.score((a,), (t,))
             if len(ts) > 1:
                 rel = "split"
-            elif len(taken[t]) > 1:
+            elif incoming[t] > 1:
                 rel = "merged"
             elif v.norm == tgt[t].norm:
                 rel = "reworded" if ev.get("length", 1.0) < 0.02 else "equivalent"
             else:
                 rel = "renumbered"
-            links.append(Link(v, tgt[t], round(s, 3), rel, method, ev))
+            links.append(Link(v, tgt[t], round(total, 3), rel, method, {**ev, "content": round(content, 3)}))
     return links
+
+
+def _dp_path(sc: PairScorer, expected: list[float], band: int, threshold: float,
+             many_penalty: float) -> dict[int, list[int]]:
+    """Banded monotone DP with moves 1–1, 1–0, 0–1, 2–1, 1–2; returns source index -> target indexes."""
+    n, m = len(sc.src), len(sc.tgt)
+    lo, hi = [0] * (n + 1), [0] * (n + 1)
+    for i in range(n + 1):
+        e = expected[min(i, n - 1)] + (1 if i == n else 0)
+        lo[i] = 0 if i == 0 else max(0, min(int(e) - band - 2, hi[i - 1]))
+        hi[i] = m if i == n else max(lo[i], min(m, int(e) + band + 3))
+    best: dict[tuple[int, int], tuple[float, tuple | None]] = {(0, 0): (0.0, None)}
+    moves = ((1, 1), (1, 0), (0, 1), (2, 1), (1, 2))
+    for i in range(n + 1):
+        for j in range(lo[i], hi[i] + 1):
+            if i == 0 and j == 0:
+                continue
+            cand = None
+            for di, dj in moves:
+                prev = best.get((i - di, j - dj))
+                if prev is None:
+                    continue
+                gain = 0.0
+                if di and dj:
+                    total = sc.score(tuple(range(i - di, i)), tuple(range(j - dj, j)))[0]
+                    gain = total - threshold - (many_penalty if di + dj > 2 else 0.0)
+                if cand is None or prev[0] + gain > cand[0]:
+                    cand = (prev[0] + gain, (i - di, j - dj))
+            if cand is not None:
+                best[i, j] = cand
+    out: dict[int, list[int]] = defaultdict(list)
+    cell = (n, m)
+    while cell in best and best[cell][1] is not None:
+        (pi, pj), (i, j) = best[cell][1], cell
+        if i > pi and j > pj:
+            for a in range(pi, i):
+                out[a].extend(range(pj, j))
+        cell = (pi, pj)
+    return out
+
+
+#: bonuses in competitive linking: pair on the monotone path, parents already linked to each other
+PATH_BONUS, PARENT_BONUS = 0.03, 0.10
+#: a source takes a target another source already holds (a merge) only with this much evidence ...
+MERGE_MIN = 0.6
+#: ... not much less than the holder's own evidence ...
+MERGE_SLACK = 0.2
+#: ... and when that beats its best free target by this margin
+MERGE_GAP = 0.05
+#: a free neighbour of a source's target joins it (a split) when the two together explain the source
+#: this much better and the neighbour alone has this much evidence
+SPLIT_GAIN, SPLIT_MIN = 0.05, 0.4
+#: a split candidate (one source, two neighbouring targets) pays this against a single link
+SPLIT_PENALTY = 0.05
+
+
+def _parent_index(views: list[RuleView]) -> list[int | None]:
+    """Index of each view's nearest existing ancestor in the same list."""
+    where = {v.norm: k for k, v in enumerate(views) if v.norm}
+    out = []
+    for v in views:
+        p = numbers.parent(v.norm) if v.norm and numbers.is_number(v.norm) else None
+        while p is not None and p not in where:
+            p = numbers.parent(p)
+        out.append(where.get(p) if p else None)
+    return out
+
+
+def _link(sc: PairScorer, path: dict[int, list[int]], expected: list[float], band: int, threshold: float,
+          parents_from: dict[int, list[int]] | None = None) -> dict[int, list[int]]:
+    """Competitive linking inside the band: best pairs first, each target once unless evidence says merge."""
+    n, m = len(sc.src), len(sc.tgt)
+    sp, tp = _parent_index(sc.src), _parent_index(sc.tgt)
+    parents = parents_from if parents_from is not None else path
+    on_path = {(a, t) for a, ts in path.items() for t in ts}
+
+    def value(a: int, t: int) -> float:
+        total = sc.score((a,), (t,))[0]
+        bonus = PATH_BONUS if (a, t) in on_path else 0.0
+        if sp[a] is not None and tp[t] is not None and tp[t] in parents.get(sp[a], ()):
+            bonus += PARENT_BONUS
+        return total + bonus
+
+    cands = []
+    for a in range(n):
+        e = int(round(expected[a]))
+        for t in range(max(0, e - band), min(m, e + band + 1)):
+            v = value(a, t)
+            if v >= threshold:
+                cands.append((v, a, t))
+                # one source, two neighbouring targets (a split) competes as one candidate
+                if t + 1 < m and sc.score((a,), (t, t + 1))[0] - SPLIT_PENALTY > sc.score((a,), (t,))[0]:
+                    cands.append((v - sc.score((a,), (t,))[0] + sc.score((a,), (t, t + 1))[0] - SPLIT_PENALTY,
+                                  a, (t, t + 1)))
+    cands.sort(key=lambda c: (-c[0], c[1], str(c[2])))
+    owner: dict[int, int] = {}
+    assigned: dict[int, list[int]] = {}
+    merge: dict[int, tuple[float, int]] = {}
+    for v, a, t in cands:
+        if a in assigned:
+            continue
+        if isinstance(t, tuple):
+            if not any(x in owner for x in t) and min(sc.score((a,), (x,))[1] for x in t) >= SPLIT_MIN:
+                assigned[a] = list(t)
+                for x in t:
+                    owner[x] = a
+            continue
+        if t in owner:
+            c = sc.score((a,), (t,))[1]
+            if a not in merge and c >= MERGE_MIN and c >= sc.score((owner[t],), (t,))[1] - MERGE_SLACK:
+                merge[a] = (v, t)
+            continue
+        if a in merge and merge[a][0] >= v + MERGE_GAP:
+            assigned[a] = [merge[a][1]]
+            continue
+        owner[t] = a
+        assigned[a] = [t]
+    for a, (v, t) in merge.items():
+        if a not in assigned:
+            assigned[a] = [t]
+    # a free target next to a source's target that, joined to it, explains the source better is a split
+    for t in range(m):
+        if t in owner:
+            continue
+        best = None
+        for t0 in (t - 1, t + 1):
+            a = owner.get(t0)
+            if a is None or len(assigned[a]) > 1:
+                continue
+            alone = sc.score((a,), (t0,))[1]
+            joined = sc.score((a,), tuple(sorted((t0, t))))[1]
+            if joined >= alone + SPLIT_GAIN and sc.score((a,), (t,))[1] >= SPLIT_MIN:
+                if best is None or joined - alone > best[0]:
+                    best = (joined - alone, a)
+        if best:
+            assigned[best[1]].append(t)
+            owner[t] = best[1]
+    return assigned
 
 
 # --------------------------------------------------------------------------- terminology
@@ -535,7 +636,7 @@ def rewrite(text: str, terms: list[tuple[str, str]]) -> str:
 
 
 class LexicalIndex:
-    """TF-IDF vectors over lemmas and character 4-grams of lemmas, with an inverted index for blocking."""
+    """TF-IDF vectors with an inverted index: cosine similarity and top-k search (blocking)."""
 
     def __init__(self, docs: list[Counter]):
         self.n = len(docs)
@@ -550,34 +651,80 @@ class LexicalIndex:
                 self.postings[w].append((k, x))
 
     def vector(self, tf: Counter) -> dict[str, float]:
-        vec = {w: (1 + math.log(c)) * self.idf.get(w, math.log(1 + self.n) + 1) for w, c in tf.items()}
+        idf, unseen = self.idf, math.log(1 + self.n) + 1
+        vec = {w: (1.0 + (math.log(c) if c > 1 else 0.0)) * idf.get(w, unseen) for w, c in tf.items() if c > 0}
         norm = math.sqrt(sum(x * x for x in vec.values())) or 1.0
         return {w: x / norm for w, x in vec.items()}
 
-    def search(self, tf: Counter, k: int, max_df: float = 0.2) -> list[tuple[float, int]]:
-        """Top-k documents by cosine, reading only postings of words rarer than ``max_df``."""
+    def search(self, tf: Counter, k: int, max_df: float = 0.25, max_postings: int = 400,
+               terms: int = 24) -> list[tuple[float, int]]:
+        """Top-k documents by the dot product over the query's rarest words (blocking).
+
+        Only the ``terms`` highest-weighted words with postings no longer than ``max_postings``
+        (and rarer than ``max_df``) are read, so a query costs the same in any collection size.
+        """
         q = self.vector(tf)
         acc: dict[int, float] = defaultdict(float)
-        limit = max(5, int(max_df * self.n))
-        for w, x in q.items():
+        limit = max(5, min(max_postings, int(max_df * self.n)))
+        read = 0
+        for w, x in sorted(q.items(), key=lambda wx: -wx[1]):
             post = self.postings.get(w)
-            if post and len(post) <= limit:
-                for d, y in post:
-                    acc[d] += x * y
+            if not post or len(post) > limit:
+                continue
+            for d, y in post:
+                acc[d] += x * y
+            read += 1
+            if read >= terms:
+                break
         return sorted(((s, d) for d, s in acc.items()), reverse=True)[:k]
 
     def cosine(self, tf: Counter, k: int) -> float:
-        q = self.vector(tf)
+        return self.dot(self.vector(tf), k)
+
+    def dot(self, q: dict[str, float], k: int) -> float:
+        """Cosine of an already weighted query vector (:meth:`vector`) with document ``k``."""
         v = self.vecs[k]
+        if len(q) > len(v):
+            return sum(x * q.get(w, 0.0) for w, x in v.items())
         return sum(x * v.get(w, 0.0) for w, x in q.items())
 
 
-def _grams(words, n: int = 4) -> Counter:
-    out = Counter()
-    for w in words:
-        w = f"_{w}_"
-        out.update(w[i:i + n] for i in range(max(1, len(w) - n + 1)))
-    return out
+class Vectoriser:
+    """Bag of content lemmas, their compound heads and lemma bigrams.
+
+    German compounds share their last part with simpler words ("Gesamtkosten" → "kosten",
+    "Manafähigkeit" → "fähigkeit"): the longest suffix of a lemma that is itself a lemma of
+    the vocabulary is added as a feature.  Bigrams keep phrases ("zeit zurück").
+    """
+
+    def __init__(self, lang: str, vocabulary: set[str]):
+        self.stop = stop_words(lang)
+        self.lang = lang
+        self.vocab = {self.stem(w) for w in vocabulary if len(w) >= 4}
+        self._heads: dict[str, str | None] = {}
+
+    def content(self, lemma_list) -> list[str]:
+        return [self.stem(w) for w in lemma_list if w not in self.stop and len(w) > 2]
+
+    def stem(self, w: str) -> str:
+        """Inflection the lemmatiser leaves (capitalised adjectives, unknown compounds): strip one ending."""
+        if self.lang != "de":
+            return w
+        for suffix in ("em", "en", "er", "es", "e", "s", "n"):
+            if w.endswith(suffix) and len(w) - len(suffix) >= 4:
+                return w[: -len(suffix)]
+        return w
+
+    def head(self, w: str) -> str | None:
+        if w not in self._heads:
+            self._heads[w] = next((w[k:] for k in range(3, len(w) - 3) if w[k:] in self.vocab), None)
+        return self._heads[w]
+
+    def bag(self, words: list[str]) -> Counter:
+        out = Counter(words)
+        out.update(h for h in map(self.head, words) if h)
+        out.update(f"{x}_{y}" for x, y in zip(words, words[1:]))
+        return out
 
 
 def _sentences(text: str) -> list[str]:
@@ -592,105 +739,73 @@ def _section_of(v: RuleView) -> str:
     return str(head) if head >= 100 else ""
 
 
+def _chapter(v: RuleView) -> int:
+    return numbers.chapter(v.norm) if v.norm and numbers.is_number(v.norm) else -1
+
+
+def _ancestors(norm: str) -> list[str]:
+    out, p = [], norm
+    while p:
+        out.append(p)
+        p = numbers.parent(p) if numbers.is_number(p) else None
+    return out
+
+
+#: parameters of the cross-edition aligner
+XEDITION = {
+    "candidates": 20,          # blocking: targets read per source from the inverted index
+    "threshold": 0.13,         # below: no counterpart
+    "anchor_min": 0.2,         # a mutual best match from this similarity on ties its two sections
+    "untied": 0.4,             # prior factor for a section pair no anchor ties
+    "title_min": 0.6,          # section titles this alike tie their sections like anchors do
+    "anchor_density": 0.1,     # share of a section's rules that are anchors into a target section for a full tie
+    "split_ratio": 0.9,        # another target this close to the best is a split target too
+    "split_gain": 0.06,        # another target that raises the explained share of the rule this much is a split
+    "confident": 0.2,          # a sibling's link this strong frames the gap for its neighbours
+    "gap_min": 0.05,           # inside a framed gap, a target needs only this score
+    "position_window": 0.25,   # extra candidates: targets this close in relative position within tied sections
+    "heading_cover": 0.6,      # a heading maps to the deepest target node covering this share of its children
+    "heading_share": 0.3,      # ... or, if none, to every section receiving this share (a split)
+}
+
+
 def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tuple[str, str]] | None = None, *,
-                        candidates: int = 15, threshold: float = 0.30, split_ratio: float = 0.75,
-                        sentence_threshold: float = 0.42, method: str = "xedition-lex") -> list[Link]:
-    """Align an older edition to a newer one in the same language but another numbering."""
+                        params: dict | None = None, method: str = "xedition-lex") -> list[Link]:
+    """Align an older edition to a newer one in the same language but another numbering.
+
+    1. Old terminology is rewritten (``terms``); texts become bags of lemmas, compound heads and
+       bigrams (:class:`EditionMatcher`); candidates come from an inverted index (blocking,
+       never all pairs), plus the targets at the same relative position inside tied sections.
+    2. Priors are learnt: mutual best matches ("anchors") tie a source section to target
+       sections; a chapter whose rules find only weak matches is unlikely to have counterparts.
+    3. A rule takes its best target if the prior-weighted score passes the threshold; another
+       target joins (a split) when it explains enough of what the first leaves unexplained or
+       scores nearly as well.  Several rules choosing one target is a merge.
+    4. Siblings linked with confidence frame the gap for a weakly linked rule between them;
+       headings (no text of their own) take the target nodes covering their children's targets.
+    """
+    p = {**XEDITION, **(params or {})}
     if not src or not tgt:
         return [Link(v, None, 0.0, "no counterpart", method, {}) for v in src]
-    lang = tgt[0].lang
-    stop = stop_words(lang)
-    terms = terms or []
-
-    def content(words) -> list[str]:
-        return [w for w in words if w not in stop and len(w) > 2]
-
-    src_lemmas = lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in src], lang)
-    s_words = [content(x.split()) for x in src_lemmas]
-    t_words = [content(v.lemmas) for v in tgt]
-    words_idx = LexicalIndex([Counter(w) for w in t_words])
-    grams_idx = LexicalIndex([_grams(w) for w in t_words])
-    ex_idx = LexicalIndex([Counter(content(v.examples.split())) for v in tgt])
-    src_ex = [Counter(content(lemmas_mod.lemmatize(rewrite(v.examples, terms), lang).split())) if v.examples
-              else Counter() for v in src]
-    titles_t = [Counter(content(lemmas_mod.lemmatize(v.title or "", lang).split())) for v in tgt]
-
-    def sim(words: list[str], k: int, ex: Counter | None = None) -> float:
-        s = 0.5 * words_idx.cosine(Counter(words), k) + 0.5 * grams_idx.cosine(_grams(words), k)
-        if ex and tgt[k].examples:
-            s = 0.8 * s + 0.2 * ex_idx.cosine(ex, k)
-        return s
-
-    # blocking: candidates from the inverted indexes only
-    cand: list[dict[int, float]] = []
-    for i, words in enumerate(s_words):
-        pool = {d for _, d in words_idx.search(Counter(words), candidates)}
-        pool |= {d for _, d in grams_idx.search(_grams(words), candidates, max_df=0.1)}
-        cand.append({d: sim(words, d, src_ex[i]) for d in pool})
-
-    # learnt priors: which target section / chapter each source section feeds (sum of best matches)
-    sec_aff: dict[str, Counter] = defaultdict(Counter)
-    chap_aff: dict[int, Counter] = defaultdict(Counter)
-    for i, c in enumerate(cand):
-        if not c:
-            continue
-        d, s = max(c.items(), key=lambda x: x[1])
-        sec_aff[_section_of(src[i])][_section_of(tgt[d])] += s
-        chap_aff[_chapter(src[i])][_chapter(tgt[d])] += s
-    src_per_chapter = Counter(_chapter(v) for v in src)
-
-    def prior(i: int, d: int) -> float:
-        sa = sec_aff.get(_section_of(src[i]))
-        sp = sa[_section_of(tgt[d])] / max(sa.values()) if sa else 0.0
-        ca = chap_aff.get(_chapter(src[i]))
-        # a chapter whose rules find good matches only rarely is not a counterpart chapter
-        cp = (ca[_chapter(tgt[d])] / max(1, src_per_chapter[_chapter(src[i])])) if ca else 0.0
-        return 0.5 * sp + 0.5 * min(1.0, cp / 0.25)
-
-    links: list[Link] = []
-    chosen: dict[int, list[int]] = {}
-    for i, v in enumerate(src):
-        c = cand[i]
-        scored = sorted(((s * (0.55 + 0.45 * prior(i, d)), d, s) for d, s in c.items()), reverse=True)
-        if not scored or scored[0][0] < threshold:
-            chosen[i] = []
-            continue
-        top, d0, _ = scored[0]
-        picked = [d0]
-        # split: each sentence finds its own best target among the candidates
-        for sent in _sentences(rewrite(v.text, terms)):
-            words = content(lemmas_mod.lemmatize(sent, lang).split())
-            if len(words) < 3:
-                continue
-            ranked = sorted(((sim(words, d) * (0.55 + 0.45 * prior(i, d)), d) for d in c), reverse=True)
-            if ranked and ranked[0][0] >= sentence_threshold and ranked[0][1] not in picked:
-                d = ranked[0][1]
-                whole = next(x for x in scored if x[1] == d)[0]
-                if whole >= split_ratio * top * 0.6:
-                    picked.append(d)
-        for s, d, _ in scored[1:]:
-            if s >= split_ratio * top and s >= threshold + 0.1 and d not in picked:
-                picked.append(d)
-        chosen[i] = picked
-
-    # headings without text: match their title against section titles
-    for i, v in enumerate(src):
-        if v.text.strip() or not v.title or chosen[i]:
-            continue
-        words = Counter(content(lemmas_mod.lemmatize(rewrite(v.title, terms), lang).split()))
-        best = max(((_cos(words, titles_t[d]), d) for d in range(len(tgt)) if titles_t[d]), default=(0.0, None))
-        if best[0] >= 0.6:
-            chosen[i] = [best[1]]
+    mt = EditionMatcher(src, tgt, terms or [])
+    cand = mt.candidates(p["candidates"])
+    prior, anchors = _learn_priors(mt, cand, p)
+    mt.add_position_candidates(cand, anchors, p["position_window"])
+    chosen, scores = _choose(mt, cand, prior, p)
+    _fill_gaps(src, tgt, chosen, scores, mt.has_text, p, lambda i, d: mt.sim(i, d) * prior(i, d))
+    _map_headings(src, tgt, chosen, mt.has_text, p["heading_cover"], p["heading_share"], mt.vec, mt.terms)
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
+    links: list[Link] = []
     for i, v in enumerate(src):
         ds = chosen[i]
         if not ds:
             links.append(Link(v, None, 0.0, "no counterpart", method, {}))
             continue
         for d in ds:
-            s = cand[i].get(d, 0.0)
-            ev = {"lexical": round(s, 3), "prior": round(prior(i, d), 3)}
+            s = scores.get((i, d))
+            ev = {"lexical": round(cand[i].get(d, 0.0), 3), "prior": round(prior(i, d), 3)} if s is not None \
+                else {"children": True}
             if len(ds) > 1:
                 rel = "split"
             elif incoming[d] > 1:
@@ -698,19 +813,243 @@ def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tu
             elif v.norm == tgt[d].norm:
                 rel = "equivalent"
             else:
-                rel = "renumbered" if s >= 0.6 else "reworded"
-            links.append(Link(v, tgt[d], round(s * (0.55 + 0.45 * ev["prior"]), 3), rel, method, ev))
+                rel = "renumbered" if (s or 1.0) >= 0.5 else "reworded"
+            links.append(Link(v, tgt[d], round(s if s is not None else 1.0, 3), rel, method, ev))
     return links
 
 
-def _chapter(v: RuleView) -> int:
-    return numbers.chapter(v.norm) if v.norm and numbers.is_number(v.norm) else -1
+class EditionMatcher:
+    """Lexical similarity between the rules of two editions in one language."""
+
+    def __init__(self, src: list[RuleView], tgt: list[RuleView], terms: list[tuple[str, str]]):
+        self.src, self.tgt, self.terms = src, tgt, terms
+        lang = tgt[0].lang
+        # old wording rewritten into new terminology needs fresh lemmas; without terms the stored ones do
+        s_lem = (lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in src], lang)
+                 if terms else [" ".join(v.lemmas) for v in src])
+        s_ex = (lemmas_mod.lemmatize_many([rewrite(v.examples, terms) for v in src], lang) if terms
+                else [v.examples for v in src])
+        self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x.split()} | {w for v in tgt for w in v.lemmas})
+        self.t_bags = [vec.bag(vec.content(v.lemmas)) for v in tgt]
+        self.s_bags = [vec.bag(vec.content(x.split())) for x in s_lem]
+        self.index = LexicalIndex(self.t_bags)
+        self.ex_index = LexicalIndex([vec.bag(vec.content(v.examples.split())) for v in tgt])
+        self.s_vecs = [self.index.vector(b) for b in self.s_bags]
+        self.s_ex_vecs = [self.ex_index.vector(vec.bag(vec.content(x.split()))) if x else None for x in s_ex]
+        self.has_text = [bool(v.text.strip()) for v in src]
+        self.t_text = [bool(v.text.strip()) for v in tgt]
+
+    def sim(self, i: int, d: int) -> float:
+        """Cosine of the bags; matching examples count for a fifth when both rules have some."""
+        s = self.index.dot(self.s_vecs[i], d)
+        if self.s_ex_vecs[i] and self.tgt[d].examples:
+            s = 0.8 * s + 0.2 * self.ex_index.dot(self.s_ex_vecs[i], d)
+        return s
+
+    def candidates(self, k: int) -> list[dict[int, float]]:
+        """Blocking: the top ``k`` targets with text of every source rule with text, from the index."""
+        out = []
+        for i in range(len(self.src)):
+            pool = [d for _, d in self.index.search(self.s_bags[i], k) if self.t_text[d]] if self.has_text[i] else []
+            out.append({d: self.sim(i, d) for d in pool})
+        return out
+
+    def add_position_candidates(self, cand: list[dict[int, float]], anchors: dict[str, Counter],
+                                window: float) -> None:
+        """Targets at about the same relative position inside the section pairs that anchors tie
+        (the index misses the counterparts whose wording changed most)."""
+        src, tgt = self.src, self.tgt
+        s_pos: dict[int, float] = {}
+        for members in _group(range(len(src)), lambda i: _section_of(src[i]) if self.has_text[i] else None).values():
+            for k, i in enumerate(members):
+                s_pos[i] = (k + 0.5) / len(members)
+        t_groups = _group(range(len(tgt)), lambda d: _section_of(tgt[d]) if self.t_text[d] else None)
+        rows: dict[str, list[tuple[float, int]]] = {}
+        for sec, targets in anchors.items():
+            union = sorted(d for t_sec in targets if t_sec for d in t_groups.get(t_sec, []))
+            rows[sec] = [((k + 0.5) / len(union), d) for k, d in enumerate(union)]
+        for i, pos in s_pos.items():
+            row = rows.get(_section_of(src[i]), [])
+            for q, d in row[bisect.bisect_left(row, (pos - window, -1)):]:
+                if q > pos + window:
+                    break
+                if d not in cand[i]:
+                    cand[i][d] = self.sim(i, d)
+
+    def explained(self, i: int, targets: Counter) -> float:
+        """How much of source ``i`` the joined bags of some targets explain (cosine)."""
+        vb = self.index.vector(targets)
+        return sum(x * vb.get(w, 0.0) for w, x in self.s_vecs[i].items())
 
 
-def _cos(a: Counter, b: Counter) -> float:
-    num = sum(a[w] * b[w] for w in a.keys() & b.keys())
-    den = math.sqrt(sum(x * x for x in a.values()) * sum(x * x for x in b.values()))
-    return num / den if den else 0.0
+def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
+    """Anchors (mutual best matches) tie section pairs; weak chapters have no counterparts.
+
+    Returns ``prior(i, d)`` and the anchors per source section.
+    """
+    src, tgt = mt.src, mt.tgt
+    best_of_src = {i: max(c.items(), key=lambda x: x[1]) for i, c in enumerate(cand) if c}
+    best_of_tgt: dict[int, tuple[int, float]] = {}
+    for i, (d, s) in best_of_src.items():
+        if d not in best_of_tgt or s > best_of_tgt[d][1]:
+            best_of_tgt[d] = (i, s)
+    anchors: dict[str, Counter] = defaultdict(Counter)
+    chapter_best: dict[int, list[float]] = defaultdict(list)
+    size = Counter(_section_of(src[i]) for i in best_of_src)
+    for i, (d, s) in best_of_src.items():
+        chapter_best[_chapter(src[i])].append(s)
+        if s >= p["anchor_min"] and best_of_tgt[d][0] == i:
+            anchors[_section_of(src[i])][_section_of(tgt[d])] += 1
+    # section titles are evidence too ("Effekte" / "Effekte", "Einmalige Effekte" / "Einmalige Effekte")
+    for sec, t_sec in _title_ties(mt, p["title_min"]):
+        anchors[sec][t_sec] = max(anchors[sec][t_sec], p["anchor_density"] * max(1, size[sec]))
+    means = {ch: sum(x) / len(x) for ch, x in chapter_best.items()}
+    top_mean = max(means.values(), default=1.0) or 1.0
+
+    def prior(i: int, d: int) -> float:
+        sec = _section_of(src[i])
+        tied = min(1.0, anchors[sec][_section_of(tgt[d])] / max(1, size[sec]) / p["anchor_density"])
+        return (p["untied"] + (1 - p["untied"]) * tied) * means.get(_chapter(src[i]), 0.0) / top_mean
+
+    return prior, anchors
+
+
+def _title_ties(mt: EditionMatcher, title_min: float) -> list[tuple[str, str]]:
+    """(source section, target section) pairs whose titles are alike (cosine of title bags)."""
+    def sections(views, lemma_lists):
+        return [(v.norm, b) for v, b in zip(views, lemma_lists) if v.level == "section" and v.title and b]
+
+    vec = mt.vec
+    s_titles = sections(mt.src, [vec.bag(vec.content(lemmas_mod.lemmatize(rewrite(v.title or "", mt.terms),
+                                                                          vec.lang).split())) for v in mt.src])
+    t_titles = sections(mt.tgt, [vec.bag(vec.content(v.lemmas)) for v in mt.tgt])
+    if not s_titles or not t_titles:
+        return []
+    index = LexicalIndex([b for _, b in t_titles])
+    return [(norm, t_titles[k][0]) for norm, bag in s_titles
+            for score, k in index.search(bag, 5, max_df=1.0) if score >= title_min]
+
+
+def _choose(mt: EditionMatcher, cand: list[dict[int, float]], prior, p: dict):
+    """Best target above the threshold, then split targets that explain what it leaves unexplained."""
+    chosen: dict[int, list[int]] = {}
+    scores: dict[tuple[int, int], float] = {}
+    for i in range(len(mt.src)):
+        ranked = sorted(((s * prior(i, d), d) for d, s in cand[i].items()), reverse=True)
+        for s, d in ranked:
+            scores[i, d] = s
+        if not ranked or ranked[0][0] < p["threshold"]:
+            chosen[i] = []
+            continue
+        top, d0 = ranked[0]
+        picked = [d0]
+        covered = Counter(mt.t_bags[d0])
+        base = mt.explained(i, covered)
+        for _ in range(3):
+            gains = [(mt.explained(i, covered + mt.t_bags[d]) - base, s2, d) for s2, d in ranked[1:]
+                     if d not in picked and s2 >= p["threshold"]]
+            if not gains:
+                break
+            gain, s2, d = max(gains)
+            if gain < p["split_gain"] and s2 < p["split_ratio"] * top:
+                break
+            picked.append(d)
+            covered += mt.t_bags[d]
+            base += max(gain, 0.0)
+        chosen[i] = picked
+    return chosen, scores
+
+
+def _group(indexes, key) -> dict:
+    out: dict = defaultdict(list)
+    for i in indexes:
+        k = key(i)
+        if k:
+            out[k].append(i)
+    return out
+
+
+def _fill_gaps(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[int]],
+               scores: dict[tuple[int, int], float], has_text: list[bool], p: dict, score) -> None:
+    """Order evidence (Bertalign's second pass): siblings linked with confidence frame a gap.
+
+    When the previous and the next sibling of a rule are confidently linked to targets ``a``
+    and ``b`` with ``a`` before ``b``, the rule's counterpart is most likely between them: the
+    best target strictly inside the gap replaces a weak or missing link (in place).
+    """
+    parent = _parent_index(src)
+    groups: dict[int | None, list[int]] = defaultdict(list)
+    for i in range(len(src)):
+        if has_text[i]:
+            groups[parent[i]].append(i)
+    t_text = [bool(v.text.strip()) for v in tgt]
+
+    def confident(i: int) -> int | None:
+        ds = chosen.get(i)
+        return ds[0] if ds and scores.get((i, ds[0]), 0.0) >= p["confident"] else None
+
+    for members in groups.values():
+        for k, i in enumerate(members):
+            if confident(i) is not None:
+                continue
+            prev = next((confident(j) for j in reversed(members[:k]) if confident(j) is not None), None)
+            nxt = next((confident(j) for j in members[k + 1:] if confident(j) is not None), None)
+            if prev is None or nxt is None or nxt - prev < 2 or nxt - prev > 12:
+                continue
+            inside = [d for d in range(prev + 1, nxt) if t_text[d]]
+            best = max(((score(i, d), d) for d in inside), default=(0.0, None))
+            if best[1] is not None and best[0] >= p["gap_min"]:
+                scores[i, best[1]] = best[0]
+                chosen[i] = [best[1]] + [d for d in chosen.get(i, [])[1:] if prev < d < nxt]
+
+
+def _map_headings(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[int]], has_text: list[bool],
+                  cover_min: float, share: float, vec: Vectoriser, terms) -> None:
+    """Headings take the target nodes that cover their descendants' targets (in place).
+
+    The deepest target node whose subtree holds ``cover_min`` of the links is the counterpart;
+    if the links spread, every target section holding ``share`` of them is (a split).  A
+    heading whose descendants found nothing keeps a counterpart only for an identical title.
+    """
+    t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
+    s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
+    titles: dict[tuple, int] = {}
+    for d, t in enumerate(tgt):
+        if not t.text.strip() and t.title:
+            titles.setdefault((t.level, tuple(vec.content(t.lemmas))), d)
+    below: dict[int, list[int]] = defaultdict(list)
+    texts: Counter = Counter()
+    for i, v in enumerate(src):
+        if not v.norm or not has_text[i]:
+            continue
+        for anc in _ancestors(v.norm)[1:]:
+            h = s_index.get(anc)
+            if h is not None and not has_text[h]:
+                texts[h] += 1
+                if chosen.get(i):
+                    below[h].append(chosen[i][0])
+    for h, v in enumerate(src):
+        if has_text[h] or not v.norm:
+            continue
+        targets = below.get(h, [])
+        picked: list[int] = []
+        if targets and len(targets) >= 0.5 * texts[h]:
+            cover: Counter = Counter()
+            for d in targets:
+                for anc in _ancestors(tgt[d].norm):
+                    if anc in t_index and tgt[t_index[anc]].level != "chapter":
+                        cover[anc] += 1
+            deep = [n for n, c in cover.items() if c >= cover_min * len(targets)]
+            if deep and not (v.level == "section" and tgt[t_index[max(deep, key=len)]].level != "section"):
+                picked = [t_index[max(deep, key=len)]]
+            else:
+                picked = [t_index[n] for n, c in sorted(cover.items()) if tgt[t_index[n]].level == "section"
+                          and c >= share * len(targets)]
+        if not picked and v.title:
+            title = tuple(vec.content(lemmas_mod.lemmatize(rewrite(v.title, terms), vec.lang).split()))
+            d = titles.get((v.level, title))
+            picked = [d] if title and d is not None else []
+        chosen[h] = picked
 
 
 # --------------------------------------------------------------------------- items → rules
@@ -727,19 +1066,12 @@ def align_items(items: list[RuleView], rules: list[RuleView], terms: list[tuple[
     if not items or not rules:
         return [Link(v, None, 0.0, "no counterpart", method, {}) for v in items]
     lang = rules[0].lang
-    stop = stop_words(lang)
     terms = terms or []
-
-    def content(words) -> list[str]:
-        return [w for w in words if w not in stop and len(w) > 2]
-
-    r_words = [content(v.lemmas) for v in rules]
-    words_idx = LexicalIndex([Counter(w) for w in r_words])
-    grams_idx = LexicalIndex([_grams(w) for w in r_words])
-    i_words = [content(x.split()) for x in
-               lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in items], lang)]
-    sims = [[0.5 * words_idx.cosine(Counter(w), k) + 0.5 * grams_idx.cosine(_grams(w), k) for k in range(len(rules))]
-            for w in i_words]
+    i_lem = lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in items], lang)
+    vec = Vectoriser(lang, {w for x in i_lem for w in x.split()} | {w for v in rules for w in v.lemmas})
+    index = LexicalIndex([vec.bag(vec.content(v.lemmas)) for v in rules])
+    qs = [index.vector(vec.bag(vec.content(x.split()))) for x in i_lem]
+    sims = [[index.dot(q, k) for k in range(len(rules))] for q in qs]
     choice: dict[int, int] = {}
     k = 0
     while k < len(items):
@@ -758,7 +1090,7 @@ def align_items(items: list[RuleView], rules: list[RuleView], terms: list[tuple[
     for k, v in enumerate(items):
         r = choice[k]
         s = sims[k][r]
-        if s < threshold:
+        if s < (threshold if v.kind != "step" else 1e-9):
             links.append(Link(v, None, round(s, 3), "no counterpart", method, {}))
         else:
             links.append(Link(v, rules[r], round(s, 3), "equivalent", method, {"lexical": round(s, 3)}))
@@ -883,3 +1215,148 @@ def assign_concepts(links: list[Link], anchor_editions: tuple[str, ...] = ("de-2
         for k in members:
             out[k] = anchor
     return out
+
+
+# --------------------------------------------------------------------------- storing in the KB
+
+#: Datasette canned queries over the stored alignments (kb/serve.py merges them into its metadata)
+CANNED_QUERIES = {
+    "rule_across_editions": {
+        "title": "A rule across editions",
+        "description": "Give a number and an edition (e.g. 601.2c and it-wiki, or 409.2c and de-1999): every "
+                       "aligned version of that rule side by side, with score and relation.",
+        "sql": """with q as (select id, concept_id from rules
+                   where edition_id = :edition and norm = trim(:number, '. ')),
+members as (
+  select r.id from rules r join q on r.concept_id = q.concept_id
+  union select a.target_rule_id from alignments a join q on a.source_rule_id = q.id where a.target_rule_id is not null
+  union select a.source_rule_id from alignments a join q on a.target_rule_id = q.id where a.source_rule_id is not null
+  union select q.id from q
+)
+select r.edition_id, e.language, e.date, r.number, r.title, r.text,
+  (select group_concat(a.relation || ' ' || printf('%.2f', a.score) || ' ' || a.method, '; ') from alignments a
+    where (a.source_rule_id = r.id and a.target_rule_id in (select id from members))
+       or (a.target_rule_id = r.id and a.source_rule_id in (select id from members))) as alignment,
+  r.concept_id, r.key
+from members m join rules r on r.id = m.id join editions e on e.id = r.edition_id
+order by e.date desc, r.edition_id, r.seq""",
+    },
+    "rules_without_counterpart": {
+        "title": "Rules without counterpart",
+        "description": "Rules the aligners found no counterpart for, per edition pair (optionally one :edition).",
+        "sql": """select a.pair, r.edition_id, r.number, r.title, r.text, r.key
+from alignments a join rules r on r.id = a.source_rule_id
+where a.relation = 'no counterpart' and (:edition = '' or a.source_edition = :edition)
+order by a.pair, r.seq""",
+    },
+    "target_rules_without_counterpart": {
+        "title": "Newer rules nothing older aligns to",
+        "description": "Rules of a target edition (e.g. de-2024) that no rule of :source_edition aligns to.",
+        "sql": """select r.edition_id, r.number, r.title, r.text, r.key from rules r
+where r.edition_id = (select distinct target_edition from alignments where source_edition = :source_edition
+                      and source_rule_id is not null limit 1)
+  and r.id not in (select target_rule_id from alignments where source_edition = :source_edition
+                   and target_rule_id is not null)
+order by r.seq""",
+    },
+}
+
+#: Datasette table metadata for the tables :func:`store` writes
+TABLE_METADATA = {
+    "alignments": {
+        "description": "One row per aligned pair: source and target rule (or item), score, relation (equivalent, "
+                       "reworded, renumbered, split, merged, no counterpart), method and the evidence used (JSON).",
+        "facets": ["pair", "relation", "method"], "sort_desc": "score",
+    },
+    "concepts": {
+        "description": "Stable rule identity: aligned versions of a rule share a concept id, separate from the "
+                       "printed numbers (like Akoma Ntoso's wId beside eId). Anchored on the German 2024 rule.",
+    },
+}
+
+
+def store(db, progress=None) -> dict[str, int]:
+    """Compute every alignment of the KB and write ``concepts``, ``alignments`` and ``rules.concept_id``.
+
+    ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
+    Returns row counts per edition pair.
+    """
+    runs = run_all(db)
+    for name in ("alignments", "concepts"):
+        if name in db.table_names():
+            db[name].drop()
+    all_links = [link for links in runs.values() for link in links]
+    concept_of = assign_concepts([lk for lk in all_links if lk.method.startswith(("xlang-dp", "xedition"))])
+    rule_ids = {r["key"]: r["id"] for r in db.query("select id, key from rules")}
+    # every rule gets a concept: anchors first, then singletons
+    anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))
+    for key in rule_ids:
+        if key not in concept_of:
+            concept_of[key] = key
+            anchors.append(key)
+    concept_id = {anchor: n for n, anchor in enumerate(dict.fromkeys(anchors), 1)}
+    info = {r["id"]: r for r in db.query("select id, key, edition_id, number, title, text from rules")}
+    members: dict[str, set] = defaultdict(set)
+    for key, anchor in concept_of.items():
+        members[anchor].add(key.split("/")[0])
+    db["concepts"].insert_all(({
+        "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
+        "editions": ", ".join(sorted(members[anchor])),
+    } for anchor, cid in concept_id.items()), pk="id", foreign_keys=[("anchor_rule_id", "rules", "id")])
+    db["alignments"].create({
+        "id": int, "pair": str, "source_edition": str, "target_edition": str, "source_rule_id": int,
+        "source_item_id": int, "target_rule_id": int, "target_item_id": int, "source_number": str,
+        "target_number": str, "score": float, "relation": str, "method": str, "evidence": str,
+    }, pk="id", foreign_keys=[("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"),
+                              ("source_item_id", "items", "id"), ("target_item_id", "items", "id")])
+    rows, counts = [], Counter()
+    for (src_ed, tgt_ed, _kind), links in runs.items():
+        for link in links:
+            s, t = link.source, link.target
+            rows.append({
+                "id": len(rows) + 1, "pair": f"{src_ed} → {tgt_ed}", "source_edition": src_ed, "target_edition": tgt_ed,
+                "source_rule_id": s.id if s.kind == "rule" else None,
+                "source_item_id": s.id if s.kind != "rule" else None,
+                "target_rule_id": t.id if t is not None and t.kind == "rule" else None,
+                "target_item_id": t.id if t is not None and t.kind != "rule" else None,
+                "source_number": s.norm or s.key.split("/")[-1], "target_number": (t.norm or t.key.split("/")[-1])
+                if t is not None else None, "score": link.score, "relation": link.relation,
+                "method": link.method, "evidence": json.dumps(link.evidence, ensure_ascii=False, sort_keys=True),
+            })
+            counts[f"{src_ed} → {tgt_ed}"] += 1
+    db["alignments"].insert_all(rows)
+    for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
+        db["alignments"].create_index(cols)
+    if "concept_id" not in db["rules"].columns_dict:
+        db["rules"].add_column("concept_id", int)
+    with db.conn:
+        db.conn.executemany("update rules set concept_id = ? where id = ?",
+                            [(concept_id[concept_of[k]], rid) for k, rid in rule_ids.items()])
+    if not any(fk.column == "concept_id" for fk in db["rules"].foreign_keys):
+        db["rules"].add_foreign_key("concept_id", "concepts", "id")
+    db["rules"].create_index(["concept_id"], if_not_exists=True)
+    _create_views(db)
+    if progress:
+        progress(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    return dict(counts)
+
+
+def _label(rule: dict) -> str:
+    words = (rule.get("title") or rule.get("text") or "").split()
+    head = " ".join(words[:8]) + (" …" if len(words) > 8 else "")
+    return f"{rule['edition_id']} {rule['number']}: {head}".strip()
+
+
+def _create_views(db) -> None:
+    """SQL views that work in plain Datasette too (filter them by column: ?query_number=601.2c)."""
+    db.execute("drop view if exists aligned_versions")
+    db.execute("""create view aligned_versions as
+select q.edition_id as query_edition, q.norm as query_number, r.edition_id as edition, r.number, r.text,
+  a.relation, a.score, a.method, r.concept_id, r.key
+from rules q join rules r on r.concept_id = q.concept_id
+left join alignments a on (a.source_rule_id = r.id and a.target_rule_id = q.id)
+                       or (a.source_rule_id = q.id and a.target_rule_id = r.id)""")
+    db.execute("drop view if exists no_counterpart")
+    db.execute("""create view no_counterpart as
+select a.pair, r.edition_id, r.number, r.title, r.text, r.key from alignments a
+join rules r on r.id = a.source_rule_id where a.relation = 'no counterpart'""")

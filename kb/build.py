@@ -32,6 +32,7 @@ from .manifest import Document, Manifest, ManifestError, load, sha256_of
 STAGES = [
     ("engine trace links", "engine.trace:store"),
     ("alignments", "kb.align:store"),
+    ("diffs", "kb.diff:store"),
 ]
 
 ITEM_KINDS_WITH_REFS = {"example", "note", "faq", "paragraph", "step", "glossary", "index", "heading"}

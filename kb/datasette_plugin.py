@@ -39,6 +39,11 @@ def _plain(value):
 
 @hookimpl
 def render_cell(row, value, column, table, database, datasette):
+    from .diff import render_cell as diff_cell
+
+    html = diff_cell(value, column, table, row, datasette.urls.path("/"))
+    if html is not None:
+        return html
     if not isinstance(value, str) or row is None:
         return None
     keys = row.keys()

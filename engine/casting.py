@@ -1,0 +1,403 @@
+"""Casting a spell, step by step as rule 601.2 and the 2009 article order them.
+
+    move to stack (601.2a) → modes, X, alternative/additional costs (601.2b)
+    → targets (601.2c) → division (601.2d) → legality check (601.2e, 601.4)
+    → total cost determined and locked (601.2f) → mana abilities (601.2g)
+    → payment (601.2h) → cast (601.2i)
+
+Steps 601.2b–h are shared with activated abilities (602.2b): they work on
+"the object on the stack" and "its definition" (:class:`~engine.cards.AbilityDef`),
+whether that is a spell or an ability.  A step that cannot be completed raises
+:class:`IllegalAction`; :func:`engine.actions.take_action` then restores the
+state from before the cast.
+"""
+from __future__ import annotations
+
+from . import loyalty, mana, statics, turn
+from .costs import Cost, Requirement, TotalCost, find_payment, pool_str
+from .errors import IllegalAction
+from .filters import matches
+from .registry import enforces
+from .state import BATTLEFIELD, HAND, STACK, Announcement
+from .targets import choose_targets, divide
+
+
+def spell_of(game, obj):
+    ab = game.characteristics(obj).spell
+    if ab is None:
+        raise IllegalAction("601.3", f"{obj.card} is a land: it is played, not cast")
+    return ab
+
+
+# -- 601.3: may the player begin? ---------------------------------------------------------------------------------
+
+@enforces("601.3")
+def may_begin_casting(game, player: int, obj, ab, choices) -> None:
+    """A rule must allow casting it (from the hand, at the right time) and no effect may forbid it."""
+    ch = game.characteristics(obj)
+    if obj.zone != choices.from_zone:
+        raise IllegalAction("601.3", f"{ch.name} is not in the {choices.from_zone}")
+    if obj.zone != HAND or obj.owner != player:
+        raise IllegalAction("601.3", f"no rule or effect allows {game.state.players[player].name} "
+                                     f"to cast {ch.name} from the {obj.zone}")
+    instant_speed = "instant" in ch.types or "flash" in ch.keywords
+    turn.check_timing(game, player, not instant_speed, f"{ch.name} can be cast")
+    if _any_prohibition(game, player):
+        check_prohibitions(game, player, obj, ab)
+
+
+@enforces("601.3", "601.3a")
+def check_prohibitions(game, player: int, obj, ab) -> None:
+    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition."""
+    for source, flt in _prohibiting(game, player, obj):
+        if not _some_choice_avoids(game, player, obj, ab, flt):
+            raise IllegalAction("601.3", f"{game.characteristics(source).name} forbids casting {obj.card}")
+
+
+def _as_spell(obj, player: int, x: int):
+    probe = obj.copy()
+    probe.zone, probe.controller, probe.ann = STACK, player, Announcement(x=x)
+    return probe
+
+
+def _prohibiting(game, player: int, obj):
+    for source, flt in statics.prohibitions(game, player):
+        yield source, flt
+
+
+def _some_choice_avoids(game, player: int, obj, ab, flt) -> bool:
+    """601.3a: could a choice made while announcing (the value of X) take the spell out of the prohibition?"""
+    xs = range(0, 21) if ab.cost.mana.x or any(a.cost.mana.x for a in ab.alternative) else (0,)
+    return any(not matches(game, _as_spell(obj, player, x), flt, player) for x in xs)
+
+
+# -- 601.2a–e: announcing -----------------------------------------------------------------------------------------
+
+@enforces("601.2a")
+def move_to_stack(game, player: int, obj_id: int):
+    """The card moves to the stack; the caster becomes its controller."""
+    obj = game.state.move(obj_id, STACK, controller=player)
+    obj.ann = Announcement()
+    return obj
+
+
+@enforces("601.2b", "601.5")
+def announce_modes(game, obj, ab, choices) -> None:
+    """Announce the mode(s); how many may be chosen can depend on costs announced in the same step (601.5)."""
+    ann = obj.ann
+    if not ab.modal:
+        if choices.modes:
+            raise IllegalAction("601.2b", "this spell or ability is not modal")
+        ann.modes = (0,)
+        return
+    lo, hi = ab.choose
+    if ab.choose_if_paid and ab.choose_if_paid[0] in (set(choices.optional) | {choices.alternative}):
+        lo, hi = ab.choose_if_paid[1]
+    modes = tuple(choices.modes)
+    if not lo <= len(modes) <= hi:
+        want = str(lo) if lo == hi else f"{lo} to {hi}"
+        raise IllegalAction("601.2b", f"choose {want} mode(s), {len(modes)} chosen")
+    if len(set(modes)) != len(modes) or any(not 0 <= m < len(ab.modes) for m in modes):
+        raise IllegalAction("601.2b", f"modes must be distinct numbers from 1 to {len(ab.modes)}")
+    ann.modes = tuple(sorted(modes))
+
+
+def _uses_x(ab, modes, alternative, optional, chosen) -> bool:
+    base = _base_cost(ab, alternative)
+    costs = [base, *ab.additional, *(n.cost for n in ab.optional if n.name in optional),
+             *(n.cost for n in ab.choose_cost if n.name in chosen)]
+    slots = ab.slots(modes or (0,))
+    return (any(c.mana.x or c.life == "X" or any(r.count == "X" for r in c.sacrifice + c.discard) for c in costs)
+            or any(s.count == "X" or s.divide == "X" for s in slots)
+            or any(_mentions_x(e) for m in modes or (0,) for e in ab.modes[m].effects))
+
+
+def _mentions_x(effect: dict) -> bool:
+    return any(v == "X" for v in effect.values())
+
+
+@enforces("601.2b")
+def announce_x(game, obj, ab, choices) -> None:
+    """Announce the value of X of a variable cost now."""
+    ann = obj.ann
+    uses = _uses_x(ab, ann.modes, choices.alternative, choices.optional, choices.chosen)
+    if choices.x is None:
+        if uses:
+            raise IllegalAction("601.2b", "announce the value of X")
+        return
+    if not uses:
+        raise IllegalAction("601.2b", "there is no X to announce")
+    if choices.x < 0:
+        raise IllegalAction("601.2b", "X cannot be negative")
+    if choices.x and ab.cost.mana.x and not _base_cost(ab, choices.alternative).mana.x:
+        raise IllegalAction("601.2b", "the alternative cost has no {X}: X can only be 0")
+    ann.x = choices.x
+
+
+@enforces("601.2b")
+def announce_costs(game, obj, ab, choices) -> None:
+    """Announce alternative and additional costs to be paid; at most one alternative cost."""
+    ann = obj.ann
+    alt_names = {n.name for n in ab.alternative}
+    opt_names = {n.name for n in ab.optional}
+    one_of = {n.name for n in ab.choose_cost}
+    if choices.alternative is not None:
+        if isinstance(choices.alternative, (tuple, list)):
+            raise IllegalAction("601.2b", "a spell cannot use two alternative costs")
+        if choices.alternative not in alt_names:
+            raise IllegalAction("601.2b", f"no alternative cost named {choices.alternative!r}"
+                                          f" (has: {', '.join(sorted(alt_names)) or 'none'})")
+    for name in choices.optional:
+        if name not in opt_names:
+            raise IllegalAction("601.2b", f"no optional additional cost named {name!r}"
+                                          f" (has: {', '.join(sorted(opt_names)) or 'none'})")
+    if len(set(choices.optional)) != len(choices.optional):
+        raise IllegalAction("601.2b", "an optional cost was announced twice")
+    if one_of:
+        if len(choices.chosen) != 1 or choices.chosen[0] not in one_of:
+            raise IllegalAction("601.2b", f"choose one of the additional costs: {', '.join(sorted(one_of))}")
+    elif choices.chosen:
+        raise IllegalAction("601.2b", "there is no additional cost to choose")
+    ann.alternative = choices.alternative
+    ann.optional = tuple(choices.optional)
+    ann.chosen = tuple(choices.chosen)
+
+
+@enforces("601.2e", "601.4")
+def check_announced_spell(game, player: int, obj, ab) -> None:
+    """Once announced, is the spell legal?  A prohibition that now applies makes the cast illegal (601.4)."""
+    if obj.ability is not None:
+        return
+    for source, flt in _prohibiting(game, player, obj):
+        if matches(game, obj, flt, player):
+            raise IllegalAction("601.4", f"{game.characteristics(source).name} forbids casting "
+                                         f"{obj.card} as announced (mana value {game.mana_value(obj)})")
+
+
+# -- 601.2f–h: costs ----------------------------------------------------------------------------------------------
+
+def _base_cost(ab, alternative: str | None) -> Cost:
+    if alternative:
+        for n in ab.alternative:
+            if n.name == alternative:
+                return n.cost
+    return ab.cost
+
+
+@enforces("601.2f", "601.7", "602.4")
+def determine_total_cost(game, obj, ab) -> TotalCost:
+    """Mana cost (or alternative cost) + additional costs + increases − reductions, at least {0};
+    then effects on the total cost (minimums); the result is locked."""
+    ann = obj.ann
+    base = _base_cost(ab, ann.alternative)
+    steps = [f"{'alternative cost ' + ann.alternative if ann.alternative else 'cost'}: {base}"
+             + (f" with X={ann.x}" if base.mana.x else "")]
+    total = Cost(mana=base.mana.with_x(ann.x), tap=base.tap, untap=base.untap, sacrifice=base.sacrifice,
+                 discard=base.discard, life=base.life, loyalty=base.loyalty)
+    for extra in [*ab.additional, *(n.cost for n in ab.optional if n.name in ann.optional),
+                  *(n.cost for n in ab.choose_cost if n.name in ann.chosen)]:
+        extra = Cost(mana=extra.mana.with_x(ann.x), tap=extra.tap, untap=extra.untap, sacrifice=extra.sacrifice,
+                     discard=extra.discard, life=extra.life, loyalty=extra.loyalty)
+        total = total.plus(extra)
+        steps.append(f"+ additional {extra}")
+    changes = statics.cost_changes(game, obj)
+    mana = total.mana
+    for ch in changes:
+        if ch.increase.amount:
+            mana = mana.plus(ch.increase)
+            steps.append(f"+ {ch.increase} ({ch.source})")
+    for ch in changes:
+        if ch.reduce.amount:
+            mana = mana.minus(ch.reduce)
+            steps.append(f"- {ch.reduce} ({ch.source})")
+    for ch in changes:
+        if ch.minimum is not None and mana.amount < ch.minimum:
+            mana = mana.pad_to(ch.minimum)
+            steps.append(f"at least {ch.minimum} mana ({ch.source})")
+    loyal = total.loyalty
+    if loyal is not None:
+        loyal = loyalty.loyalty_total(game, obj, loyal, steps)
+    total = Cost(mana=mana, tap=total.tap, untap=total.untap, sacrifice=_with_x(total.sacrifice, ann.x),
+                 discard=_with_x(total.discard, ann.x), life=ann.x if total.life == "X" else total.life,
+                 loyalty=loyal)
+    steps.append(f"= {total} (locked)")
+    ann.cost = total
+    ann.cost_steps = tuple(steps)
+    return TotalCost(total, ann.cost_steps)
+
+
+def _with_x(reqs, x: int):
+    return tuple(Requirement(r.filter, x, r.itself) if r.count == "X" else r for r in reqs)
+
+
+@enforces("601.2g", "605.3a")
+def activate_mana_abilities(game, player: int, obj, choices) -> None:
+    """If the total cost includes mana, the player may now activate mana abilities (before paying)."""
+    if obj.ann.cost.mana.amount == 0:
+        raise IllegalAction("601.2g", "the total cost includes no mana: no mana abilities now")
+    for act in choices.mana:
+        mana.activate_mana_ability(game, player, act.obj_id, act.index, act.choices, paying_for=obj)
+
+
+@enforces("601.2h", "602.1a")
+def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
+    """The player who casts or activates pays the whole locked total cost; partial payments are not allowed."""
+    st = game.state
+    cost = obj.ann.cost
+    p = st.players[player]
+    problems = []
+    spend = find_payment(cost.mana, p.pool, choices.pay)
+    if spend is None:
+        problems.append(f"{cost.mana} cannot be paid from {pool_str(p.pool)}"
+                        + (f" with {pool_str(choices.pay)}" if choices.pay is not None else ""))
+    if (cost.tap or cost.untap) and (source is None or source.zone != BATTLEFIELD):
+        problems.append("the tap/untap symbol needs a permanent")
+    elif cost.tap and source.tapped:
+        problems.append(f"{source.card} is already tapped")
+    elif cost.untap and not source.tapped:
+        problems.append(f"{source.card} is untapped")
+    sacrifice = _check_objects(game, player, obj, cost.sacrifice, choices.sacrifice, BATTLEFIELD, source, problems,
+                               "sacrifice")
+    discard = _check_objects(game, player, obj, cost.discard, choices.discard, HAND, source, problems, "discard")
+    if cost.life and p.life < cost.life:
+        problems.append(f"{p.name} has {p.life} life and cannot pay {cost.life}")
+    if cost.loyalty is not None and cost.loyalty < 0:
+        loyalty.check_loyalty_payable(source, cost.loyalty, problems)
+    if problems:
+        raise IllegalAction("601.2h", "; ".join(problems) + " (partial payments are not allowed)")
+    # pay everything
+    for i, n in enumerate(spend):
+        p.pool[i] -= n
+    if cost.tap:
+        source.tapped = True
+    if cost.untap:
+        source.tapped = False
+    if cost.loyalty:
+        source.counters["loyalty"] = source.counters.get("loyalty", 0) + cost.loyalty
+    if cost.life:
+        p.life -= cost.life
+    obj.ann.sacrificed = tuple(st.objects[oid].card for oid in sacrifice)
+    obj.ann.discarded = tuple(st.objects[oid].card for oid in discard)
+    for oid in sacrifice:
+        st.move(oid, "graveyard")
+    for oid in discard:
+        st.move(oid, "graveyard")
+
+
+def _check_objects(game, player, obj, reqs, picked, zone, source, problems, verb) -> tuple[int, ...]:
+    """Do the chosen objects meet the cost's requirements exactly?  Returns the objects to use.
+
+    A choice may be an object id or a name, looked up now — when the cost is paid, not when
+    the cast began (the card being cast is on the stack by then, 601.2a).
+    """
+    st = game.state
+    remaining = []
+    for item in picked:
+        if isinstance(item, int):
+            remaining.append(item)
+            continue
+        here = [oid for oid in st.zone_list(zone, player) if oid not in remaining]
+        found = game.namer(item, here) if game.namer else next(
+            (oid for oid in here if st.objects[oid].card == item), None)
+        if found is None:
+            problems.append(f"there is no {item} in the {zone} to {verb}")
+        else:
+            remaining.append(found)
+    if len(set(remaining)) != len(remaining):
+        problems.append(f"the same object was chosen twice to {verb}")
+        return ()
+    used: list[int] = []
+    for r in reqs:
+        if r.itself:
+            if source is None or source.zone != zone:
+                problems.append(f"{verb}: the source itself is needed")
+                continue
+            if source.id in remaining:
+                remaining.remove(source.id)
+            used.append(source.id)
+            continue
+        matching = [oid for oid in remaining if oid in st.objects and _meets(game, player, st.objects[oid], r, zone)]
+        if r.count != "any":
+            count = obj.ann.x if r.count == "X" else r.count
+            if len(matching) < count:
+                problems.append(f"{verb}: {count} needed, {len(matching)} suitable chosen")
+                continue
+            matching = matching[:count]
+        for oid in matching:
+            remaining.remove(oid)
+        used += matching
+    if remaining:
+        names = ", ".join(game.name_of(("O", oid)) for oid in remaining)
+        problems.append(f"cannot {verb} {names} for this cost")
+    return tuple(used)
+
+
+def _meets(game, player, obj, req, zone) -> bool:
+    if obj.zone != zone:
+        return False
+    if zone == BATTLEFIELD and obj.controller != player:
+        return False
+    if zone == HAND and obj.owner != player:
+        return False
+    if req.filter is None:
+        return True
+    flt = req.filter
+    if flt.zone != zone:
+        from dataclasses import replace
+
+        flt = replace(flt, zone=zone)
+    return matches(game, obj, flt, player)
+
+
+# -- the whole process --------------------------------------------------------------------------------------------
+
+def announce_and_pay(game, player: int, obj, ab, choices, source=None) -> None:
+    """601.2b–h (also used for activated abilities, 602.2b).
+
+    A step with nothing to do for this spell or ability (no modes, no X, no targets …) is
+    skipped, so that a trace lists only the rules that applied.
+    """
+    if ab.modal or choices.modes:
+        announce_modes(game, obj, ab, choices)
+    else:
+        obj.ann.modes = (0,)
+    if choices.x is not None or _uses_x(ab, obj.ann.modes, choices.alternative, choices.optional, choices.chosen):
+        announce_x(game, obj, ab, choices)
+    if ab.alternative or ab.optional or ab.choose_cost or choices.alternative or choices.optional or choices.chosen:
+        announce_costs(game, obj, ab, choices)
+    if choices.targets or ab.all_slots():
+        choose_targets(game, obj, ab, choices)
+    if choices.division or any(s.divide is not None for s in ab.all_slots()):
+        divide(game, obj, ab, choices)
+    if obj.ability is None and _any_prohibition(game, player):
+        check_announced_spell(game, player, obj, ab)
+    determine_total_cost(game, obj, ab)
+    if choices.mana:
+        activate_mana_abilities(game, player, obj, choices)
+    pay_total_cost(game, player, obj, ab, choices, source)
+
+
+def _any_prohibition(game, player: int) -> bool:
+    return next(_prohibiting(game, player, None), None) is not None
+
+
+@enforces("601.2i")
+def become_cast(game, player: int, obj) -> None:
+    """The spell (or ability) has become cast (activated); its controller receives priority."""
+    game.last_cost = TotalCost(obj.ann.cost, obj.ann.cost_steps)
+    turn.give_priority(game, player)
+
+
+@enforces("601.2")
+def cast_spell(game, player: int, obj_id: int, choices) -> int:
+    """Cast a spell: the steps of 601.2 in order.  Returns the id of the spell on the stack."""
+    st = game.state
+    card = st.objects.get(obj_id)
+    if card is None or card.ability is not None:
+        raise IllegalAction("601.3", "no such card")
+    ab = spell_of(game, card)
+    may_begin_casting(game, player, card, ab, choices)
+    obj = move_to_stack(game, player, obj_id)
+    announce_and_pay(game, player, obj, ab, choices)
+    become_cast(game, player, obj)
+    return obj.id

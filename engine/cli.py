@@ -1,0 +1,232 @@
+"""Click commands of the rules engine; ``kb/cli.py`` adds :data:`COMMANDS` to the ``kb`` group.
+
+    kb scenario run FILE...       play scenarios, print the rules each step applied
+    kb trace 601.2f               rule text, enforcing functions, scenarios
+    kb trace engine.casting.determine_total_cost
+    kb trace --check | --review   suspect links / stamp the current rule text as reviewed
+    kb coverage                   per rule family: enforced, tested, neither
+    kb bench                      cast-and-resolve cycles per second
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+
+def _default_db() -> Path:
+    from kb.paths import DEFAULT_DB
+
+    return DEFAULT_DB
+
+
+db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                         help="knowledge base (default: kb.paths.DEFAULT_DB)")
+
+
+@click.group()
+def scenario():
+    """Scenarios: games described in small files, with expectations (format: engine/SCENARIOS.md)."""
+
+
+@scenario.command("run")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-q", "--quiet", is_flag=True, help="only failures and the summary")
+@click.option("-v", "--verbose", is_flag=True, help="also the engine functions each step called")
+def run(files, quiet, verbose):
+    """Play scenario FILES; exit 0 only if every expectation holds."""
+    from .scenario import SUFFIX, run_file
+
+    paths = []
+    for f in files:
+        paths += sorted(f.glob(f"*{SUFFIX}")) if f.is_dir() else [f]
+    failed = 0
+    for path in paths:
+        res = run_file(path)
+        if not quiet:
+            _print_result(res, verbose)
+        if not res.ok:
+            failed += 1
+            if quiet:
+                for msg in res.failures():
+                    click.echo(f"FAIL {msg}")
+    click.echo(f"{len(paths) - failed} of {len(paths)} scenario(s) passed")
+    sys.exit(1 if failed else 0)
+
+
+def _print_result(res, verbose: bool) -> None:
+    sc = res.scenario
+    click.echo(f"== {sc.path}" + (f" — {sc.title}" if sc.title else ""))
+    for step in res.steps:
+        if step.text != "(setup)":
+            click.echo(f"  line {step.line}: {step.text}  [{step.outcome}]")
+            if step.rules:
+                click.echo(f"      rules: {' '.join(step.rules)}")
+            if verbose and step.functions:
+                click.echo(f"      functions: {', '.join(step.functions)}")
+            for d in step.details:
+                click.echo(f"      {d}")
+        for line, text, passed, msg in step.checks:
+            mark = "ok  " if passed else "FAIL"
+            click.echo(f"    {mark} line {line}: expect {text}" + ("" if passed else f"  ({msg})"))
+    if res.error is not None:
+        click.echo(f"  ERROR {res.error}")
+    click.echo(f"  {'PASS' if res.ok else 'FAIL'}")
+
+
+@click.command()
+@click.argument("target", required=False)
+@click.option("--check", is_flag=True, help="report links whose rule text changed since review")
+@click.option("--review", is_flag=True, help="stamp the current rule text of the links as reviewed")
+@db_option
+def trace(target, check, review, db_path):
+    """Trace TARGET: a rule (601.2f, de-1999/422.1) or an engine function (engine.casting.determine_total_cost)."""
+    from . import trace as tr
+
+    if not target and not check and not review:
+        raise click.UsageError("give a TARGET, --check or --review")
+    db_path = db_path or _default_db()
+    item = None
+    if target:
+        try:
+            item = tr.resolve_target(target)
+        except KeyError:
+            raise click.UsageError(f"{target!r} is neither a rule number nor an engine function "
+                                   f"(try engine.casting.determine_total_cost or 601.2f)") from None
+    try:
+        db = tr.open_db(db_path)
+    except tr.NoKnowledgeBase as e:
+        if item is not None and not (check or review):
+            _print_trace(item, None)
+        click.echo(str(e), err=True)
+        sys.exit(1)
+    if review or check:
+        statuses = tr.link_statuses(db)
+        if item is not None:
+            statuses = [s for s in statuses if s.link is item or s.citation == item]
+        if review:
+            reviews = tr.load_reviews()
+            stamped = 0
+            for s in statuses:
+                if s.rule is not None:
+                    reviews[(s.link.qualname, s.citation.key)] = s.current
+                    stamped += 1
+            tr.save_reviews(reviews)
+            click.echo(f"reviewed {stamped} link(s); stamps in {tr.REVIEWS_FILE}")
+            missing = [s for s in statuses if s.rule is None]
+            for s in missing:
+                click.echo(f"missing  {s.citation.key}  {s.link.qualname} ({s.link.file}:{s.link.line})")
+            if not check:
+                sys.exit(1 if missing else 0)
+            statuses = tr.link_statuses(db)
+        bad = [s for s in statuses if s.status != "ok"]
+        for s in bad:
+            click.echo(f"{s.status:10} {s.citation.key:16} {s.link.qualname} ({s.link.file}:{s.link.line})")
+        click.echo(f"{len(statuses) - len(bad)} of {len(statuses)} link(s) ok")
+        sys.exit(1 if bad else 0)
+    _print_trace(item, db)
+
+
+def _print_trace(item, db) -> None:
+    from . import trace as tr
+    from .registry import REGISTRY, Citation
+
+    if isinstance(item, Citation):
+        rules = tr.rules_by_key(db) if db is not None else {}
+        row = rules.get(item.key)
+        click.echo(f"{item.key}")
+        if db is not None:
+            if row is None:
+                click.echo("  (no such rule in the knowledge base)")
+            else:
+                click.echo(_indent(row["text"]))
+                for other in tr.counterparts(db, row):
+                    how = f" ({other['_how']})" if other.get("_how") else ""
+                    click.echo(f"  counterpart {other['key']}{how}:")
+                    click.echo(_indent(other["text"], 4))
+        click.echo("enforced by:")
+        links = REGISTRY.functions_for(item)
+        for link in links:
+            click.echo(f"  {link.qualname}  {link.file}:{link.line}")
+        if not links:
+            click.echo("  (no engine function)")
+        click.echo("scenarios:")
+        hits = sorted({(res.scenario.path, how) for res, key, how in tr.scenario_links() if key == item.key})
+        for path, how in hits:
+            click.echo(f"  {path}  ({how})")
+        if not hits:
+            click.echo("  (none)")
+        return
+    link = item
+    click.echo(f"{link.qualname}  {link.file}:{link.line}")
+    if link.doc:
+        click.echo(f"  {link.doc}")
+    rules = tr.rules_by_key(db) if db is not None else {}
+    reviews = tr.load_reviews()
+    for c in link.citations:
+        row = rules.get(c.key)
+        state = "missing"
+        if row is not None:
+            rev = reviews.get((link.qualname, c.key))
+            state = "unreviewed" if rev is None else ("ok" if rev == row.get("text_sha256") else "suspect")
+        click.echo(f"enforces {c.key}" + (f" [{state}]" if db is not None else ""))
+        if row is not None:
+            click.echo(_indent(row["text"]))
+
+
+def _indent(text: str, n: int = 2) -> str:
+    import textwrap
+
+    return "\n".join(textwrap.fill(par, width=100, initial_indent=" " * n, subsequent_indent=" " * n)
+                     for par in (text or "").split("\n"))
+
+
+@click.command()
+@db_option
+@click.option("-v", "--verbose", is_flag=True, help="list the rules of each category")
+@click.option("--family", "families", multiple=True, help="only these rule families (601, 602, …)")
+def coverage(db_path, verbose, families):
+    """Per rule family: which rules are enforced by the engine, tested by a scenario, or neither."""
+    from . import trace as tr
+
+    try:
+        db = tr.open_db(db_path or _default_db())
+    except tr.NoKnowledgeBase as e:
+        click.echo(str(e), err=True)
+        sys.exit(1)
+    rows = tr.coverage(db, set(families) or None)
+    if verbose:
+        click.echo("E = enforced by an engine function, T = tested (tagged or applied) by a scenario")
+    click.echo(f"{'family':8}{'rules':>6}{'enforced':>10}{'tested':>8}{'both':>6}{'neither':>9}")
+    for fc in rows:
+        both = fc.enforced & fc.tested
+        click.echo(f"{fc.family:8}{len(fc.rules):>6}{len(fc.enforced):>10}{len(fc.tested):>8}{len(both):>6}"
+                   f"{len(fc.neither):>9}")
+        if verbose:
+            for r in fc.rules:
+                mark = ("E" if r in fc.enforced else "-") + ("T" if r in fc.tested else "-")
+                click.echo(f"    {mark} {r}")
+        elif fc.neither and (fc.enforced or fc.tested):
+            click.echo(f"    neither: {' '.join(fc.neither)}")
+
+
+@click.command()
+@click.option("--seconds", default=2.0, show_default=True, help="how long to measure")
+def bench(seconds):
+    """Cast-and-resolve cycles per second for a simple spell (a benchmark, not a test)."""
+    from .bench import main
+
+    main(seconds)
+
+
+COMMANDS = [scenario, trace, coverage, bench]
+
+
+@click.group()
+def main():
+    """The rules engine's commands on their own (``python -m engine``)."""
+
+
+for _cmd in COMMANDS:
+    main.add_command(_cmd)

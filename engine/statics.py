@@ -1,0 +1,104 @@
+"""Static abilities the casting rules consult: cost changes and prohibitions.
+
+Static abilities of permanents on the battlefield apply to spells on the stack
+(609.2: a spell being cast is always on the stack); a spell's own cost
+abilities ("this spell costs {1} less …", affinity) apply to itself while it is
+cast.  Continuous effects that change characteristics (613) will have their
+own module; these statics only answer the questions 601.2f and 601.3 ask.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .costs import ZERO, ManaCost
+from .filters import matches
+from .registry import enforces
+from .state import BATTLEFIELD
+
+
+@dataclass(frozen=True)
+class CostChange:
+    source: str  # card name, for the explanation
+    increase: ManaCost = ZERO
+    reduce: ManaCost = ZERO
+    minimum: int | None = None
+
+
+def _statics(game, kind: str):
+    """(source object, static) for each static ability of ``kind`` on the battlefield."""
+    st = game.state
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        for s in game.characteristics(obj).statics:
+            if s.kind == kind:
+                yield obj, s
+
+
+def _condition_holds(game, source, cond: dict | None) -> bool:
+    if not cond:
+        return True
+    if cond.get("source_untapped") and source.tapped:
+        return False
+    if "opponent_controls" in cond:
+        flt, at_least = cond["opponent_controls"]
+        st = game.state
+        if not any(sum(1 for oid in st.battlefield if st.objects[oid].controller == opp
+                       and matches(game, st.objects[oid], flt, opp)) >= at_least
+                   for opp in st.opponents(source.controller)):
+            return False
+    return True
+
+
+def _times(game, source, static) -> int:
+    per = static.params.get("per")
+    if per is None:
+        return 1
+    st = game.state
+    return sum(1 for oid in st.battlefield if matches(game, st.objects[oid], per, source.controller, source.id))
+
+
+@enforces("609.2")
+def cost_changes(game, spell) -> list[CostChange]:
+    """Cost increases, reductions and minimums that apply to ``spell`` while it is on the stack."""
+    out = []
+    own = game.characteristics(spell).statics if spell.card else ()
+    candidates = [(spell, s) for s in own if s.kind == "cost" and s.params.get("applies") == "self"]
+    candidates += [(o, s) for o, s in _statics(game, "cost") if s.params.get("applies") != "self"]
+    for source, s in candidates:
+        p = s.params
+        if source is not spell and "spells" in p and not matches(game, spell, p["spells"], source.controller):
+            continue
+        if source is not spell and "spells" not in p and spell.ability is not None:
+            continue  # "spells cost …" does not change activation costs
+        if not _condition_holds(game, source, p.get("condition")):
+            continue
+        n = _times(game, source, s)
+        inc = _multiply(p.get("increase", ZERO), n)
+        red = _multiply(p.get("reduce", ZERO), n)
+        out.append(CostChange(game.characteristics(source).name, inc, red, p.get("minimum")))
+    return out
+
+
+def _multiply(cost: ManaCost, n: int) -> ManaCost:
+    if n == 1 or cost == ZERO:
+        return cost
+    return ManaCost(cost.generic * n, tuple(c * n for c in cost.colored), cost.x * n, cost.hybrid * n)
+
+
+def loyalty_changes(game, source_obj) -> list[tuple[str, int]]:
+    """Additional loyalty costs ("… kosten beim Aktivieren zusätzlich [+1]") for this permanent's abilities."""
+    out = []
+    for obj, s in _statics(game, "loyalty_cost"):
+        flt = s.params.get("abilities_of")
+        if flt is None or matches(game, source_obj, flt, obj.controller):
+            out.append((game.characteristics(obj).name, int(s.params.get("increase", 0))))
+    return out
+
+
+def prohibitions(game, player: int, zone: str = BATTLEFIELD):
+    """Static abilities that forbid ``player`` to cast spells with certain characteristics: (source, filter)."""
+    for obj, s in _statics(game, "prohibit_cast"):
+        who = s.params.get("players", "opponents")
+        applies = who == "all" or (who == "you") == (obj.controller == player)
+        if applies:
+            yield obj, s.params.get("spells")

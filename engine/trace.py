@@ -1,0 +1,259 @@
+"""Traceability between rule text, engine functions and scenarios.
+
+* :func:`store` writes the links into the knowledge base (called by ``kb build``
+  after the ``rules`` table exists): ``engine_functions``, ``enforces``,
+  ``scenarios``, ``scenario_rules`` and the view ``engine_trace``.
+* Review stamps — the SHA-256 of a rule's text when a person last checked that
+  a function still does what the rule says — live in ``data/trace_reviews.toml``;
+  ``kb trace --review`` writes them and ``kb trace --check`` reports links whose
+  rule text has changed since ("suspect", as Doorstop calls it).
+* :func:`coverage` says, per rule family, which rules are enforced by a
+  function, exercised by a scenario, or neither.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import tomli_w
+
+from .registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
+
+ROOT = Path(__file__).resolve().parent.parent
+REVIEWS_FILE = ROOT / "data" / "trace_reviews.toml"
+CHAPTER_6 = [str(n) for n in range(600, 617)]
+
+
+# -- review stamps ------------------------------------------------------------------------------------------------
+
+def load_reviews(path: Path | None = None) -> dict[tuple[str, str], str]:
+    """(function qualname, rule key) -> SHA-256 of the rule text when the link was reviewed."""
+    path = path or REVIEWS_FILE
+    if not path.exists():
+        return {}
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return {(fn, key): sha for fn, rules in data.get("reviews", {}).items() for key, sha in rules.items()}
+
+
+def save_reviews(reviews: dict[tuple[str, str], str], path: Path | None = None) -> None:
+    path = path or REVIEWS_FILE
+    nested: dict[str, dict[str, str]] = {}
+    for (fn, key), sha in sorted(reviews.items()):
+        nested.setdefault(fn, {})[key] = sha
+    header = ("# Review stamps of engine -> rule links: the SHA-256 of the rule text when the link was last\n"
+              "# reviewed.  Written by `kb trace --review`; `kb trace --check` reports links whose rule text\n"
+              "# has changed since (suspect).\n")
+    path.write_text(header + tomli_w.dumps({"reviews": nested}), encoding="utf-8")
+
+
+# -- the knowledge base -------------------------------------------------------------------------------------------
+
+class NoKnowledgeBase(Exception):
+    pass
+
+
+def open_db(path):
+    import sqlite_utils
+
+    path = Path(path)
+    if not path.exists():
+        raise NoKnowledgeBase(f"no knowledge base at {path}; run `kb build` first")
+    db = sqlite_utils.Database(path)
+    if "rules" not in db.table_names():
+        raise NoKnowledgeBase(f"{path} has no rules table; run `kb build` first")
+    return db
+
+
+def rules_by_key(db) -> dict[str, dict]:
+    """``de-2024/601.2f`` -> row of the ``rules`` table (looked up by edition and normalised number)."""
+    out = {}
+    for row in db["rules"].rows:
+        norm = row.get("norm") or (row.get("number") or "").strip().rstrip(".")
+        out[f"{row['edition_id']}/{norm}"] = row
+    return out
+
+
+@dataclass
+class LinkStatus:
+    link: Link
+    citation: Citation
+    rule: dict | None
+    reviewed: str | None
+    current: str | None
+
+    @property
+    def status(self) -> str:
+        if self.rule is None:
+            return "missing"
+        if self.reviewed is None:
+            return "unreviewed"
+        return "ok" if self.reviewed == self.current else "suspect"
+
+
+def link_statuses(db, registry=None) -> list[LinkStatus]:
+    registry = registry or load_all()
+    rules = rules_by_key(db)
+    reviews = load_reviews()
+    out = []
+    for link in registry:
+        for c in link.citations:
+            row = rules.get(c.key)
+            out.append(LinkStatus(link, c, row, reviews.get((link.qualname, c.key)),
+                                  row.get("text_sha256") if row else None))
+    return out
+
+
+# -- scenarios ----------------------------------------------------------------------------------------------------
+
+_SCENARIO_CACHE: list | None = None
+
+
+def scenario_results(refresh: bool = False) -> list:
+    """Every scenario of data/scenarios, run (with the rules each step applied)."""
+    global _SCENARIO_CACHE
+    if _SCENARIO_CACHE is None or refresh:
+        from .scenario import all_files, run_file
+
+        _SCENARIO_CACHE = [run_file(p) for p in all_files()]
+    return _SCENARIO_CACHE
+
+
+def scenario_links() -> list[tuple[object, str, str]]:
+    """(result, rule key, how) for every rule a scenario is tagged with or applied."""
+    out = []
+    for res in scenario_results():
+        tagged = res.scenario.rule_tags()
+        for key in tagged:
+            out.append((res, key, "tagged"))
+        for rule in res.applied():
+            key = parse_citation(rule).key
+            out.append((res, key, "applied"))
+    return out
+
+
+# -- writing the tables -------------------------------------------------------------------------------------------
+
+def store(db) -> None:
+    """Write engine_functions, enforces, scenarios, scenario_rules (and the view engine_trace) into ``db``."""
+    registry = load_all()
+    for view in ("engine_trace",):
+        if view in db.view_names():
+            db[view].drop()
+    for table in ("scenario_rules", "scenarios", "enforces", "engine_functions"):
+        if table in db.table_names():
+            db[table].drop()
+    functions = []
+    ids = {}
+    for i, link in enumerate(registry, 1):
+        ids[link.qualname] = i
+        functions.append({"id": i, "qualname": link.qualname, "module": link.module, "file": link.file,
+                          "line": link.line, "doc": link.doc})
+    db["engine_functions"].insert_all(functions, pk="id")
+    enforces = []
+    for i, ls in enumerate(link_statuses(db, registry), 1):
+        enforces.append({"id": i, "function_id": ids[ls.link.qualname], "rule_id": ls.rule["id"] if ls.rule else None,
+                         "edition_id": ls.citation.edition, "number": ls.citation.number,
+                         "reviewed_sha256": ls.reviewed, "current_sha256": ls.current, "status": ls.status})
+    db["enforces"].create({"id": int, "function_id": int, "rule_id": int, "edition_id": str, "number": str,
+                           "reviewed_sha256": str, "current_sha256": str, "status": str}, pk="id",
+                          foreign_keys=[("function_id", "engine_functions", "id"), ("rule_id", "rules", "id")])
+    db["enforces"].insert_all(enforces)
+    rules = rules_by_key(db)
+    scenarios, sc_ids = [], {}
+    for i, res in enumerate(scenario_results(), 1):
+        sc_ids[id(res)] = i
+        scenarios.append({"id": i, "path": res.scenario.path, "title": res.scenario.title,
+                          "tags": ", ".join(res.scenario.tags), "passes": int(res.ok)})
+    db["scenarios"].create({"id": int, "path": str, "title": str, "tags": str, "passes": int}, pk="id")
+    db["scenarios"].insert_all(scenarios)
+    links, seen = [], set()
+    for res, key, how in scenario_links():
+        if (id(res), key, how) in seen:
+            continue
+        seen.add((id(res), key, how))
+        row = rules.get(key)
+        links.append({"scenario_id": sc_ids[id(res)], "rule_id": row["id"] if row else None,
+                      "number": key.split("/", 1)[1], "edition_id": key.split("/", 1)[0], "how": how})
+    db["scenario_rules"].create({"scenario_id": int, "rule_id": int, "number": str, "edition_id": str, "how": str},
+                                foreign_keys=[("scenario_id", "scenarios", "id"), ("rule_id", "rules", "id")])
+    db["scenario_rules"].insert_all(links)
+    for table, cols in (("enforces", ["rule_id"]), ("enforces", ["function_id"]), ("scenario_rules", ["rule_id"])):
+        db[table].create_index(cols, if_not_exists=True)
+    db.create_view("engine_trace", """
+        select rules.key as rule, rules.text as rule_text, engine_functions.qualname as function,
+               engine_functions.file || ':' || engine_functions.line as location, enforces.status
+        from enforces
+        join engine_functions on engine_functions.id = enforces.function_id
+        left join rules on rules.id = enforces.rule_id
+        order by enforces.edition_id, enforces.number""")
+
+
+# -- queries for the CLI ------------------------------------------------------------------------------------------
+
+def counterparts(db, rule_row: dict) -> list[dict]:
+    """Rules of other editions aligned with this one (any table linking two rules, e.g. ``alignments``)."""
+    out = []
+    for table in db.table_names():
+        if "align" not in table:
+            continue
+        cols = [fk.column for fk in db[table].foreign_keys if fk.other_table == "rules"]
+        if len(cols) < 2:
+            continue
+        a, b = cols[:2]
+        seen = set()
+        for row in db.query(f"select * from [{table}] where [{a}] = ? or [{b}] = ?", [rule_row["id"], rule_row["id"]]):
+            other = row[b] if row[a] == rule_row["id"] else row[a]
+            if other is None or other in seen:
+                continue
+            seen.add(other)
+            for r in db.query("select * from rules where id = ?", [other]):
+                r["_how"] = ", ".join(str(row[k]) for k in ("relation", "score") if row.get(k) is not None)
+                out.append(r)
+    return out
+
+
+def resolve_target(target: str):
+    """A rule citation or an engine function qualname."""
+    registry = load_all()
+    if target in registry.links:
+        return registry.links[target]
+    for qualname, link in registry.links.items():
+        if qualname.endswith("." + target) or qualname == f"engine.{target}":
+            return link
+    try:
+        return parse_citation(target)
+    except ValueError:
+        raise KeyError(target) from None
+
+
+@dataclass
+class FamilyCoverage:
+    family: str
+    rules: list[str]
+    enforced: set[str]
+    tested: set[str]
+
+    @property
+    def neither(self) -> list[str]:
+        return [r for r in self.rules if r not in self.enforced and r not in self.tested]
+
+
+def coverage(db, families=None) -> list[FamilyCoverage]:
+    registry = load_all()
+    enforced = {c.number for c in registry.citations() if c.edition == DEFAULT_EDITION}
+    tested = {key.split("/", 1)[1] for _, key, _ in scenario_links() if key.startswith(DEFAULT_EDITION + "/")}
+    by_family: dict[str, list[str]] = {}
+    for row in db.query("select norm, level from rules where edition_id = ?", [DEFAULT_EDITION]):
+        norm = row["norm"]
+        if row["level"] in ("rule", "subrule") and "." in norm:
+            by_family.setdefault(norm.split(".")[0], []).append(norm)
+    from ingest.numbers import sort_key
+
+    out = []
+    for fam in sorted(by_family):
+        if families and fam not in families:
+            continue
+        rules = sorted(by_family[fam], key=sort_key)
+        out.append(FamilyCoverage(fam, rules, enforced & set(rules), tested & set(rules)))
+    return out

@@ -1,0 +1,134 @@
+"""``kb align-eval``, ``kb align export`` and ``kb graph export``: commands over the built KB.
+
+kb/cli.py adds every command of :data:`COMMANDS` to the ``kb`` group.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from . import paths
+
+DB_OPTION = click.option("--db", "db_path", type=click.Path(path_type=Path), default=paths.DEFAULT_DB,
+                         show_default=True, help="The built KB.")
+
+
+def _open(db_path: Path):
+    import sqlite_utils
+
+    if not Path(db_path).exists():
+        raise click.ClickException(f"{db_path} does not exist: run `kb build` first")
+    return sqlite_utils.Database(db_path)
+
+
+@click.command("align-eval")
+@DB_OPTION
+@click.option("--gold-dir", type=click.Path(path_type=Path), default=paths.DATA / "gold", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--errors", "errors_of", default=None, metavar="GOLD_FILE",
+              help="Also list the rules where the aligner and this gold file (e.g. it-wiki__de-2024.tsv) differ.")
+def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | None):
+    """Strict precision, recall and F1 of the aligners against data/gold, beside the baselines."""
+    from . import align_eval as ev
+
+    db = _open(db_path)
+    results = ev.evaluate(db, gold_dir)
+    if as_json:
+        click.echo(json.dumps(results, indent=1))
+    else:
+        click.echo(ev.format_table(results))
+    if errors_of:
+        for line in ev.errors(db, errors_of, gold_dir):
+            click.echo(line)
+
+
+@click.group("align")
+def align_group():
+    """Alignments of rules across languages and editions."""
+
+
+@align_group.command("export")
+@DB_OPTION
+@click.option("--from", "source", required=True, help="Source edition, e.g. it-wiki or de-1999.")
+@click.option("--to", "target", required=True, help="Target edition, e.g. de-2024.")
+def align_export(db_path: Path, source: str, target: str):
+    """The stored alignment as TSV: source number, target number, relation, score (empty target: none).
+
+    One row per pair; a split source has several rows, a rule without counterpart an empty
+    target.  The last column, the source line, tells apart a number printed twice.
+    """
+    db = _open(db_path)
+    if "alignments" not in db.table_names():
+        raise click.ClickException("the KB has no alignments table: run `kb build` first")
+    rows = list(db.query(
+        """select a.source_number, a.target_number, a.relation, a.score,
+                  coalesce(r.line_start, i.line_start) as source_line
+           from alignments a left join rules r on r.id = a.source_rule_id left join items i on i.id = a.source_item_id
+           where a.source_edition = ? and a.target_edition = ? order by a.id""", [source, target]))
+    if not rows:
+        pairs = sorted({f"{r['source_edition']} -> {r['target_edition']}" for r in
+                        db.query("select distinct source_edition, target_edition from alignments")})
+        raise click.ClickException(f"no alignment {source} -> {target}; stored: {', '.join(pairs)}")
+    out = sys.stdout
+    out.write("source_number\ttarget_number\trelation\tscore\tsource_line\n")
+    for r in rows:
+        out.write(f"{r['source_number']}\t{r['target_number'] or ''}\t{r['relation']}\t{r['score']:.3f}\t"
+                  f"{r['source_line'] or ''}\n")
+
+
+@click.group("graph")
+def graph_group():
+    """The rule graph (rules, items, parent/child, citations, alignments)."""
+
+
+@graph_group.command("export")
+@DB_OPTION
+@click.option("--format", "fmt", type=click.Choice(["graphml", "json"]), default="graphml", show_default=True)
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Output file (default: build/graph.graphml or build/graph.json).")
+def graph_export(db_path: Path, fmt: str, out: Path | None):
+    """Write the graph for Gephi (GraphML) or d3 (node-link JSON)."""
+    from . import graph
+
+    g = graph.build_graph(_open(db_path))
+    out = out or paths.ROOT / "build" / f"graph.{fmt}"
+    graph.export(g, out, fmt)
+    click.echo(f"wrote {out}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges")
+
+
+@graph_group.command("show")
+@DB_OPTION
+@click.argument("node")
+@click.option("--transitive", is_flag=True, help="Follow citations transitively.")
+def graph_show(db_path: Path, node: str, transitive: bool):
+    """What NODE (e.g. de-2024/601.2f) cites, what cites it, and its aligned versions."""
+    from . import graph
+
+    g = graph.build_graph(_open(db_path))
+    if node not in g:
+        raise click.ClickException(f"no node {node!r} (rule nodes are edition/number, e.g. de-2024/601.2f)")
+    click.echo(f"cites:     {', '.join(graph.cites(g, node, transitive)) or '-'}")
+    click.echo(f"cited by:  {', '.join(graph.cited_by(g, node, transitive)) or '-'}")
+    for other, data in graph.aligned_versions(g, node):
+        click.echo(f"aligned:   {other}  {data.get('relation')}  {data.get('score', 0):.2f}  {data.get('method')}")
+    unresolved = g.nodes[node].get("unresolved") or []
+    if unresolved:
+        click.echo(f"unresolved references: {', '.join(unresolved)}")
+
+
+@graph_group.command("top")
+@DB_OPTION
+@click.option("-n", default=10, show_default=True)
+@click.option("--edition", default=None)
+def graph_top(db_path: Path, n: int, edition: str | None):
+    """The most-cited rules."""
+    from . import graph
+
+    for node, count in graph.most_cited(graph.build_graph(_open(db_path)), n, edition):
+        click.echo(f"{count:4d}  {node}")
+
+
+COMMANDS = [align_eval, align_group, graph_group]

@@ -1,0 +1,209 @@
+"""Measure the aligners against the curated gold alignments in ``data/gold/``, beside two baselines.
+
+Scores are strict: a prediction is one (source rule, target rule) pair, "no counterpart"
+is the pair (source rule, nothing), and only exact pairs count.  Precision, recall and F1
+are computed over the source rules the gold covers.  Baselines run on the same gold:
+
+* ``same number`` — pair every rule with the rule that has the same number (what readers of
+  translated rules do today);
+* ``difflib`` — the matcher of Academy Ruins' CR differ: word-level ``get_close_matches``
+  (cutoff 0.4) for every old rule, scored with ``SequenceMatcher.ratio``, then the best
+  remaining pair is taken greedily until no candidate edge is left.
+"""
+from __future__ import annotations
+
+import csv
+import difflib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import align, paths
+
+GOLD_DIR = paths.DATA / "gold"
+
+#: gold file, source edition, target edition, key of the aligner run in align.run_all
+GOLD_SETS = (
+    ("it-wiki__de-2024.tsv", "it-wiki", "de-2024", ("it-wiki", "de-2024", "cross-language")),
+    ("de-1999__de-2024.tsv", "de-1999", "de-2024", ("de-1999", "de-2024", "cross-edition")),
+    ("de-article-2009__de-2024.tsv", "de-article-2009", "de-2024", ("de-article-2009", "de-2024", "items")),
+)
+
+
+@dataclass(frozen=True)
+class GoldRow:
+    source_number: str
+    target_number: str | None
+    relation: str
+    note: str
+    source_line: int | None
+
+
+def load_gold(path: Path) -> list[GoldRow]:
+    with open(path, encoding="utf-8") as f:
+        lines = [line for line in f if line.strip() and not line.startswith("#")]
+    out = []
+    for row in csv.DictReader(lines, delimiter="\t"):
+        line = row.get("source_line") or ""
+        out.append(GoldRow(row["source_number"].strip(), row["target_number"].strip() or None, row["relation"].strip(),
+                           (row.get("note") or "").strip(), int(line) if line.strip() else None))
+    return out
+
+
+def resolve_gold(rows: list[GoldRow], src: list[align.RuleView], tgt: list[align.RuleView]):
+    """Gold pairs as (source key, target key or None); rows whose rules are not in the KB are reported."""
+    by_line = {v.line: v for v in src}
+    by_norm: dict[str, align.RuleView] = {}
+    for v in src:
+        by_norm.setdefault(v.norm, v)
+    tgt_by_norm = {}
+    for v in tgt:
+        tgt_by_norm.setdefault(v.norm, v)
+    pairs, missing = set(), []
+    for r in rows:
+        s = by_line.get(r.source_line) if r.source_line is not None else None
+        if s is None or (r.source_number not in ("", s.norm) and s.kind == "rule"):
+            s = by_norm.get(r.source_number) if s is None or s.kind == "rule" else s
+        if s is None:
+            missing.append(r)
+            continue
+        if r.target_number is None:
+            pairs.add((s.key, None))
+        elif r.target_number in tgt_by_norm:
+            pairs.add((s.key, tgt_by_norm[r.target_number].key))
+        else:
+            missing.append(r)
+    return pairs, missing
+
+
+def score(pred: set, gold: set) -> dict:
+    """Strict precision/recall/F1 of predicted pairs over the gold's source rules."""
+    sources = {s for s, _ in gold}
+    pred = {p for p in pred if p[0] in sources}
+    tp = len(pred & gold)
+    p = tp / len(pred) if pred else 0.0
+    r = tp / len(gold) if gold else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"precision": p, "recall": r, "f1": f, "tp": tp, "predicted": len(pred), "gold": len(gold)}
+
+
+def differing(gold: set, src: list[align.RuleView], tgt: list[align.RuleView]) -> set:
+    """Gold pairs of the source rules whose counterpart does not carry the same number."""
+    norm = {v.key: v.norm for v in src} | {v.key: v.norm for v in tgt}
+    bad = {s for s, t in gold if t is None or norm[t] != norm[s]}
+    return {(s, t) for s, t in gold if s in bad}
+
+
+# --------------------------------------------------------------------------- baselines
+
+
+def baseline_same_number(src: list[align.RuleView], tgt: list[align.RuleView]) -> list[align.Link]:
+    by_norm = {}
+    for v in tgt:
+        by_norm.setdefault(v.norm, v)
+    return [align.Link(v, by_norm.get(v.norm), 1.0 if v.norm in by_norm else 0.0,
+                       "equivalent" if v.norm in by_norm else "no counterpart", "baseline-same-number")
+            for v in src]
+
+
+def baseline_difflib(src: list[align.RuleView], tgt: list[align.RuleView], cutoff: float = 0.4) -> list[align.Link]:
+    """Academy Ruins style: identical same-number rules pruned, close matches by words, greedy pairing."""
+    by_norm = {v.norm: v for v in tgt}
+    links, old, new = [], [], list(tgt)
+    for v in src:
+        twin = by_norm.get(v.norm)
+        if twin is not None and twin.text == v.text and twin in new:
+            links.append(align.Link(v, twin, 1.0, "equivalent", "baseline-difflib"))
+            new.remove(twin)
+        else:
+            old.append(v)
+    new_words = [v.text.split(" ") for v in new]
+    edges = []
+    for v in old:
+        words = v.text.split(" ")
+        for match in difflib.get_close_matches(words, new_words, cutoff=cutoff):
+            ratio = difflib.SequenceMatcher(None, match, words).ratio()
+            for t in new:
+                if t.text.split(" ") == match:
+                    edges.append((ratio, v.key, t.key, v, t))
+    edges.sort(key=lambda e: -e[0])
+    used_s, used_t = set(), set()
+    for ratio, sk, tk, v, t in edges:
+        if sk in used_s or tk in used_t:
+            continue
+        used_s.add(sk)
+        used_t.add(tk)
+        links.append(align.Link(v, t, round(ratio, 3), "renumbered" if v.norm != t.norm else "equivalent",
+                                "baseline-difflib"))
+    for v in old:
+        if v.key not in used_s:
+            links.append(align.Link(v, None, 0.0, "no counterpart", "baseline-difflib"))
+    return links
+
+
+# --------------------------------------------------------------------------- report
+
+
+def evaluate(db, gold_dir: Path = GOLD_DIR) -> list[dict]:
+    """One result row per (gold set, method, subset)."""
+    t = time.perf_counter()
+    runs = align.run_all(db)
+    seconds = time.perf_counter() - t
+    results = []
+    for name, src_ed, tgt_ed, run_key in GOLD_SETS:
+        path = gold_dir / name
+        if not path.exists() or run_key not in runs:
+            continue
+        tgt = align.views_from_db(db, tgt_ed)
+        if run_key[2] == "items":
+            src = align.items_from_db(db, src_ed, ("step", "example", "paragraph"))
+        else:
+            src = align.views_from_db(db, src_ed)
+        gold, missing = resolve_gold(load_gold(path), src, tgt)
+        methods = {"aligner": runs[run_key]}
+        if run_key[2] != "items":
+            methods["baseline same number"] = baseline_same_number(src, tgt)
+            methods["baseline difflib"] = baseline_difflib(src, tgt)
+        subsets = {"all": gold}
+        if run_key[2] == "cross-language":
+            subsets["numbers differ"] = differing(gold, src, tgt)
+        for method, links in methods.items():
+            pred = {link.pair() for link in links}
+            for subset, g in subsets.items():
+                results.append({"pair": f"{src_ed} -> {tgt_ed}", "method": method, "subset": subset,
+                                **score(pred, g), "missing_gold": len(missing)})
+    results.append({"pair": "all", "method": "aligner", "subset": "time", "seconds": seconds})
+    return results
+
+
+def format_table(results: list[dict]) -> str:
+    lines = [f"{'edition pair':32} {'method':22} {'subset':15} {'P':>6} {'R':>6} {'F1':>6} {'TP':>5} "
+             f"{'pred':>5} {'gold':>5}"]
+    for r in results:
+        if r["subset"] == "time":
+            lines.append(f"all alignments of the KB computed in {r['seconds']:.2f}s")
+            continue
+        lines.append(f"{r['pair']:32} {r['method']:22} {r['subset']:15} {r['precision']:6.3f} {r['recall']:6.3f} "
+                     f"{r['f1']:6.3f} {r['tp']:5d} {r['predicted']:5d} {r['gold']:5d}")
+    return "\n".join(lines)
+
+
+def errors(db, name: str = "it-wiki__de-2024.tsv", gold_dir: Path = GOLD_DIR) -> list[str]:
+    """Human-readable differences between the aligner and one gold set (for curation and debugging)."""
+    spec = next(g for g in GOLD_SETS if g[0] == name)
+    _, src_ed, tgt_ed, run_key = spec
+    runs = align.run_all(db)
+    tgt = align.views_from_db(db, tgt_ed)
+    src = (align.items_from_db(db, src_ed, ("step", "example", "paragraph")) if run_key[2] == "items"
+           else align.views_from_db(db, src_ed))
+    gold, _ = resolve_gold(load_gold(gold_dir / name), src, tgt)
+    pred = {link.pair(): link for link in runs[run_key]}
+    sources = {s for s, _ in gold}
+    out = []
+    for s in sorted(sources, key=lambda k: next(v.seq for v in src if v.key == k)):
+        g = sorted(str(t) for ss, t in gold if ss == s)
+        p = sorted(str(t) for ss, t in pred if ss == s)
+        if g != p:
+            ev = [pred[s, None if t == "None" else t].evidence for t in p]
+            out.append(f"{s}: gold {g} predicted {p} {ev}")
+    return out

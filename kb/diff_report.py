@@ -1,0 +1,410 @@
+"""Render a :class:`kb.diff.Report`: terminal text (coloured), a static HTML page, JSON.
+
+* :func:`render_text` uses ``click.style``; ``click.echo`` strips the colours when the output is
+  not a terminal, and the wdiff-style markers (``[-deleted-]``, ``{+inserted+}``) keep the
+  changes readable without colour.
+* :func:`render_html` fills ``kb/templates/diff_report.html`` (Jinja2, autoescaped; the diff
+  fragments are built escaped by :mod:`kb.diff`): side-by-side diffs with the changed words
+  highlighted, a summary per chapter, the renumbering map, the terminology table and links to
+  the rules' Datasette pages (``--base-url``).
+* :func:`render_json` is :func:`kb.diff.report_json` serialised.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import quote
+
+import click
+from markupsafe import Markup
+
+from . import diff as D
+
+TEMPLATES = Path(__file__).parent / "templates"
+
+#: colour of each change class (terminal and HTML)
+COLOURS = {
+    "unchanged": ("white", "#8a8f98"), "reworded": ("yellow", "#c98a00"), "renumbered": ("blue", "#2f6fd0"),
+    "moved": ("magenta", "#9b4dca"), "split": ("cyan", "#0f8b8d"), "merged": ("cyan", "#3a7d44"),
+    "added": ("green", "#1e8e3e"), "removed": ("red", "#c5221f"),
+}
+DESCRIPTIONS = {
+    "unchanged": "same place, same number, same words",
+    "reworded": "same rule, other words",
+    "renumbered": "number changed beyond the section's systematic renumbering",
+    "moved": "went to another section or chapter than its siblings",
+    "split": "one old rule became several new rules",
+    "merged": "several old rules became one new rule",
+    "added": "new rule without an old counterpart",
+    "removed": "old rule without a new counterpart",
+}
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _styled_words(segs, fold: bool):
+    """(text, style kwargs, space before) chunks of an inline diff, word by word, wdiff markers."""
+    import re
+
+    out = []
+    state = {"old": True, "new": True}   # whitespace at the end of the old / new text so far
+
+    def words(text, style, side, prefix="", suffix=""):
+        pieces = re.findall(r"\S+|\s+", text)
+        words_ = [p for p in pieces if not p.isspace()]
+        k = 0
+        for p in pieces:
+            if p.isspace():
+                state[side] = True
+                continue
+            w = (prefix if k == 0 else "") + p + (suffix if k == len(words_) - 1 else "")
+            out.append((w, style, state[side] if k == 0 else True))
+            state[side] = False
+            k += 1
+
+    def kept(s, style):
+        words(s.new, style, "new")
+        state["old"] = s.old[-1:].isspace()
+
+    for s in segs:
+        if s.op == "equal":
+            kept(s, {})
+        elif s.op == "part":
+            out.append(("\n", {}, True))
+            out.append((f"▸ {s.old or '—'} → {s.new or '—'}:", {"bold": True}, True))
+            state["old"] = state["new"] = True
+        elif s.op == "term" and fold:
+            kept(s, {"fg": "cyan", "underline": True})
+        else:
+            if s.old.strip():
+                words(s.old, {"fg": "red"}, "old", "[-", "-]")
+            if s.new.strip():
+                if s.old.strip():
+                    state["new"] = False     # {+new+} sticks to its [-old-]
+                words(s.new, {"fg": "green"}, "new", "{+", "+}")
+            if not s.new.strip():
+                state["new"] = state["old"]
+            if not s.old.strip():
+                state["old"] = state["new"]
+    return out
+
+
+def _wrap(chunks, width: int, indent: str) -> str:
+    """Wrap styled chunks at ``width`` visible columns; a chunk without space before sticks to the last."""
+    lines: list[str] = []
+    line: list[str] = []
+    used = len(indent)
+    for chunk in chunks:
+        word, style = chunk[0], chunk[1]
+        space = chunk[2] if len(chunk) > 2 else True
+        if word == "\n":
+            if line:
+                lines.append(indent + "".join(line))
+            line, used = [], len(indent)
+            continue
+        add = len(word) + (1 if space and line else 0)
+        if line and space and used + add > width:
+            lines.append(indent + "".join(line))
+            line, used, add = [], len(indent), len(word)
+        line.append((" " if space and line else "") + (click.style(word, **style) if style else word))
+        used += add
+    if line:
+        lines.append(indent + "".join(line))
+    return "\n".join(lines)
+
+
+def _plain_wrap(text: str, width: int, indent: str, style: dict | None = None) -> str:
+    return _wrap([(w, style or {}, True) for w in (text or "").split()], width, indent)
+
+
+def _badge(cls: str) -> str:
+    return click.style(f"{cls:<10}", fg=COLOURS[cls][0], bold=True)
+
+
+def _group_head(g: D.Group) -> str:
+    old = ", ".join(g.old_numbers) or "—"
+    new = ", ".join(g.new_numbers) or "—"
+    bits = []
+    if g.change_class in ("renumbered", "moved") and g.text_changed:
+        bits.append("and reworded")
+    if g.terminology_only:
+        bits.append("terminology only")
+    if g.note:
+        bits.append(g.note)
+    if g.score is not None:
+        bits.append(f"score {g.score:.2f}")
+    tail = click.style(f"  ({'; '.join(bits)})", dim=True) if bits else ""
+    return f"{_badge(g.change_class)} {old} → {new}{tail}"
+
+
+def render_text(rep: D.Report, rule: str | None = None, fold: bool = True, only: tuple[str, ...] = (),
+                width: int = 100) -> str:
+    out: list[str] = []
+    o, n = rep.old, rep.new
+    cls = rep.cls
+    if rule:
+        return _render_story_text(rep, rule, fold, width)
+    out.append(click.style(f"Changes from {o.id} ({o.date}) to {n.id} ({n.date})", bold=True))
+    out.append(click.style(f"  {o.title}\n  {n.title}", dim=True))
+    if rep.cross_language:
+        out.append(click.style(f"  {o.language} → {n.language}: structure only, no word diff across languages",
+                               dim=True))
+    elif fold:
+        out.append(click.style("  terminology, spelling, case, inflection and symbol-notation shifts are folded "
+                               "(cyan); --no-fold shows them as changes", dim=True))
+    out.append("")
+    counts = cls.counts()
+    out.append(click.style(f"{'class':<12}{o.id:>14}{n.id:>14}", bold=True))
+    for c in D.CLASSES:
+        out.append(f"{_badge(c)}  {counts[c]['old']:>14}{counts[c]['new']:>14}")
+    out.append(f"{'total':<12}{len(cls.old):>14}{len(cls.new):>14}")
+    out.append("")
+    out.append(click.style("By chapter", bold=True))
+    for row in cls.by_chapter():
+        parts = [f"{c} {row['counts'][c]}" for c in D.CLASSES if row["counts"][c]]
+        out.append(f"  {row['edition']} chapter {row['chapter'] if row['chapter'] is not None else '—'}"
+                   f" ({row['total']} rules): " + ", ".join(parts))
+    out.append("")
+    if cls.section_map:
+        out.append(click.style("Section map (where each old section went)", bold=True))
+        moved = {s: t for s, t in sorted(cls.section_map.items()) if t != [s]}
+        items = [(f"{s}→{','.join(map(str, t))}", {}, True) for s, t in moved.items()]
+        if items:
+            out.append(_wrap(items, width, "  ").replace("→", " → ").replace(",", ", "))
+        if len(moved) < len(cls.section_map):
+            out.append(f"  {len(cls.section_map) - len(moved)} sections keep their number")
+        out.append("")
+    out.append(click.style("Rule by rule", bold=True))
+    shown = [g for g in cls.groups if g.change_class != "removed" and (not only or g.change_class in only)]
+    titles = {r.section: r for r in cls.new if r.level == "section"}
+    current = object()
+    for g in shown:
+        sec = g.new[0].section if g.new else None
+        if sec != current:
+            current = sec
+            head = titles.get(sec)
+            out.append("")
+            label = f"section {sec}" if sec is not None else f"chapter {g.new[0].chapter}"
+            out.append(click.style(f"— {n.id} {label}"
+                                   f"{' ' + head.title if head is not None and head.title else ''} —", bold=True))
+        out.append(_group_head(g))
+        out.extend(_group_body_text(rep, g, fold, width, full=False))
+    removed = [g for g in cls.groups if g.change_class == "removed" and (not only or "removed" in only)]
+    if removed:
+        out.append("")
+        out.append(click.style(f"Removed: {o.id} rules without a counterpart in {n.id}", bold=True))
+        per = defaultdict(list)
+        for g in removed:
+            per[g.old[0].chapter].append(g.old[0].label)
+        for ch, nums in per.items():
+            out.append(_plain_wrap(f"chapter {ch}: " + ", ".join(nums), width, "  ", {"fg": "red"}))
+    if rep.terminology:
+        out.append("")
+        out.append(click.style(f"Terminology {o.id} → {n.id} (curated table, as found in the aligned rules)",
+                               bold=True))
+        for t in rep.terminology:
+            arrow = f"{t['old']} → {t['new'] or '(gone)'}"
+            where = ", ".join(t["rules"][:8]) + (" …" if len(t["rules"]) > 8 else "")
+            kept = f"; old term still in {t['kept']} {n.id} rules" if t["kept"] else ""
+            out.append(f"  {click.style(f'{arrow:<40}', fg='cyan')} {t['count']:>3}×  {where}{kept}")
+    if rep.candidates:
+        out.append("")
+        out.append(click.style("Recurring one-word substitutions not in the terminology table", bold=True))
+        for t in rep.candidates:
+            out.append(f"  {t['old']} → {t['new']}  {t['count']}×  {', '.join(t['rules'])}")
+    return "\n".join(out)
+
+
+def _group_body_text(rep: D.Report, g: D.Group, fold: bool, width: int, full: bool) -> list[str]:
+    indent = "    "
+    if g.change_class == "unchanged" and not full:
+        return []
+    if g.diff is not None and g.old and g.new:
+        if g.change_class in ("renumbered", "moved") and not g.text_changed and not full:
+            return []
+        return [_wrap(_styled_words(g.diff, fold), width, indent)]
+    out = []
+    limit = None if full else width - 30
+    for side, rules, style in (("old", g.old, {"fg": "red"}), ("new", g.new, {"fg": "green"})):
+        for r in rules:
+            text = D._full_text(r)
+            if limit and len(text) > limit:
+                text = text[:limit].rsplit(" ", 1)[0] + " …"
+            ed = rep.old.id if side == "old" else rep.new.id
+            out.append(_plain_wrap(f"{ed} {r.label}: {text}", width, indent,
+                                   style if g.change_class in ("added", "removed") else {}))
+    return out
+
+
+def _render_story_text(rep: D.Report, rule: str, fold: bool, width: int) -> str:
+    groups = rep.story(rule)
+    cls = rep.cls
+    norm = rule.strip().rstrip(".")
+    if not groups:
+        raise LookupError(f"no rule {rule} in {rep.old.id} or {rep.new.id}")
+    out = []
+    for side, rules, classes, ed in (("old", cls.old, cls.old_class, rep.old), ("new", cls.new, cls.new_class,
+                                                                                  rep.new)):
+        for r in rules:
+            if r.norm != norm:
+                continue
+            other = cls.targets.get(r.key, []) if side == "old" else cls.sources.get(r.key, [])
+            verb = "→" if side == "old" else "←"
+            out.append(click.style(f"{ed.id} {r.label}", bold=True) + f"  is {_badge(classes[r.key]).strip()}"
+                       + f"  {verb} {', '.join(x.label for x in other) or 'no counterpart'}")
+            if side == "old" and r.section is not None and r.level in ("rule", "subrule"):
+                exp = cls.section_map.get(r.section)
+                if exp:
+                    out.append(click.style(f"  section {r.section} went to {', '.join(map(str, exp))}", dim=True))
+    out.append("")
+    for g in groups:
+        out.append(_group_head(g))
+        if g.relation or g.method:
+            out.append(click.style(f"    aligner: relation {g.relation or '—'}, method {g.method or '—'}",
+                                   dim=True))
+        for side, rules, ed in (("old", g.old, rep.old), ("new", g.new, rep.new)):
+            for r in rules:
+                out.append(_plain_wrap(f"{ed.id} {r.label}: {D._full_text(r)}", width, "    ",
+                                       {"dim": True}))
+        if g.diff is not None:
+            out.append(click.style("    word diff" + (" (terminology folded)" if fold else "") + ":", bold=True))
+            out.append(_wrap(_styled_words(g.diff, fold), width, "    "))
+            terms = [s for s in g.diff if s.op == "term"]
+            if terms:
+                out.append(click.style("    folded shifts:", bold=True))
+                for s in terms:
+                    out.append(f"      {s.old.strip()} → {s.new.strip()}  ({s.label})")
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+# --------------------------------------------------------------------------- HTML
+
+
+def _env():
+    from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
+                      trim_blocks=True, lstrip_blocks=True)
+    return env
+
+
+def rule_url(base_url: str, edition: str, number: str) -> str:
+    return f"{base_url.rstrip('/')}/rule/{quote(edition)}/{quote(number)}"
+
+
+def _rows(g: D.Group, fold: bool) -> list[dict]:
+    """Side-by-side rows of a group: one per part (split/merge), each with old and new HTML."""
+    if g.diff is None:
+        return [{"old_label": ", ".join(g.old_numbers), "new_label": ", ".join(g.new_numbers),
+                 "old": Markup("<br>").join(D.plain_html(D._full_text(r)) for r in g.old),
+                 "new": Markup("<br>").join(D.plain_html(D._full_text(r)) for r in g.new)}]
+    rows, cur = [], []
+    head = (", ".join(g.old_numbers), ", ".join(g.new_numbers))
+    for s in g.diff:
+        if s.op == "part":
+            if cur or rows:
+                rows.append((head, cur))
+            head, cur = (s.old, s.new), []
+        else:
+            cur.append(s)
+    rows.append((head, cur))
+    if len(rows) > 1 and not rows[0][1] and rows[0][0] == (", ".join(g.old_numbers), ", ".join(g.new_numbers)):
+        rows = rows[1:]
+    return [{"old_label": h[0], "new_label": h[1], "old": D.side_html(segs, "old", fold),
+             "new": D.side_html(segs, "new", fold)} for h, segs in rows]
+
+
+def render_html(rep: D.Report, base_url: str = "http://127.0.0.1:8001", rule: str | None = None) -> str:
+    cls = rep.cls
+    groups = rep.story(rule) if rule else cls.groups
+    titles = {r.section: r for r in cls.new if r.level == "section"}
+    old_titles = {r.section: r for r in cls.old if r.level == "section"}
+    sections = []          # new sections with their groups, in new order
+    by_sec: dict = {}
+    removed: dict = defaultdict(list)
+    for g in groups:
+        if g.change_class == "removed":
+            removed[(g.old[0].chapter, g.old[0].section)].append(g)
+            continue
+        first = g.new[0]
+        sec = first.section if first.section is not None else ("chapter", first.chapter)
+        if sec not in by_sec:
+            if first.section is not None:
+                head = {"section": sec, "title": titles[sec].title if sec in titles else ""}
+            else:
+                chap = next((r for r in cls.new if r.level == "chapter" and r.chapter == first.chapter), None)
+                head = {"section": f"{first.chapter}", "title": (chap.title if chap and chap.title else "")}
+            by_sec[sec] = {**head, "groups": []}
+            sections.append(by_sec[sec])
+        by_sec[sec]["groups"].append(g)
+    removed_sections = [{"chapter": ch, "section": sec,
+                         "title": old_titles[sec].title if sec in old_titles and old_titles[sec].title else "",
+                         "groups": gs} for (ch, sec), gs in removed.items()]
+    view = []
+    for sec in sections:
+        view.append({**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]})
+    removed_view = [{**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]}
+                    for sec in removed_sections]
+    counts = cls.counts()
+    renumbering = _renumbering_view(rep, base_url)
+    kept_numbers = sum(1 for row in D.renumbering_map(cls) if row["new"] == [row["old"]])
+    story = []
+    if rule:
+        norm = rule.strip().rstrip(".")
+        for side, rules, classes, ed, other_ed in (("old", cls.old, cls.old_class, rep.old, rep.new),
+                                                   ("new", cls.new, cls.new_class, rep.new, rep.old)):
+            for r in rules:
+                if r.norm != norm:
+                    continue
+                other = cls.targets.get(r.key, []) if side == "old" else cls.sources.get(r.key, [])
+                went = cls.section_map.get(r.section) if side == "old" and r.level in ("rule", "subrule") else None
+                story.append({"edition": ed.id, "label": r.label, "url": rule_url(base_url, ed.id, r.norm),
+                              "cls": classes[r.key], "side": side, "other_edition": other_ed.id,
+                              "other": [(x.label, rule_url(base_url, other_ed.id, x.norm)) for x in other],
+                              "section": r.section, "went": went})
+    return _env().get_template("diff_report.html").render(
+        rep=rep, old=rep.old, new=rep.new, classes=D.CLASSES, counts=counts, colours=COLOURS,
+        descriptions=DESCRIPTIONS, by_chapter=cls.by_chapter(), sections=view, removed=removed_view,
+        section_map=sorted(cls.section_map.items()), chapter_map=sorted(cls.chapter_map.items()),
+        renumbering=renumbering, kept_numbers=kept_numbers, story=story,
+        terminology=rep.terminology, candidates=rep.candidates,
+        base_url=base_url.rstrip("/"), rule=rule, url=lambda ed, num: rule_url(base_url, ed, num),
+        total_old=len(cls.old), total_new=len(cls.new), n_groups=len(groups),
+    )
+
+
+def _group_view(rep: D.Report, g: D.Group, base_url: str) -> dict:
+    flags = []
+    if g.change_class in ("renumbered", "moved") and g.text_changed:
+        flags.append("and reworded")
+    if g.terminology_only:
+        flags.append("terminology only")
+    stats = D.diff_stats(g.diff) if g.diff is not None else {}
+    return {
+        "cls": g.change_class, "g": g, "flags": flags, "stats": stats,
+        "old": [(r.label, rule_url(base_url, rep.old.id, r.norm or r.number)) for r in g.old],
+        "new": [(r.label, rule_url(base_url, rep.new.id, r.norm or r.number)) for r in g.new],
+        "rows_folded": _rows(g, True), "rows_plain": _rows(g, False) if g.diff is not None else None,
+        "anchor": "g-" + "-".join((g.old_numbers or ["x"]) + (g.new_numbers or ["x"])).replace(".", "_"),
+        "collapsed": g.change_class == "unchanged",
+    }
+
+
+def _renumbering_view(rep: D.Report, base_url: str) -> list[dict]:
+    out = []
+    for row in D.renumbering_map(rep.cls):
+        if not row["new"] or row["new"] == [row["old"]]:
+            continue
+        out.append({**row, "old_url": rule_url(base_url, rep.old.id, row["old"]),
+                    "new_urls": [(x, rule_url(base_url, rep.new.id, x)) for x in row["new"]]})
+    return out
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def render_json(rep: D.Report, rule: str | None = None) -> str:
+    return json.dumps(D.report_json(rep, rule), ensure_ascii=False, indent=1)

@@ -1,0 +1,44 @@
+"""Small helpers for the engine tests."""
+from engine.game import Choices, Game, ManaActivation
+from engine.state import object_target, player_target
+
+ALICE, BOB = 0, 1
+
+
+def new_game(**pools) -> Game:
+    game = Game.new(["Alice", "Bob"])
+    for name, mana in pools.items():
+        from engine.costs import pool_from
+
+        game.state.players[ALICE if name == "alice" else BOB].pool = pool_from(mana)
+    return game
+
+
+def pool(game, player=ALICE) -> str:
+    from engine.costs import pool_str
+
+    return pool_str(game.state.players[player].pool)
+
+
+def names(game, ids) -> list[str]:
+    return sorted(game.state.objects[i].card for i in ids)
+
+
+def resolve(game):
+    """Both players pass in succession; returns the error of the resolving pass, if any."""
+    first = game.state.priority
+    assert game.pass_priority(first) is None
+    return game.pass_priority(game.state.priority)
+
+
+def targets(**slots) -> dict:
+    out = {}
+    for slot, items in slots.items():
+        items = items if isinstance(items, (list, tuple)) else [items]
+        out[slot] = tuple(player_target(i[1]) if isinstance(i, tuple) and i[0] == "P" else object_target(i)
+                          for i in items)
+    return out
+
+
+__all__ = ["Choices", "ManaActivation", "ALICE", "BOB", "new_game", "pool", "names", "resolve", "targets",
+           "object_target", "player_target"]

@@ -1,0 +1,213 @@
+"""Alignment on the real documents: the cases found while curating data/gold, the measured
+accuracy against the gold, and what store() writes into the KB."""
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+import sqlite_utils
+from click.testing import CliRunner
+
+from kb import align, align_eval
+from kb.build import build
+
+
+@pytest.fixture(scope="module")
+def db_path(tmp_path_factory):
+    path = tmp_path_factory.mktemp("kb") / "kb.db"
+    build(path, stages=False)
+    align.store(sqlite_utils.Database(path))
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(db_path):
+    return sqlite_utils.Database(db_path)
+
+
+@pytest.fixture(scope="module")
+def runs(db):
+    return align.run_all(db)
+
+
+def pairs(links, src_edition: str) -> dict[str, set]:
+    out: dict[str, set] = {}
+    for link in links:
+        if link.source.edition == src_edition:
+            out.setdefault(link.source.key.split("/", 1)[1], set()).add(link.target.norm if link.target else None)
+    return out
+
+
+@pytest.fixture(scope="module")
+def italian(runs):
+    return pairs(runs["it-wiki", "de-2024", "cross-language"], "it-wiki")
+
+
+@pytest.fixture(scope="module")
+def old(runs):
+    return pairs(runs["de-1999", "de-2024", "cross-edition"], "de-1999")
+
+
+# --- Italian wiki (older revision) -> German 2024: renumberings the curation found
+
+@pytest.mark.parametrize("it_number, de_number", [
+    ("601.4", "601.5"), ("601.5", "601.4"), ("601.5a", "601.4a"),        # swapped rules
+    ("606.5", "606.6"),                                                  # 606.5 inserted in German
+    ("607.2e", "607.2f"), ("607.2g", "607.2h"), ("607.2j", "607.2k"), ("607.2p", "607.2q"),  # a renumbered run
+    ("608.2i", "608.2j"), ("608.2m", "608.2n"),                          # 608.2i inserted in German
+    ("613.13c", "614.13c"),                                              # misprinted number inside 614
+    ("616.1f#433", "616.1g"),                                            # the second, misplaced 616.1f
+    ("601.2c", "601.2c"), ("614.13", "614.13"), ("600", "600"),
+])
+def test_italian_counterparts(italian, it_number, de_number):
+    assert italian[it_number] == {de_number}
+
+
+def test_italian_duplicates_are_merged(runs, italian):
+    # the older kicker rule 607.2h and the generalised 607.2i are one German rule; so are both splice rules
+    assert italian["607.2h"] == italian["607.2i"] == {"607.2i"}
+    assert italian["612.9"] == italian["612.10"] == {"612.10"}
+    relations = {lk.source.key: lk.relation for lk in runs["it-wiki", "de-2024", "cross-language"]}
+    assert relations["it-wiki/612.9"] == relations["it-wiki/612.10"] == "merged"
+    assert relations["it-wiki/601.4"] == "renumbered"
+
+
+def test_german_insertions_have_no_italian_source(italian):
+    used = set().union(*italian.values())
+    for inserted in ("603.1a", "603.7h", "606.5", "607.2e", "607.2j", "608.2i", "610.4", "612.9"):
+        assert inserted not in used
+
+
+# --- German 1999 -> German 2024
+
+@pytest.mark.parametrize("old_number, new_numbers", [
+    ("403.3", {"602.5b"}), ("405.1", {"604.1"}), ("410.7", {"603.2h"}), ("410.10a", {"603.6a"}),
+    ("413.1", {"608.1"}), ("413.2g", {"608.2j"}), ("416.3", {"609.3"}), ("419.6a", {"614.5"}),
+    ("418.5d", {"613.9"}), ("418.3a", {"611.2a"}),
+    ("413", {"608"}), ("410", {"603"}), ("416", {"609"}),                 # sections follow their rules
+    ("409.2", {"602.5d", "602.5e"}),                                      # split: sorcery and instant timing
+    ("409", {"601", "602"}),                                              # split: casting and activating
+    ("101.1", {None}), ("302.1", {None}), ("421.1", {None}), ("502.4b", {None}),   # no counterpart
+])
+def test_1999_counterparts(old, old_number, new_numbers):
+    assert old[old_number] == new_numbers
+
+
+@pytest.mark.parametrize("old_numbers, new_number", [
+    (("418.5a", "418.5d"), "613.9"), (("406.2c", "406.2d"), "603.7c"), (("410.8a", "410.8b"), "603.8"),
+])
+def test_1999_merges(old, old_numbers, new_number):
+    for n in old_numbers:
+        assert new_number in old[n]
+
+
+# --- measured accuracy
+
+def test_accuracy_against_gold(db):
+    results = {(r["pair"], r["method"], r["subset"]): r for r in align_eval.evaluate(db) if "f1" in r}
+    it_all = results["it-wiki -> de-2024", "aligner", "all"]
+    it_diff = results["it-wiki -> de-2024", "aligner", "numbers differ"]
+    assert it_all["f1"] >= 0.98 and it_diff["f1"] >= 0.90
+    assert it_all["f1"] > results["it-wiki -> de-2024", "baseline same number", "all"]["f1"]
+    old_all = results["de-1999 -> de-2024", "aligner", "all"]
+    assert old_all["f1"] >= 0.75
+    assert old_all["f1"] > results["de-1999 -> de-2024", "baseline difflib", "all"]["f1"] + 0.15
+    assert results["de-article-2009 -> de-2024", "aligner", "all"]["f1"] >= 0.9
+
+
+def test_gold_files_are_well_formed():
+    for name, *_ in align_eval.GOLD_SETS:
+        rows = align_eval.load_gold(align_eval.GOLD_DIR / name)
+        assert rows
+        for r in rows:
+            assert r.relation in align.RELATIONS
+            assert (r.target_number is None) == (r.relation == "no counterpart")
+    assert len(align_eval.load_gold(align_eval.GOLD_DIR / "de-1999__de-2024.tsv")) >= 80
+
+
+# --- what store() writes
+
+def test_store_tables(db):
+    assert {"alignments", "concepts"} <= set(db.table_names())
+    fks = {(fk.column, fk.other_table) for fk in db["alignments"].foreign_keys}
+    assert {("source_rule_id", "rules"), ("target_rule_id", "rules"), ("source_item_id", "items")} <= fks
+    assert ("concept_id", "concepts") in {(fk.column, fk.other_table) for fk in db["rules"].foreign_keys}
+    relations = {r["relation"] for r in db.query("select distinct relation from alignments")}
+    assert relations <= set(align.RELATIONS)
+    for r in db.query("select evidence from alignments limit 50"):
+        assert isinstance(__import__("json").loads(r["evidence"]), dict)
+
+
+def test_one_concept_three_printed_numbers(db):
+    ids = {(r["edition_id"], r["norm"]): r["concept_id"] for r in db.query(
+        "select edition_id, norm, concept_id from rules where (edition_id, norm) in "
+        "(values ('de-2024', '601.2c'), ('it-wiki', '601.2c'), ('de-1999', '409.2c'), ('de-2024', '601.2d'))")}
+    assert ids["de-2024", "601.2c"] == ids["it-wiki", "601.2c"] == ids["de-1999", "409.2c"]
+    assert ids["de-2024", "601.2d"] != ids["de-2024", "601.2c"]
+    rows = list(db.query(align.CANNED_QUERIES["rule_across_editions"]["sql"], {"number": "601.2c",
+                                                                               "edition": "it-wiki"}))
+    assert {r["edition_id"] for r in rows} >= {"de-2024", "it-wiki", "de-1999"}
+
+
+def test_items_link_to_rules(db):
+    steps = {r["text"]: r["target_number"] for r in db.query(
+        "select i.text, a.target_number from alignments a join items i on i.id = a.source_item_id "
+        "where a.source_edition = 'de-article-2009' and i.kind = 'step'")}
+    assert steps["Spruch auf den Stapel legen"] == "601.2a"
+    assert steps["Manafähigkeiten aktivieren (falls Mana benötigt wird)"] == "601.2g"
+    faq = list(db.query("select count(*) n from alignments where pair = 'en-morph-2007 → de-morph-2007' "
+                        "and source_item_id is not null and target_item_id is not null"))
+    assert faq[0]["n"] >= 20
+    morph = {r["source_number"]: r["target_number"] for r in db.query(
+        "select source_number, target_number from alignments where pair = 'en-morph-2007 → de-morph-2007' "
+        "and source_rule_id is not null")}
+    assert morph["702.34c"] == "702.34c"
+
+
+def test_export_tsv(db_path):
+    from kb.align_cli import align_group
+
+    result = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "it-wiki", "--to", "de-2024"])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output), delimiter="\t"))
+    assert len(rows) == 321
+    assert {"source_number", "target_number", "relation", "score"} <= set(rows[0])
+    assert any(r["source_number"] == "613.13c" and r["target_number"] == "614.13c" for r in rows)
+    result = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "de-1999", "--to", "de-2024"])
+    assert any(r["target_number"] == "" for r in csv.DictReader(io.StringIO(result.output), delimiter="\t"))
+
+
+def test_commands_say_build_first(tmp_path):
+    from kb.align_cli import align_eval as cmd
+
+    result = CliRunner().invoke(cmd, ["--db", str(tmp_path / "missing.db")])
+    assert result.exit_code != 0 and "kb build" in result.output
+
+
+def test_datasette_rule_across_editions(db_path):
+    """The canned queries and views work in Datasette (kb/serve.py merges CANNED_QUERIES into its metadata)."""
+    import asyncio
+
+    from datasette.app import Datasette
+
+    ds = Datasette([str(db_path)], metadata={"databases": {"kb": {"queries": align.CANNED_QUERIES,
+                                                                    "tables": align.TABLE_METADATA}}})
+
+    async def fetch(path):
+        return await ds.client.get(path)
+
+    name = db_path.stem
+    r = asyncio.run(fetch(f"/{name}/rule_across_editions.json?number=616.1f&edition=it-wiki&_shape=array"))
+    assert r.status_code == 200, r.text
+    editions = {row["edition_id"] for row in r.json()}
+    assert {"it-wiki", "de-2024"} <= editions
+    r = asyncio.run(fetch(f"/{name}/alignments.json?_facet=relation&_facet=pair&_size=1"))
+    assert r.status_code == 200
+    facets = r.json()["facet_results"]
+    facets = facets.get("results", facets)
+    assert "relation" in facets
+    r = asyncio.run(fetch(f"/{name}/no_counterpart.json?_shape=array&edition_id=de-1999&_size=5"))
+    assert r.status_code == 200 and r.json()
+    r = asyncio.run(fetch(f"/{name}/rules_without_counterpart.json?edition=it-wiki&_shape=array"))
+    assert r.status_code == 200

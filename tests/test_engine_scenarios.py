@@ -1,0 +1,104 @@
+"""Scenarios: every file in data/scenarios passes; bad scenarios fail with a message naming the line."""
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from engine.cli import COMMANDS, scenario as scenario_group
+from engine.scenario import all_files, parse, run_file
+
+ROOT = Path(__file__).resolve().parent.parent
+SCENARIOS = all_files()
+
+
+def test_there_are_scenarios_for_every_example_family():
+    tags = " ".join(run_file(p).scenario.tags.__str__() for p in SCENARIOS)
+    for rule in ["601.2c", "601.2h", "601.3a", "601.5", "602.1a", "605.2", "606.5", "608.2b", "608.2d", "608.2j"]:
+        assert f"example {rule}" in tags, rule
+    assert len(re.findall(r"source 003:\d+", tags)) >= 40
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.name for p in SCENARIOS])
+def test_scenario_passes(path):
+    result = run_file(path)
+    assert result.ok, "\n".join(result.failures())
+    assert result.scenario.title and result.scenario.tags
+
+
+def test_every_scenario_is_tagged_with_something_it_encodes():
+    for path in SCENARIOS:
+        sc = run_file(path).scenario
+        assert any(t.startswith(("example", "source")) or re.match(r"\d{3}\.", t) for t in sc.tags), path
+
+
+BAD = {
+    "unknown card": ("players: Alice, Bob\nAlice hand: Ernt des Altars\n", 2, "unknown card 'Ernt des Altars'"),
+    "unknown card in a step": ("players: Alice, Bob\nAlice casts Schockk\n", 2, "unknown card or label 'Schockk'"),
+    "malformed line": ("players: Alice, Bob\nAlice zaubert Schock\n", 2, "cannot read"),
+    "option without step": ("players: Alice, Bob\n    x: 3\n", 2, "must follow a step"),
+    "unknown option": ("players: Alice, Bob\nAlice hand: Schock\nAlice casts Schock\n    ziel: Bob\n", 4,
+                       "unknown option 'ziel'"),
+    "bad number": ("players: Alice, Bob\nAlice hand: Heiße Glut\nAlice casts Heiße Glut\n    x: drei\n", 4,
+                   "x: cannot read 'drei'"),
+    "no players": ("title: nothing\n", None, "no 'players:' line"),
+    "setup after a step": ("players: Alice, Bob\nresolve\nAlice hand: Schock\n", 3, "before the first step"),
+    "unknown player": ("players: Alice, Bob\nCarol hand: Schock\n", 2, "unknown player 'Carol'"),
+    "bad expectation": ("players: Alice, Bob\nAlice hand: Schock as s\nexpect s: brennt\n", 3, "cannot check 'brennt'"),
+    "empty expect": ("players: Alice, Bob\nexpect\n", 2, "expect what?"),
+    "bad tag": ("players: Alice, Bob\ntags: Regel sechs\n", 2, "unknown tag kind"),
+    "bad mana": ("players: Alice, Bob\nAlice pool: {Q}{B}\n", 2, "unknown mana symbol {Q}"),
+    "generic mana in a pool": ("players: Alice, Bob\nAlice pool: {2}\n", 2, "is not a list of mana"),
+    "illegal choice": ("players: Alice, Bob\nAlice hand: Schock\nAlice pool: {R}\nAlice casts Schock\n"
+                       "    target: Schock\n", 4, "unexpected illegal action: 601.2c"),
+    "failed expectation": ("players: Alice, Bob\nAlice hand: Schock\nAlice pool: {R}\nAlice casts Schock\n"
+                           "    target: Bob\nresolve\n  expect Bob life: 19\n", 7, "life is 18"),
+    "ambiguous name": ("players: Alice, Bob\nAlice hand: Schock\nBob battlefield: Grizzlybären; "
+                       "Grizzlybären (tapped)\nAlice pool: {R}\nAlice casts Schock\n    target: Grizzlybären\n",
+                       6, "ambiguous"),
+    "label reused": ("players: Alice, Bob\nAlice hand: Schock as a; Schock as a\n", 2, "already used"),
+    "expected illegal but legal": ("players: Alice, Bob\nAlice hand: Schock\nAlice pool: {R}\nAlice casts Schock\n"
+                                   "    target: Bob\n  expect illegal\n", 6, "the step was legal"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_bad_scenarios_name_the_line(tmp_path, name):
+    text, line, message = BAD[name]
+    path = tmp_path / "bad.scenario"
+    path.write_text(text, encoding="utf-8")
+    result = run_file(path)
+    assert not result.ok
+    failures = "\n".join(result.failures())
+    assert message in failures, failures
+    if line is not None:
+        assert f"bad.scenario:{line}:" in failures, failures
+
+
+def test_unreadable_files(tmp_path):
+    missing = run_file(tmp_path / "missing.scenario")
+    assert not missing.ok and "cannot read" in str(missing.error)
+    binary = tmp_path / "latin1.scenario"
+    binary.write_bytes("players: Alice, Bob\nAlice hand: Gr\xfcn\n".encode("latin-1"))
+    assert "not UTF-8" in str(run_file(binary).error)
+
+
+def test_cli_exit_codes_and_no_tracebacks(tmp_path):
+    runner = CliRunner()
+    good = runner.invoke(scenario_group, ["run", str(SCENARIOS[0])])
+    assert good.exit_code == 0, good.output
+    assert "rules: 601.2" in good.output
+    bad = tmp_path / "bad.scenario"
+    bad.write_text(BAD["illegal choice"][0], encoding="utf-8")
+    out = runner.invoke(scenario_group, ["run", "-q", str(SCENARIOS[0]), str(bad)])
+    assert out.exit_code == 1
+    assert "bad.scenario:4:" in out.output and "Traceback" not in out.output
+    assert "1 of 2 scenario(s) passed" in out.output
+    assert {c.name for c in COMMANDS} == {"scenario", "trace", "coverage", "bench"}
+
+
+def test_parse_keeps_line_numbers():
+    sc = parse("players: Alice, Bob\n\n# comment\nAlice hand: Schock\nAlice casts Schock\n    target: Bob\n"
+               "  expect cost: {R}\n", "x")
+    [step] = sc.steps
+    assert step.line == 5 and step.options[0].line == 6 and step.expects == [(7, "cost: {R}")]

@@ -1,0 +1,94 @@
+"""Trace links in the knowledge base, review stamps (ok/suspect), `kb trace` and `kb coverage`."""
+import shutil
+
+import pytest
+import sqlite_utils
+from click.testing import CliRunner
+
+from engine import trace
+from engine.cli import coverage, trace as trace_cmd
+
+
+@pytest.fixture()
+def db_copy(kb_db, tmp_path, monkeypatch):
+    """A private copy of the built KB and a private review file."""
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    monkeypatch.setattr(trace, "REVIEWS_FILE", tmp_path / "reviews.toml")
+    return path
+
+
+def test_build_stores_the_links_with_foreign_keys(kb_db):
+    db = sqlite_utils.Database(kb_db)
+    for table in ("engine_functions", "enforces", "scenarios", "scenario_rules"):
+        assert table in db.table_names()
+    fks = {(fk.column, fk.other_table) for fk in db["enforces"].foreign_keys}
+    assert {("function_id", "engine_functions"), ("rule_id", "rules")} <= fks
+    fks = {(fk.column, fk.other_table) for fk in db["scenario_rules"].foreign_keys}
+    assert {("scenario_id", "scenarios"), ("rule_id", "rules")} <= fks
+    row = next(db.query("""select f.file, f.line, e.status, r.number from enforces e
+                           join engine_functions f on f.id = e.function_id join rules r on r.id = e.rule_id
+                           where f.qualname = 'engine.casting.determine_total_cost' and e.number = '601.2f'"""))
+    assert row["file"] == "engine/casting.py" and row["line"] > 0 and row["status"] in ("ok", "unreviewed")
+    assert not list(db.query("select * from enforces where status = 'missing'"))
+    assert db["scenarios"].count == len(trace.scenario_results())
+    hows = {r["how"] for r in db.query("select distinct how from scenario_rules")}
+    assert hows == {"tagged", "applied"}
+    assert "engine_trace" in db.view_names()
+
+
+def test_review_then_check_then_suspect(db_copy):
+    runner = CliRunner()
+    out = runner.invoke(trace_cmd, ["--check", "--db", str(db_copy)])
+    assert out.exit_code == 1 and "unreviewed" in out.output
+    out = runner.invoke(trace_cmd, ["--review", "--db", str(db_copy)])
+    assert out.exit_code == 0, out.output
+    out = runner.invoke(trace_cmd, ["--check", "--db", str(db_copy)])
+    assert out.exit_code == 0, out.output
+    # the rule text changes: links to it become suspect
+    db = sqlite_utils.Database(db_copy)
+    db.execute("update rules set text = text || ' (geändert)', text_sha256 = 'changed' where key = 'de-2024/601.2f'")
+    db.conn.commit()
+    out = runner.invoke(trace_cmd, ["--check", "--db", str(db_copy)])
+    assert out.exit_code == 1
+    assert "suspect" in out.output and "de-2024/601.2f" in out.output and "determine_total_cost" in out.output
+    statuses = {(s.link.qualname, s.citation.key): s.status for s in trace.link_statuses(db)}
+    assert statuses[("engine.casting.determine_total_cost", "de-2024/601.2f")] == "suspect"
+    assert statuses[("engine.casting.move_to_stack", "de-2024/601.2a")] == "ok"
+
+
+def test_trace_a_rule_and_a_function(kb_db):
+    runner = CliRunner()
+    out = runner.invoke(trace_cmd, ["601.2f", "--db", str(kb_db)])
+    assert out.exit_code == 0, out.output
+    assert "Der Spieler bestimmt die Gesamtkosten" in out.output
+    assert "engine.casting.determine_total_cost  engine/casting.py:" in out.output
+    assert "601.2h-ernte-des-altars.scenario  (tagged)" in out.output
+    out = runner.invoke(trace_cmd, ["engine.casting.determine_total_cost", "--db", str(kb_db)])
+    assert out.exit_code == 0 and "enforces de-2024/601.2f" in out.output
+    out = runner.invoke(trace_cmd, ["de-1999/422.1", "--db", str(kb_db)])
+    assert "engine.actions.return_to_moment_before" in out.output
+    out = runner.invoke(trace_cmd, ["kein.ziel", "--db", str(kb_db)])
+    assert out.exit_code != 0 and "neither a rule number nor an engine function" in out.output
+
+
+def test_commands_need_the_knowledge_base(tmp_path):
+    runner = CliRunner()
+    missing = tmp_path / "nothing.db"
+    out = runner.invoke(coverage, ["--db", str(missing)])
+    assert out.exit_code == 1 and "run `kb build` first" in out.output
+    out = runner.invoke(trace_cmd, ["601.2f", "--db", str(missing)])
+    assert out.exit_code == 1 and "run `kb build` first" in out.output
+    assert "engine.casting.determine_total_cost" in out.output  # the code links need no database
+
+
+def test_coverage_per_family(kb_db):
+    out = CliRunner().invoke(coverage, ["--db", str(kb_db)])
+    assert out.exit_code == 0, out.output
+    lines = {l.split()[0]: l.split() for l in out.output.splitlines() if l[:3].isdigit()}
+    assert {"601", "602", "605", "606", "608", "616"} <= set(lines)
+    fam601 = lines["601"]
+    assert int(fam601[2]) >= 15 and int(fam601[3]) >= 15  # enforced, tested
+    rows = {fc.family: fc for fc in trace.coverage(sqlite_utils.Database(kb_db))}
+    assert "601.2f" in rows["601"].enforced and "601.2f" in rows["601"].tested
+    assert "603.1" in rows["603"].neither
