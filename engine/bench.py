@@ -3,7 +3,7 @@
 One cycle: Alice casts Schock (``{R}`` from her mana pool) targeting Bob, both
 players pass, Schock resolves and goes to the graveyard.  Each cycle starts
 from a fresh copy of the prepared state, so the copy is part of the cost, as
-is the snapshot the illegal-action rollback takes.  Run ``kb bench`` or
+is the snapshot the illegal-action rollback takes.  Run ``kb engine-bench`` or
 ``python -m engine.bench``.
 """
 from __future__ import annotations

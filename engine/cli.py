@@ -5,7 +5,7 @@
     kb trace engine.casting.determine_total_cost
     kb trace --check | --review   suspect links / stamp the current rule text as reviewed
     kb coverage                   per rule family: enforced, tested, neither
-    kb bench                      cast-and-resolve cycles per second
+    kb engine-bench               cast-and-resolve cycles per second (``kb bench`` times the build)
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path
 
 @click.group()
 def scenario():
-    """Scenarios: games described in small files, with expectations (format: engine/SCENARIOS.md)."""
+    """Scenarios: games described in small files, with expectations (format: README, "Scenario files")."""
 
 
 @scenario.command("run")
@@ -211,7 +211,7 @@ def coverage(db_path, verbose, families):
             click.echo(f"    neither: {' '.join(fc.neither)}")
 
 
-@click.command()
+@click.command("engine-bench")
 @click.option("--seconds", default=2.0, show_default=True, help="how long to measure")
 def bench(seconds):
     """Cast-and-resolve cycles per second for a simple spell (a benchmark, not a test)."""

@@ -1,6 +1,6 @@
 """Scenarios: small line-based files that set up a game, take actions and state expectations.
 
-The format is documented in ``engine/SCENARIOS.md``.  Parsing and running
+The format is documented in the README, section "Scenario files".  Parsing and running
 never raise on bad input: every problem becomes a :class:`ScenarioError`
 naming the file and line.
 """
@@ -370,7 +370,8 @@ class Runner:
         st = self.game.state
         text = text.strip()
         pool = list(candidates) if candidates is not None else list(st.objects)
-        pool = [oid for oid in pool if st.objects[oid].ability is None or candidates is not None]
+        if candidates is None and not text.startswith("ability of "):
+            pool = [oid for oid in pool if st.objects[oid].ability is None]
         if text in self.labels:
             uid = self.labels[text]
             hits = [oid for oid in pool if st.objects[oid].uid == uid and st.objects[oid].ability is None]

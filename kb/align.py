@@ -7,19 +7,22 @@ Two aligners, both pure functions from lists of :class:`RuleView` to lists of :c
   monotone dynamic program (Gale–Church / Bertalign style, moves 1–1, 1–0, 0–1, 2–1, 1–2)
   scores pairs by evidence that survives translation — a translation lexicon learnt from the
   documents themselves, cross-reference targets, digits, shared tokens (card names, keywords),
-  symbols, length ratio — and the number only as one weak feature.  A repair pass then finds
-  what a monotone path cannot express: swapped rules, duplicates and misplaced rules.
+  symbols, length ratio — and the number only as one weak feature.  Competitive linking in the
+  band then finds what a monotone path cannot express: swapped rules, duplicates (merges),
+  misplaced and misprinted rules, and splits.
 * :func:`align_cross_edition` — same language, different numbering (German 1999 → 2024).
-  Candidates come from an inverted lemma index (blocking, never all pairs); similarity is
-  TF-IDF over lemmas after rewriting old terminology (``data/terminology.tsv``), plus
-  character n-grams for German compounds, matched examples and learnt section/chapter
-  priors; sentences of a source rule find their own targets, which yields 1→n splits, and
-  several sources choosing one target yield n→1 merges.  Below a threshold: no counterpart.
+  Candidates come from an inverted index (blocking, never all pairs); similarity is TF-IDF over
+  lemmas after rewriting old terminology (``data/terminology.tsv``), with compound heads and
+  bigrams, plus matched examples; learnt priors (mutual best matches and alike titles tie
+  sections, weak chapters have no counterparts) weight it.  A target that explains what the
+  best one leaves unexplained makes a 1→n split; several sources choosing one target an n→1
+  merge; below a threshold: no counterpart.  Headings follow their children.
 
-:func:`store` runs every alignment of the KB and writes ``concepts`` and ``alignments``
-and ``rules.concept_id`` (concept = the German 2024 rule a version aligns to, like
-Akoma Ntoso's wId beside the printed eId).  Rule texts never appear in this code: every
-word list comes from the documents or from ``data/``.
+:func:`align_items` links article steps and examples and FAQ bullets to the rules they explain.
+:func:`store` runs every alignment of the KB and writes ``concepts``, ``alignments`` and
+``rules.concept_id`` (concept = the German 2024 rule a version aligns to, like Akoma Ntoso's
+wId beside the printed eId).  Rule texts never appear in this code: every word list comes from
+the documents or from ``data/``.
 """
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ import json
 import math
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -440,10 +443,12 @@ def align_cross_language(src: list[RuleView], tgt: list[RuleView], *, band: int 
     1. A monotone dynamic program inside a band around the positions that equal numbers
        suggest; each aligned pair gains ``total - threshold``, skips gain nothing, 2–1 and 1–2
        steps pay ``many_penalty``.
-    2. Competitive linking inside the band (:func:`_link`) turns the path into links and finds
-       what a monotone path cannot express: swapped rules, misplaced duplicates (two sources,
-       one target: a merge) and misprinted numbers.  The path and the parents' links are
-       evidence there; a 1–2 step of the path whose second rule stays free becomes a split.
+    2. Competitive linking inside the band (:func:`_link`): best pairs first, each target once,
+       with the path and the parents' links as small bonuses.  It finds what a monotone path
+       cannot express: swapped rules, misplaced duplicates (two sources, one target: a merge)
+       and misprinted numbers.  A source with two neighbouring targets that together explain
+       it better than either alone competes as one candidate (a split).  Run twice: the second
+       round takes the parents' links from the first.
     """
     if not src:
         return []
@@ -764,6 +769,7 @@ XEDITION = {
     "confident": 0.2,          # a sibling's link this strong frames the gap for its neighbours
     "gap_min": 0.05,           # inside a framed gap, a target needs only this score
     "position_window": 0.25,   # extra candidates: targets this close in relative position within tied sections
+    "strong_chapter": 0.8,     # a chapter matching this well (relative to the best) can keep title-only links
     "heading_cover": 0.6,      # a heading maps to the deepest target node covering this share of its children
     "heading_share": 0.3,      # ... or, if none, to every section receiving this share (a split)
 }
@@ -789,11 +795,11 @@ def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tu
         return [Link(v, None, 0.0, "no counterpart", method, {}) for v in src]
     mt = EditionMatcher(src, tgt, terms or [])
     cand = mt.candidates(p["candidates"])
-    prior, anchors = _learn_priors(mt, cand, p)
+    prior, anchors, strength = _learn_priors(mt, cand, p)
     mt.add_position_candidates(cand, anchors, p["position_window"])
     chosen, scores = _choose(mt, cand, prior, p)
     _fill_gaps(src, tgt, chosen, scores, mt.has_text, p, lambda i, d: mt.sim(i, d) * prior(i, d))
-    _map_headings(src, tgt, chosen, mt.has_text, p["heading_cover"], p["heading_share"], mt.vec, mt.terms)
+    _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.terms, lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
     links: list[Link] = []
@@ -885,7 +891,8 @@ class EditionMatcher:
 def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
     """Anchors (mutual best matches) tie section pairs; weak chapters have no counterparts.
 
-    Returns ``prior(i, d)`` and the anchors per source section.
+    Returns ``prior(i, d)``, the anchors per source section and ``strength(i)``, how well the
+    chapter of source ``i`` matches compared with the best chapter (0..1).
     """
     src, tgt = mt.src, mt.tgt
     best_of_src = {i: max(c.items(), key=lambda x: x[1]) for i, c in enumerate(cand) if c}
@@ -906,12 +913,15 @@ def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
     means = {ch: sum(x) / len(x) for ch, x in chapter_best.items()}
     top_mean = max(means.values(), default=1.0) or 1.0
 
+    def strength(i: int) -> float:
+        return means.get(_chapter(src[i]), 0.0) / top_mean
+
     def prior(i: int, d: int) -> float:
         sec = _section_of(src[i])
         tied = min(1.0, anchors[sec][_section_of(tgt[d])] / max(1, size[sec]) / p["anchor_density"])
-        return (p["untied"] + (1 - p["untied"]) * tied) * means.get(_chapter(src[i]), 0.0) / top_mean
+        return (p["untied"] + (1 - p["untied"]) * tied) * strength(i)
 
-    return prior, anchors
+    return prior, anchors, strength
 
 
 def _title_ties(mt: EditionMatcher, title_min: float) -> list[tuple[str, str]]:
@@ -1004,13 +1014,15 @@ def _fill_gaps(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[
 
 
 def _map_headings(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[int]], has_text: list[bool],
-                  cover_min: float, share: float, vec: Vectoriser, terms) -> None:
+                  p: dict, vec: Vectoriser, terms, strong) -> None:
     """Headings take the target nodes that cover their descendants' targets (in place).
 
-    The deepest target node whose subtree holds ``cover_min`` of the links is the counterpart;
-    if the links spread, every target section holding ``share`` of them is (a split).  A
-    heading whose descendants found nothing keeps a counterpart only for an identical title.
+    The deepest target node whose subtree holds ``heading_cover`` of the links is the
+    counterpart; if the links spread, every target section holding ``heading_share`` of them is
+    (a split).  A heading whose descendants found nothing keeps a counterpart only for an
+    identical title, and only in a chapter that ``strong(i)`` says has counterparts at all.
     """
+    cover_min, share = p["heading_cover"], p["heading_share"]
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
     titles: dict[tuple, int] = {}
@@ -1045,7 +1057,7 @@ def _map_headings(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, li
             else:
                 picked = [t_index[n] for n, c in sorted(cover.items()) if tgt[t_index[n]].level == "section"
                           and c >= share * len(targets)]
-        if not picked and v.title:
+        if not picked and v.title and strong(h):
             title = tuple(vec.content(lemmas_mod.lemmatize(rewrite(v.title, terms), vec.lang).split()))
             d = titles.get((v.level, title))
             picked = [d] if title and d is not None else []

@@ -2,7 +2,6 @@
 deletions, splits and swaps, whose truth is known by construction."""
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 
 import pytest

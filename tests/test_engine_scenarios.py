@@ -94,7 +94,7 @@ def test_cli_exit_codes_and_no_tracebacks(tmp_path):
     assert out.exit_code == 1
     assert "bad.scenario:4:" in out.output and "Traceback" not in out.output
     assert "1 of 2 scenario(s) passed" in out.output
-    assert {c.name for c in COMMANDS} == {"scenario", "trace", "coverage", "bench"}
+    assert {c.name for c in COMMANDS} == {"scenario", "trace", "coverage", "engine-bench"}
 
 
 def test_parse_keeps_line_numbers():

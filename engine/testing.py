@@ -1,4 +1,4 @@
-"""Small helpers for the engine tests."""
+"""Small helpers for tests of the engine (games in a line, targets by id, resolving)."""
 from engine.game import Choices, Game, ManaActivation
 from engine.state import object_target, player_target
 
