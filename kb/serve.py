@@ -51,7 +51,7 @@ limit 500""",
 
 
 def metadata() -> dict:
-    from . import diff as diff_mod
+    from . import align as align_mod, diff as diff_mod
 
     return {
         "title": "MTG rules knowledge base",
@@ -63,7 +63,7 @@ def metadata() -> dict:
         ),
         "source": "data/manifest.toml (source documents byte-for-byte in data/sources)",
         "databases": {"kb": {
-            "queries": {**CANNED, **diff_mod.canned_queries()},
+            "queries": {**CANNED, **align_mod.CANNED_QUERIES, **diff_mod.canned_queries()},
             "tables": {
                 "documents": {"description": "Source documents with SHA-256 as checked by the build."},
                 "editions": {"description": "Editions (a document holds one, the Morph page two).",
@@ -98,6 +98,7 @@ def metadata() -> dict:
                 "warnings": {"description": "Source defects kept visible (duplicate or backwards numbers, missing "
                                             "spaces, trailing dots, lost placeholders ...).",
                              "facets": ["document_id", "code"]},
+                **align_mod.TABLE_METADATA,
                 "diffs": diff_mod.metadata(),
                 "source_lines": {"description": "Every non-blank source line (or part of one) and the record it "
                                                 "belongs to: the lossless ingestion, checkable.",
