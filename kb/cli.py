@@ -79,19 +79,31 @@ def serve(db_path: Path, host: str, port: int):
         _fail(e)
 
 
+def _connect(db_path: Path):
+    from .query import KBMissing, connect
+
+    try:
+        return connect(db_path)
+    except KBMissing as e:
+        _fail(e)
+
+
+def _rows_or_json(rows: list[dict], as_json: bool) -> bool:
+    """Print ``rows`` as JSON when asked; True when done."""
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    return as_json
+
+
 @main.command()
 @DB_OPTION
 @click.option("--json", "as_json", is_flag=True)
 def stats(db_path: Path, as_json: bool):
     """Records by kind and the share of source lines attributed, per document."""
-    from .query import KBMissing, connect, stats as run
+    from .query import stats as run
 
-    try:
-        rows = run(connect(db_path))
-    except KBMissing as e:
-        _fail(e)
-    if as_json:
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    rows = run(_connect(db_path))
+    if _rows_or_json(rows, as_json):
         return
     for r in rows:
         click.echo(click.style(r["document"], bold=True) + f"  {r['path']}  (parser {r['parser']})")
@@ -105,14 +117,10 @@ def stats(db_path: Path, as_json: bool):
 @click.option("--json", "as_json", is_flag=True)
 def editions(db_path: Path, as_json: bool):
     """List the editions in the KB (id, language, date, kind, parser, source)."""
-    from .query import KBMissing, connect, editions as run
+    from .query import editions as run
 
-    try:
-        rows = run(connect(db_path))
-    except KBMissing as e:
-        _fail(e)
-    if as_json:
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+    rows = run(_connect(db_path))
+    if _rows_or_json(rows, as_json):
         return
     for r in rows:
         click.echo(f"{r['id']:<16} {r['language']:<3} {r['date']:<11} {r['kind']:<8} {r['parser']:<12} {r['source']}")
@@ -124,12 +132,9 @@ def editions(db_path: Path, as_json: bool):
 @DB_OPTION
 def rule(number: str, edition: str | None, db_path: Path):
     """Print a rule with its examples, what it cites and what cites it."""
-    from .query import KBMissing, connect, find_rules, rule_view
+    from .query import find_rules, rule_view
 
-    try:
-        conn = connect(db_path)
-    except KBMissing as e:
-        _fail(e)
+    conn = _connect(db_path)
     found = find_rules(conn, number, edition)
     if not found:
         _fail(Exception(f"no rule {number}" + (f" in edition {edition}" if edition else " in any edition")))
