@@ -153,8 +153,6 @@ class _Tables:
         self.warnings: list[dict] = []
         self.lines: list[dict] = []
         self.refs: list[dict] = []
-        self.langs: dict[str, str] = {}
-        self.schemes: dict[str, str] = {}
         #: per edition: normalised number -> first rule id, and numbers in document order
         self.rule_ids: dict[str, dict[str, int]] = defaultdict(dict)
         self.order: dict[str, list[str]] = defaultdict(list)
@@ -164,13 +162,11 @@ def _collect(t: _Tables, doc: Document, parsed: ingest.Parsed, lines: list[str])
     scheme = get_parser(doc.parser).symbols
     rec_ids: dict[int, tuple[str, int]] = {}
     seq: Counter = Counter()
-    for e in doc.editions:
-        t.langs[e.id] = e.language
-        t.schemes[e.id] = scheme
     for i, rec in enumerate(parsed.records):
         edition = doc.edition_for(rec.lang).id
         seq[edition] += 1
-        common = {"edition_id": edition, "document_id": doc.id, "seq": seq[edition],
+        common = {"edition_id": edition, "language": doc.edition_for(rec.lang).language,
+                  "document_id": doc.id, "seq": seq[edition],
                   "line_start": rec.first_line, "line_end": rec.last_line}
         if rec.kind == "rule":
             rid = len(t.rules) + 1
@@ -275,7 +271,7 @@ def _lemmatise(t: _Tables) -> None:
     for rows in (t.rules, t.items):
         by_lang: dict[str, list[dict]] = defaultdict(list)
         for row in rows:
-            by_lang[t.langs[row["edition_id"]]].append(row)
+            by_lang[row["language"]].append(row)
         for lang, group in by_lang.items():
             texts = [" ".join(x for x in (row.get("title"), row.get("text")) if x) for row in group]
             for row, lem in zip(group, lemmas.lemmatize_many(texts, lang)):
@@ -294,15 +290,16 @@ def _write(db: sqlite_utils.Database, manifest: Manifest, t: _Tables) -> None:
           "title": e.title, "parser": d.parser, "source": f"data/{d.path}"} for d, e in manifest.editions),
         pk="id", foreign_keys=[("document_id", "documents", "id")])
     db["rules"].create({
-        "id": int, "key": str, "edition_id": str, "document_id": str, "number": str, "norm": str, "level": str,
-        "chapter": int, "section": int, "parent_id": int, "title": str, "text": str, "text_norm": str,
+        "id": int, "key": str, "edition_id": str, "language": str, "document_id": str, "number": str, "norm": str,
+        "level": str, "chapter": int, "section": int, "parent_id": int, "title": str, "text": str, "text_norm": str,
         "lemmas": str, "seq": int, "line_start": int, "line_end": int, "text_sha256": str,
     }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("document_id", "documents", "id"),
                               ("parent_id", "rules", "id")])
     db["rules"].insert_all(t.rules)
     db["items"].create({
-        "id": int, "edition_id": str, "document_id": str, "kind": str, "rule_id": int, "label": str, "title": str,
-        "text": str, "text_norm": str, "lemmas": str, "seq": int, "line_start": int, "line_end": int, "meta": str,
+        "id": int, "edition_id": str, "language": str, "document_id": str, "kind": str, "rule_id": int, "label": str,
+        "title": str, "text": str, "text_norm": str, "lemmas": str, "seq": int, "line_start": int, "line_end": int,
+        "meta": str,
     }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("document_id", "documents", "id"),
                               ("rule_id", "rules", "id")])
     db["items"].insert_all(t.items)
