@@ -231,7 +231,7 @@ def _register(module: str) -> None:
         main.add_command(cmd)
 
 
-for _module in ("engine.cli", "kb.align_cli", "kb.diff_cli"):
+for _module in ("engine.cli", "kb.align_cli", "kb.diff.cli"):
     _register(_module)
 
 

@@ -113,3 +113,45 @@ def test_scaling_is_near_linear(base):
 
     small, large = timed(200), timed(2000)
     assert large < 20 * small + 1.0
+
+
+# --- structural cases: an edition aligned with itself, and a rule split off into a new subrule
+
+
+@pytest.mark.parametrize("terms", [None, "curated"])
+def test_cross_edition_identity_is_one_to_one(base, terms):
+    """Near-duplicate rules (610.3d/610.4d, 613.2/613.4, 614.12/614.17d) must not be split or merged."""
+    table = align.load_terminology() if terms else None
+    links = align.align_cross_edition(base, renamed(base, "syn-new"), table)
+    assert len(links) == len(base)
+    assert all(lk.target is not None and lk.target.norm == lk.source.norm for lk in links)
+    assert {lk.relation for lk in links} == {"equivalent"}
+
+
+def split_off(views, number):
+    """The newer edition: rule ``number`` keeps its first half of sentences, the rest becomes the new
+    subrule ``number + "a"`` right after it (the way the planted diff test splits a rule)."""
+    out = []
+    for v in views:
+        parts = align.sentences(v.text) if v.norm == number else []
+        if len(parts) < 2:
+            out.append(v)
+            continue
+        cut = len(parts) // 2
+        out.append(align.make_view(v.key, v.edition, v.lang, number, " ".join(parts[:cut]), v.seq, level=v.level))
+        out.append(align.make_view(v.key + "a", v.edition, v.lang, number + "a", " ".join(parts[cut:]), v.seq,
+                                   level="subrule"))
+    assert len(out) == len(views) + 1, number
+    return renamed(out, "syn-new")
+
+
+@pytest.mark.parametrize("number", ["612.1", "614.9", "614.8", "610.1"])
+@pytest.mark.parametrize("fn", [align.align_cross_language, align.align_cross_edition], ids=["xlang", "xedition"])
+def test_split_into_new_subrule_is_found(base, number, fn):
+    links = fn(base, split_off(base, number))
+    got = {lk.target.norm for lk in links if lk.source.norm == number and lk.target}
+    assert got == {number, number + "a"}
+    assert {lk.relation for lk in links if lk.source.norm == number} == {"split"}
+    # nothing else changed: every other rule keeps its one counterpart
+    others = [lk for lk in links if lk.source.norm != number]
+    assert all(lk.target is not None and lk.target.norm == lk.source.norm for lk in others)

@@ -4,24 +4,30 @@
   not a terminal, and the wdiff-style markers (``[-deleted-]``, ``{+inserted+}``) keep the
   changes readable without colour.
 * :func:`render_html` fills ``kb/templates/diff_report.html`` (Jinja2, autoescaped; the diff
-  fragments are built escaped by :mod:`kb.diff`): side-by-side diffs with the changed words
+  fragments are built escaped by :mod:`kb.diff.words`): side-by-side diffs with the changed words
   highlighted, a summary per chapter, the renumbering map, the terminology table and links to
   the rules' Datasette pages (``--base-url``).
-* :func:`render_json` is :func:`kb.diff.report_json` serialised.
+* :func:`render_json` serialises :func:`report_json`.
+
+:func:`render` picks one of them by name; :func:`write_all` writes all three into a folder.
 """
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from urllib.parse import quote
 
 import click
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
-from . import diff as D
+from . import BASE_URL, CLASSES
+from .classes import renumbering_map
+from .model import Group, Report, Rule
+from .words import diff_stats, side_html
 
-TEMPLATES = Path(__file__).parent / "templates"
+TEMPLATES = Path(__file__).parent.parent / "templates"
 
 #: colour of each change class (terminal and HTML)
 COLOURS = {
@@ -41,13 +47,63 @@ DESCRIPTIONS = {
 }
 
 
+def render(rep: Report, fmt: str, base_url: str = BASE_URL, rule: str | None = None, fold: bool = True,
+           only: tuple[str, ...] = ()) -> str:
+    """The report as ``text``, ``html`` or ``json``."""
+    if fmt == "text":
+        return render_text(rep, rule=rule, fold=fold, only=tuple(only))
+    if fmt == "html":
+        return render_html(rep, base_url=base_url, rule=rule)
+    return render_json(rep, rule=rule)
+
+
+def write_all(rep: Report, out_dir: Path, base_url: str, rule: str | None = None, fold: bool = True) -> list[Path]:
+    """Text (uncoloured), HTML and JSON of one report into ``out_dir``."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{rep.old.id}__{rep.new.id}" + (f"__{rule}" if rule else "")
+    return [write(out_dir / f"{stem}.{ext}", fmt, render(rep, fmt, base_url=base_url, rule=rule, fold=fold))
+            for fmt, ext in (("text", "txt"), ("html", "html"), ("json", "json"))]
+
+
+def write(path: Path, fmt: str, text: str) -> Path:
+    """Write one rendered report (text without its colours)."""
+    path.write_text(click.unstyle(text) if fmt == "text" else text, encoding="utf-8")
+    return path
+
+
+def _flags(g: Group) -> list[str]:
+    """What a group's class does not say: a renumbered or moved rule also reworded, terminology only."""
+    flags = []
+    if g.change_class in ("renumbered", "moved") and g.text_changed:
+        flags.append("and reworded")
+    if g.terminology_only:
+        flags.append("terminology only")
+    return flags
+
+
+def _story_rules(rep: Report, rule: str) -> list[dict]:
+    """Each rule numbered ``rule`` in either edition, with its class, its counterparts and (for an
+    old rule or subrule) the sections its section went to."""
+    cls = rep.cls
+    norm = rule.strip().rstrip(".")
+    out = []
+    for side, rules, classes, ed, other_ed in (("old", cls.old, cls.old_class, rep.old, rep.new),
+                                               ("new", cls.new, cls.new_class, rep.new, rep.old)):
+        for r in rules:
+            if r.norm == norm:
+                out.append({"side": side, "rule": r, "cls": classes[r.key], "edition": ed, "other_edition": other_ed,
+                            "other": cls.targets.get(r.key, []) if side == "old" else cls.sources.get(r.key, []),
+                            "went": cls.section_map.get(r.section)
+                            if side == "old" and r.level in ("rule", "subrule") else None})
+    return out
+
+
 # --------------------------------------------------------------------------- text
 
 
 def _styled_words(segs, fold: bool):
     """(text, style kwargs, space before) chunks of an inline diff, word by word, wdiff markers."""
-    import re
-
     out = []
     state = {"old": True, "new": True}   # whitespace at the end of the old / new text so far
 
@@ -92,13 +148,12 @@ def _styled_words(segs, fold: bool):
 
 
 def _wrap(chunks, width: int, indent: str) -> str:
-    """Wrap styled chunks at ``width`` visible columns; a chunk without space before sticks to the last."""
+    """Wrap (word, style, space before) chunks at ``width`` visible columns; a chunk without space
+    before sticks to the last."""
     lines: list[str] = []
     line: list[str] = []
     used = len(indent)
-    for chunk in chunks:
-        word, style = chunk[0], chunk[1]
-        space = chunk[2] if len(chunk) > 2 else True
+    for word, style, space in chunks:
         if word == "\n":
             if line:
                 lines.append(indent + "".join(line))
@@ -123,29 +178,21 @@ def _badge(cls: str) -> str:
     return click.style(f"{cls:<10}", fg=COLOURS[cls][0], bold=True)
 
 
-def _group_head(g: D.Group) -> str:
+def _group_head(g: Group) -> str:
     old = ", ".join(g.old_numbers) or "—"
     new = ", ".join(g.new_numbers) or "—"
-    bits = []
-    if g.change_class in ("renumbered", "moved") and g.text_changed:
-        bits.append("and reworded")
-    if g.terminology_only:
-        bits.append("terminology only")
-    if g.note:
-        bits.append(g.note)
-    if g.score is not None:
-        bits.append(f"score {g.score:.2f}")
+    bits = _flags(g) + ([g.note] if g.note else []) + ([f"score {g.score:.2f}"] if g.score is not None else [])
     tail = click.style(f"  ({'; '.join(bits)})", dim=True) if bits else ""
     return f"{_badge(g.change_class)} {old} → {new}{tail}"
 
 
-def render_text(rep: D.Report, rule: str | None = None, fold: bool = True, only: tuple[str, ...] = (),
+def render_text(rep: Report, rule: str | None = None, fold: bool = True, only: tuple[str, ...] = (),
                 width: int = 100) -> str:
+    if rule:
+        return _render_story_text(rep, rule, fold, width)
     out: list[str] = []
     o, n = rep.old, rep.new
     cls = rep.cls
-    if rule:
-        return _render_story_text(rep, rule, fold, width)
     out.append(click.style(f"Changes from {o.id} ({o.date}) to {n.id} ({n.date})", bold=True))
     out.append(click.style(f"  {o.title}\n  {n.title}", dim=True))
     if rep.cross_language:
@@ -157,13 +204,13 @@ def render_text(rep: D.Report, rule: str | None = None, fold: bool = True, only:
     out.append("")
     counts = cls.counts()
     out.append(click.style(f"{'class':<12}{o.id:>14}{n.id:>14}", bold=True))
-    for c in D.CLASSES:
+    for c in CLASSES:
         out.append(f"{_badge(c)}  {counts[c]['old']:>14}{counts[c]['new']:>14}")
     out.append(f"{'total':<12}{len(cls.old):>14}{len(cls.new):>14}")
     out.append("")
     out.append(click.style("By chapter", bold=True))
     for row in cls.by_chapter():
-        parts = [f"{c} {row['counts'][c]}" for c in D.CLASSES if row["counts"][c]]
+        parts = [f"{c} {row['counts'][c]}" for c in CLASSES if row["counts"][c]]
         out.append(f"  {row['edition']} chapter {row['chapter'] if row['chapter'] is not None else '—'}"
                    f" ({row['total']} rules): " + ", ".join(parts))
     out.append("")
@@ -190,7 +237,7 @@ def render_text(rep: D.Report, rule: str | None = None, fold: bool = True, only:
             out.append(click.style(f"— {n.id} {label}"
                                    f"{' ' + head.title if head is not None and head.title else ''} —", bold=True))
         out.append(_group_head(g))
-        out.extend(_group_body_text(rep, g, fold, width, full=False))
+        out.extend(_group_body_text(rep, g, fold, width))
     removed = [g for g in cls.groups if g.change_class == "removed" and (not only or "removed" in only)]
     if removed:
         out.append("")
@@ -217,19 +264,20 @@ def render_text(rep: D.Report, rule: str | None = None, fold: bool = True, only:
     return "\n".join(out)
 
 
-def _group_body_text(rep: D.Report, g: D.Group, fold: bool, width: int, full: bool) -> list[str]:
+def _group_body_text(rep: Report, g: Group, fold: bool, width: int) -> list[str]:
+    """The lines under a group's head in the full report: its word diff, or its texts (shortened)."""
     indent = "    "
-    if g.change_class == "unchanged" and not full:
+    if g.change_class == "unchanged":
         return []
     if g.diff is not None and g.old and g.new:
-        if g.change_class in ("renumbered", "moved") and not g.text_changed and not full:
+        if g.change_class in ("renumbered", "moved") and not g.text_changed:
             return []
         return [_wrap(_styled_words(g.diff, fold), width, indent)]
     out = []
-    limit = None if full else width - 30
+    limit = width - 30
     for side, rules, style in (("old", g.old, {"fg": "red"}), ("new", g.new, {"fg": "green"})):
         for r in rules:
-            text = D._full_text(r)
+            text = r.full_text
             if limit and len(text) > limit:
                 text = text[:limit].rsplit(" ", 1)[0] + " …"
             ed = rep.old.id if side == "old" else rep.new.id
@@ -238,26 +286,19 @@ def _group_body_text(rep: D.Report, g: D.Group, fold: bool, width: int, full: bo
     return out
 
 
-def _render_story_text(rep: D.Report, rule: str, fold: bool, width: int) -> str:
+def _render_story_text(rep: Report, rule: str, fold: bool, width: int) -> str:
     groups = rep.story(rule)
-    cls = rep.cls
-    norm = rule.strip().rstrip(".")
     if not groups:
         raise LookupError(f"no rule {rule} in {rep.old.id} or {rep.new.id}")
     out = []
-    for side, rules, classes, ed in (("old", cls.old, cls.old_class, rep.old), ("new", cls.new, cls.new_class,
-                                                                                  rep.new)):
-        for r in rules:
-            if r.norm != norm:
-                continue
-            other = cls.targets.get(r.key, []) if side == "old" else cls.sources.get(r.key, [])
-            verb = "→" if side == "old" else "←"
-            out.append(click.style(f"{ed.id} {r.label}", bold=True) + f"  is {_badge(classes[r.key]).strip()}"
-                       + f"  {verb} {', '.join(x.label for x in other) or 'no counterpart'}")
-            if side == "old" and r.section is not None and r.level in ("rule", "subrule"):
-                exp = cls.section_map.get(r.section)
-                if exp:
-                    out.append(click.style(f"  section {r.section} went to {', '.join(map(str, exp))}", dim=True))
+    for s in _story_rules(rep, rule):
+        verb = "→" if s["side"] == "old" else "←"
+        out.append(click.style(f"{s['edition'].id} {s['rule'].label}", bold=True)
+                   + f"  is {_badge(s['cls']).strip()}"
+                   + f"  {verb} {', '.join(x.label for x in s['other']) or 'no counterpart'}")
+        if s["went"]:
+            out.append(click.style(f"  section {s['rule'].section} went to {', '.join(map(str, s['went']))}",
+                                   dim=True))
     out.append("")
     for g in groups:
         out.append(_group_head(g))
@@ -266,8 +307,7 @@ def _render_story_text(rep: D.Report, rule: str, fold: bool, width: int) -> str:
                                    dim=True))
         for side, rules, ed in (("old", g.old, rep.old), ("new", g.new, rep.new)):
             for r in rules:
-                out.append(_plain_wrap(f"{ed.id} {r.label}: {D._full_text(r)}", width, "    ",
-                                       {"dim": True}))
+                out.append(_plain_wrap(f"{ed.id} {r.label}: {r.full_text}", width, "    ", {"dim": True}))
         if g.diff is not None:
             out.append(click.style("    word diff" + (" (terminology folded)" if fold else "") + ":", bold=True))
             out.append(_wrap(_styled_words(g.diff, fold), width, "    "))
@@ -286,21 +326,20 @@ def _render_story_text(rep: D.Report, rule: str, fold: bool, width: int) -> str:
 def _env():
     from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-    env = Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
-                      trim_blocks=True, lstrip_blocks=True)
-    return env
+    return Environment(loader=FileSystemLoader(str(TEMPLATES)), autoescape=select_autoescape(["html"]),
+                       trim_blocks=True, lstrip_blocks=True)
 
 
 def rule_url(base_url: str, edition: str, number: str) -> str:
     return f"{base_url.rstrip('/')}/rule/{quote(edition)}/{quote(number)}"
 
 
-def _rows(g: D.Group, fold: bool) -> list[dict]:
+def _rows(g: Group, fold: bool) -> list[dict]:
     """Side-by-side rows of a group: one per part (split/merge), each with old and new HTML."""
     if g.diff is None:
         return [{"old_label": ", ".join(g.old_numbers), "new_label": ", ".join(g.new_numbers),
-                 "old": Markup("<br>").join(D.plain_html(D._full_text(r)) for r in g.old),
-                 "new": Markup("<br>").join(D.plain_html(D._full_text(r)) for r in g.new)}]
+                 "old": Markup("<br>").join(escape(r.full_text) for r in g.old),
+                 "new": Markup("<br>").join(escape(r.full_text) for r in g.new)}]
     rows, cur = [], []
     head = (", ".join(g.old_numbers), ", ".join(g.new_numbers))
     for s in g.diff:
@@ -313,11 +352,11 @@ def _rows(g: D.Group, fold: bool) -> list[dict]:
     rows.append((head, cur))
     if len(rows) > 1 and not rows[0][1] and rows[0][0] == (", ".join(g.old_numbers), ", ".join(g.new_numbers)):
         rows = rows[1:]
-    return [{"old_label": h[0], "new_label": h[1], "old": D.side_html(segs, "old", fold),
-             "new": D.side_html(segs, "new", fold)} for h, segs in rows]
+    return [{"old_label": h[0], "new_label": h[1], "old": side_html(segs, "old", fold),
+             "new": side_html(segs, "new", fold)} for h, segs in rows]
 
 
-def render_html(rep: D.Report, base_url: str = "http://127.0.0.1:8001", rule: str | None = None) -> str:
+def render_html(rep: Report, base_url: str = BASE_URL, rule: str | None = None) -> str:
     cls = rep.cls
     groups = rep.story(rule) if rule else cls.groups
     titles = {r.section: r for r in cls.new if r.level == "section"}
@@ -343,48 +382,28 @@ def render_html(rep: D.Report, base_url: str = "http://127.0.0.1:8001", rule: st
     removed_sections = [{"chapter": ch, "section": sec,
                          "title": old_titles[sec].title if sec in old_titles and old_titles[sec].title else "",
                          "groups": gs} for (ch, sec), gs in removed.items()]
-    view = []
-    for sec in sections:
-        view.append({**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]})
+    view = [{**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]} for sec in sections]
     removed_view = [{**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]}
                     for sec in removed_sections]
-    counts = cls.counts()
-    renumbering = _renumbering_view(rep, base_url)
-    kept_numbers = sum(1 for row in D.renumbering_map(cls) if row["new"] == [row["old"]])
-    story = []
-    if rule:
-        norm = rule.strip().rstrip(".")
-        for side, rules, classes, ed, other_ed in (("old", cls.old, cls.old_class, rep.old, rep.new),
-                                                   ("new", cls.new, cls.new_class, rep.new, rep.old)):
-            for r in rules:
-                if r.norm != norm:
-                    continue
-                other = cls.targets.get(r.key, []) if side == "old" else cls.sources.get(r.key, [])
-                went = cls.section_map.get(r.section) if side == "old" and r.level in ("rule", "subrule") else None
-                story.append({"edition": ed.id, "label": r.label, "url": rule_url(base_url, ed.id, r.norm),
-                              "cls": classes[r.key], "side": side, "other_edition": other_ed.id,
-                              "other": [(x.label, rule_url(base_url, other_ed.id, x.norm)) for x in other],
-                              "section": r.section, "went": went})
+    story = [{"edition": s["edition"].id, "label": s["rule"].label,
+              "url": rule_url(base_url, s["edition"].id, s["rule"].norm), "cls": s["cls"], "side": s["side"],
+              "other_edition": s["other_edition"].id,
+              "other": [(x.label, rule_url(base_url, s["other_edition"].id, x.norm)) for x in s["other"]],
+              "section": s["rule"].section, "went": s["went"]} for s in (_story_rules(rep, rule) if rule else [])]
     return _env().get_template("diff_report.html").render(
-        rep=rep, old=rep.old, new=rep.new, classes=D.CLASSES, counts=counts, colours=COLOURS,
+        rep=rep, old=rep.old, new=rep.new, classes=CLASSES, counts=cls.counts(), colours=COLOURS,
         descriptions=DESCRIPTIONS, by_chapter=cls.by_chapter(), sections=view, removed=removed_view,
         section_map=sorted(cls.section_map.items()), chapter_map=sorted(cls.chapter_map.items()),
-        renumbering=renumbering, kept_numbers=kept_numbers, story=story,
+        renumbering=_renumbering_view(rep, base_url),
+        kept_numbers=sum(1 for row in renumbering_map(cls) if row["new"] == [row["old"]]), story=story,
         terminology=rep.terminology, candidates=rep.candidates,
-        base_url=base_url.rstrip("/"), rule=rule, url=lambda ed, num: rule_url(base_url, ed, num),
-        total_old=len(cls.old), total_new=len(cls.new), n_groups=len(groups),
+        base_url=base_url.rstrip("/"), rule=rule, total_old=len(cls.old), total_new=len(cls.new),
     )
 
 
-def _group_view(rep: D.Report, g: D.Group, base_url: str) -> dict:
-    flags = []
-    if g.change_class in ("renumbered", "moved") and g.text_changed:
-        flags.append("and reworded")
-    if g.terminology_only:
-        flags.append("terminology only")
-    stats = D.diff_stats(g.diff) if g.diff is not None else {}
+def _group_view(rep: Report, g: Group, base_url: str) -> dict:
     return {
-        "cls": g.change_class, "g": g, "flags": flags, "stats": stats,
+        "cls": g.change_class, "g": g, "flags": _flags(g), "stats": diff_stats(g.diff) if g.diff is not None else {},
         "old": [(r.label, rule_url(base_url, rep.old.id, r.norm or r.number)) for r in g.old],
         "new": [(r.label, rule_url(base_url, rep.new.id, r.norm or r.number)) for r in g.new],
         "rows_folded": _rows(g, True), "rows_plain": _rows(g, False) if g.diff is not None else None,
@@ -393,9 +412,9 @@ def _group_view(rep: D.Report, g: D.Group, base_url: str) -> dict:
     }
 
 
-def _renumbering_view(rep: D.Report, base_url: str) -> list[dict]:
+def _renumbering_view(rep: Report, base_url: str) -> list[dict]:
     out = []
-    for row in D.renumbering_map(rep.cls):
+    for row in renumbering_map(rep.cls):
         if not row["new"] or row["new"] == [row["old"]]:
             continue
         out.append({**row, "old_url": rule_url(base_url, rep.old.id, row["old"]),
@@ -406,5 +425,44 @@ def _renumbering_view(rep: D.Report, base_url: str) -> list[dict]:
 # --------------------------------------------------------------------------- JSON
 
 
-def render_json(rep: D.Report, rule: str | None = None) -> str:
-    return json.dumps(D.report_json(rep, rule), ensure_ascii=False, indent=1)
+def rule_json(r: Rule) -> dict:
+    return {"id": r.id, "edition": r.edition, "number": r.number, "norm": r.norm, "level": r.level,
+            "chapter": r.chapter, "section": r.section, "title": r.title, "text": r.text}
+
+
+def group_json(g: Group) -> dict:
+    return {
+        "class": g.change_class, "old": [rule_json(r) for r in g.old], "new": [rule_json(r) for r in g.new],
+        "score": g.score, "relation": g.relation, "method": g.method, "text_changed": g.text_changed,
+        "terminology_only": g.terminology_only, "expected_numbers": g.expected, "note": g.note,
+        "diff": [s.as_list() for s in g.diff] if g.diff is not None else None,
+        "diff_stats": diff_stats(g.diff) if g.diff is not None else None,
+    }
+
+
+def report_json(rep: Report, rule: str | None = None) -> dict:
+    cls = rep.cls
+
+    def classes(rules: list[Rule], of: dict[str, str]) -> dict[str, str]:
+        return {(r.key if "#" in r.key else r.label): of[r.key] for r in rules}
+
+    out = {
+        "from": vars(rep.old), "to": vars(rep.new), "cross_language": rep.cross_language,
+        "classes": list(CLASSES),
+        "counts": cls.counts(),
+        "by_chapter": cls.by_chapter(),
+        "rules": {"old": classes(cls.old, cls.old_class), "new": classes(cls.new, cls.new_class)},
+        "section_map": {str(k): v for k, v in sorted(cls.section_map.items())},
+        "chapter_map": {str(k): v for k, v in sorted(cls.chapter_map.items())},
+        "renumbering": renumbering_map(cls),
+        "terminology": rep.terminology,
+        "terminology_candidates": rep.candidates,
+        "groups": [group_json(g) for g in (rep.story(rule) if rule else cls.groups)],
+    }
+    if rule:
+        out["rule"] = rule
+    return out
+
+
+def render_json(rep: Report, rule: str | None = None) -> str:
+    return json.dumps(report_json(rep, rule), ensure_ascii=False, indent=1)

@@ -1,12 +1,12 @@
 """Benchmark of the change report: median wall time of full ``kb diff --format all`` runs.
 
-    python -m kb.diff_bench                      # de-1999 -> de-2024, 5 runs, build/kb.db
-    python -m kb.diff_bench --from it-wiki --to de-2024 --runs 7 --db /tmp/kb.db
+    python -m kb.diff.bench                      # de-1999 -> de-2024, 5 runs, build/kb.db
+    python -m kb.diff.bench --from it-wiki --to de-2024 --runs 7 --db /tmp/kb.db
 
 Each run is a fresh process (``python -m kb.cli diff ... --format all``), so interpreter start,
 imports, loading the KB, classification, word diffs, terminology table and writing text, HTML
 and JSON are all inside the time.  The in-process median (compare + render, warm) is printed
-too.
+too; ``kb diff --bench N`` prints that one alone.
 """
 from __future__ import annotations
 
@@ -16,10 +16,27 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 import click
 
-from . import paths
+from .. import paths
+from ..query import connect
+from . import BASE_URL
+from .load import compare
+from .report import write_all
+
+
+def timed(runs: int, run: Callable[[], object], label: str | None = None) -> list[float]:
+    """Wall times of ``runs`` calls of ``run``; with a ``label``, each time is printed as it comes."""
+    times = []
+    for i in range(runs):
+        t = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t)
+        if label is not None:
+            click.echo(f"run {i + 1}: {times[-1]:.3f}s{label}")
+    return times
 
 
 @click.command()
@@ -29,25 +46,13 @@ from . import paths
 @click.option("--db", "db_path", type=click.Path(exists=True, path_type=Path), default=paths.DEFAULT_DB,
               show_default=True)
 def main(old: str, new: str, runs: int, db_path: Path) -> None:
-    from . import diff as D
-    from .diff_cli import write_all
-    from .query import connect
-
-    cold = []
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "kb.cli", "diff", "--from", old, "--to", new, "--format", "all",
                "-o", tmp, "--db", str(db_path)]
-        for i in range(runs):
-            t = time.perf_counter()
-            subprocess.run(cmd, check=True, capture_output=True, cwd=paths.ROOT)
-            cold.append(time.perf_counter() - t)
-            click.echo(f"run {i + 1}: {cold[-1]:.3f}s  (kb diff --format all, new process)")
+        cold = timed(runs, lambda: subprocess.run(cmd, check=True, capture_output=True, cwd=paths.ROOT),
+                     "  (kb diff --format all, new process)")
         conn = connect(db_path)
-        warm = []
-        for _ in range(runs):
-            t = time.perf_counter()
-            write_all(D.compare(conn, old, new), Path(tmp), "http://127.0.0.1:8001")
-            warm.append(time.perf_counter() - t)
+        warm = timed(runs, lambda: write_all(compare(conn, old, new), Path(tmp), BASE_URL))
     click.echo(f"median of {runs} runs, {old} -> {new}, all formats: {statistics.median(cold):.3f}s per process "
                f"(in-process, warm: {statistics.median(warm):.3f}s)")
 

@@ -1,0 +1,55 @@
+"""Concepts: aligned versions of a rule share one stable identity, anchored on the German 2024 rule."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from .views import Link
+
+
+def assign_concepts(links: list[Link], anchor_editions: tuple[str, ...] = ("de-2024",)) -> dict[str, str]:
+    """Concept anchor key for every rule key: rules joined by their best link share one concept.
+
+    A rule's best link (highest score) joins it to its target's concept; secondary targets of a
+    split stay separate concepts (the alignment rows keep them).  The anchor of a concept is its
+    member in one of ``anchor_editions`` if any, else its earliest target.
+    """
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    best: dict[str, Link] = {}
+    for link in links:
+        if link.source.kind != "rule":
+            continue
+        find(link.source.key)
+        if link.target is None or link.target.kind != "rule":
+            continue
+        find(link.target.key)
+        cur = best.get(link.source.key)
+        if cur is None or link.score > cur.score:
+            best[link.source.key] = link
+    edition_of = {}
+    for link in links:
+        edition_of[link.source.key] = link.source.edition
+        if link.target:
+            edition_of[link.target.key] = link.target.edition
+    for link in best.values():
+        a, b = find(link.source.key), find(link.target.key)
+        if a != b:
+            # the target side stays the root, so anchors are targets
+            parent[a] = b
+    groups: dict[str, list[str]] = defaultdict(list)
+    for key in parent:
+        groups[find(key)].append(key)
+    out = {}
+    for root, members in groups.items():
+        anchored = [k for k in members if edition_of.get(k) in anchor_editions]
+        anchor = anchored[0] if anchored else root
+        for k in members:
+            out[k] = anchor
+    return out

@@ -1,0 +1,162 @@
+"""The cross-edition aligner: same language, different numbering (German 1999 -> 2024).
+
+1. Old terminology is rewritten; rules and their sentences become TF-IDF bags
+   (:class:`~kb.align.matcher.EditionMatcher`); candidates come from the inverted index for the
+   rule and for each of its sentences (blocking, never all pairs), plus the targets at the same
+   relative position inside tied sections.
+2. Priors are learnt (:mod:`kb.align.structure`): mutual best matches tie a source section to
+   target sections; a chapter whose rules find only weak matches is unlikely to have counterparts.
+3. Primary targets by competitive linking: best pairs first, each target once, unless no free
+   target comes close (then several sources share one target: a merge).  Below the threshold: no
+   counterpart.
+4. Sentence votes: every sentence of a rule names the target that restates it best; a target that
+   restates a sentence clearly better than the targets already chosen joins them (a 1→n split).
+   A twin (replacement/prevention, spell/ability) that scores like a chosen target and explains
+   more of the rule joins too.  A rule whose text a chosen target restates completely gets no
+   secondary target: an edition aligned with itself comes out 1:1.
+5. Siblings linked with confidence frame the gap for a weakly linked rule between them;
+   headings (no text of their own) take the target nodes covering their children's targets.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from .matcher import EditionMatcher
+from .structure import _fill_gaps, _learn_priors, _map_headings
+from .views import Link, RuleView
+
+#: parameters of the cross-edition aligner (tuned on the even sections of the 1999 gold only)
+XEDITION = {
+    "candidates": 20,          # blocking: targets read per source rule from the inverted index
+    "sentence_candidates": 6,  # ... and per sentence of a rule with several sentences
+    "sentence_weight": 0.0,    # share of the pair score that comes from the sentences' wording
+    "wording_floor": 0.3,      # word-order similarity below this is what unrelated sentences share
+    "threshold": 0.13,         # below: no counterpart
+    "anchor_min": 0.2,         # a mutual best match from this similarity on ties its two sections
+    "section_lo": 0.14,        # a source section whose best target section restates it less (mean best
+    "section_hi": 0.16,        # similarity of its rules) has no counterpart; full weight from section_hi
+    "untied": 0.4,             # prior factor for a section pair no anchor ties
+    "title_min": 0.6,          # section titles this alike tie their sections like anchors do
+    "anchor_density": 0.1,     # share of a section's rules that are anchors into a target section for a full tie
+    "merge_slack": 0.02,       # a source whose best target is taken moves to a free one scoring this close
+    "vote_floor": 0.05,        # a sentence votes among the candidates with this pair score ...
+    "vote_score": 0.2,         # weight of the pair score beside the wording in a vote
+    "vote_min": 0.55,          # ... for the target whose sentence keeps this much of its wording ...
+    "vote_margin": 0.15,       # ... clearly more than any other candidate and any chosen target
+    "demote": True,            # a primary target keeping no sentence's wording yields to voted targets
+    "twin_min": 0.55,          # two rules of the newer edition this alike are twins ...
+    "twin_ratio": 0.8,         # ... and a twin scoring this close to a chosen target joins it
+    "complete": 0.9,           # a target restating the rule this well leaves nothing for a split
+    "confident": 0.2,          # a sibling's link this strong frames the gap for its neighbours
+    "gap_min": 0.05,           # inside a framed gap, a target needs only this score
+    "position_window": 0.25,   # extra candidates: targets this close in relative position within tied sections
+    "strong_chapter": 0.8,     # a chapter matching this well (relative to the best) can keep title-only links
+    "heading_cover": 0.6,      # a heading maps to the deepest target node covering this share of its children
+    "heading_share": 0.3,      # ... or, if none, to every section receiving this share (a split)
+}
+
+
+def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tuple[str, str]] | None = None, *,
+                        params: dict | None = None, method: str = "xedition-lex") -> list[Link]:
+    """Align an older edition to a newer one in the same language but another numbering (see the module doc)."""
+    p = {**XEDITION, **(params or {})}
+    if not src or not tgt:
+        return [Link(v, None, 0.0, "no counterpart", method, {}) for v in src]
+    mt = EditionMatcher(src, tgt, terms or [], p["sentence_weight"], p["wording_floor"])
+    cand = mt.candidates(p["candidates"], p["sentence_candidates"])
+    prior, anchors, strength = _learn_priors(mt, cand, p)
+    mt.add_position_candidates(cand, anchors, p["position_window"])
+    scores = {(i, d): s * prior(i, d) for i, c in enumerate(cand) for d, s in c.items()}
+    chosen = _primary(mt, cand, scores, p)
+    votes = _add_secondary(mt, cand, scores, chosen, prior, p)
+    _fill_gaps(src, tgt, chosen, scores, mt.has_text, p, lambda i, d: mt.sim(i, d) * prior(i, d))
+    _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.terms, lambda i: strength(i) >= p["strong_chapter"])
+
+    incoming = Counter(d for ds in chosen.values() for d in ds)
+    links: list[Link] = []
+    for i, v in enumerate(src):
+        ds = chosen[i]
+        if not ds:
+            links.append(Link(v, None, 0.0, "no counterpart", method, {}))
+            continue
+        for d in ds:
+            s = scores.get((i, d)) if mt.has_text[i] else None
+            ev = {"lexical": round(cand[i].get(d, 0.0), 3), "prior": round(prior(i, d), 3)} if s is not None \
+                else {"children": True}
+            if (i, d) in votes:
+                ev["sentences"] = votes[i, d]
+            if len(ds) > 1:
+                rel = "split"
+            elif incoming[d] > 1:
+                rel = "merged"
+            elif v.norm == tgt[d].norm:
+                rel = "equivalent"
+            else:
+                rel = "renumbered" if (s or 1.0) >= 0.5 else "reworded"
+            links.append(Link(v, tgt[d], round(s if s is not None else 1.0, 3), rel, method, ev))
+    return links
+
+
+def _primary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dict, p: dict) -> dict[int, list[int]]:
+    """Competitive linking: best pairs first, each target once; a source whose best target is taken
+    moves to its best free target if that scores within ``merge_slack``, else shares (a merge)."""
+    ranked = {i: sorted(((scores[i, d], d) for d in c), reverse=True) for i, c in enumerate(cand)}
+    order = sorted(((r[0][0], i) for i, r in ranked.items() if r and r[0][0] >= p["threshold"]), reverse=True)
+    owner: dict[int, int] = {}
+    chosen: dict[int, list[int]] = {i: [] for i in range(len(mt.src))}
+    for top, i in order:
+        pick = ranked[i][0][1]
+        if pick in owner:
+            free = next(((s, d) for s, d in ranked[i] if d not in owner), None)
+            if free is not None and free[0] >= p["threshold"] and free[0] >= top - p["merge_slack"]:
+                pick = free[1]
+        owner.setdefault(pick, i)
+        chosen[i] = [pick]
+    return chosen
+
+
+def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dict, chosen: dict[int, list[int]],
+                   prior, p: dict) -> dict[tuple[int, int], list[int]]:
+    """Split targets from sentence votes and twins (in place); returns the sentences behind each vote."""
+    votes: dict[tuple[int, int], list[int]] = {}
+    twins = mt.target_twins(p["twin_min"])
+    for i, picked in chosen.items():
+        if not picked:
+            continue
+        first = picked[0]
+        nsent = len(mt.s_sent_words[i])
+        # sentence votes: a sentence whose wording survived in a target not chosen yet
+        if nsent > 1:
+            # wording weighted by the section prior; the pair score breaks near ties (copies of one
+            # sentence in several rules)
+            w = {d: tuple(x * prior(i, d) + p["vote_score"] * scores[i, d] for x in mt.wording_sims(i, d))
+                 for d in cand[i] if scores[i, d] >= p["vote_floor"]}
+            for k in range(nsent):
+                ranked = sorted(((x[k], d) for d, x in w.items()), reverse=True)
+                if not ranked:
+                    break
+                best, d = ranked[0]
+                second = ranked[1][0] if len(ranked) > 1 else 0.0
+                have = max((w[x][k] for x in picked if x in w), default=0.0)
+                if (d not in picked and best >= p["vote_min"] and best - second >= p["vote_margin"]
+                        and best - have >= p["vote_margin"]):
+                    picked.append(d)
+                    votes.setdefault((i, d), []).append(k)
+            # a primary target that keeps the wording of none of the sentences yields to the voted ones
+            if len(picked) > 1 and first in w and p["demote"]:
+                voted = min(max(w[d]) for d in picked[1:])
+                if max(w[first]) < voted - p["vote_margin"]:
+                    picked.remove(first)
+                    first = picked[0]
+        # twins of the chosen targets: near-duplicate rules of the newer edition (spell/ability,
+        # replacement/prevention) that the source restates about as well, unless one restates it fully
+        if mt.rule_sim(i, first) >= p["complete"]:
+            continue
+        for d0 in list(picked):
+            for d in twins.get(d0, ()):
+                s = scores.get((i, d))
+                if s is None:
+                    s = scores[i, d] = mt.sim(i, d) * prior(i, d)
+                if d not in picked and s >= p["threshold"] and s >= p["twin_ratio"] * scores[i, d0]:
+                    picked.append(d)
+    return votes

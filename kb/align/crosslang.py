@@ -1,0 +1,297 @@
+"""The cross-language aligner: same numbering scheme, different languages (banded DP + linking)."""
+from __future__ import annotations
+
+import bisect
+from collections import Counter, defaultdict
+
+from ingest import numbers
+
+from .features import (Feat, Lexicon, _gale_church, _jaccard, _overlap, _ref_agreement, features,
+                       merge_feats)
+from .numbering import _lis, _parent_index, number_affinity
+from .views import Link, RuleView
+
+
+# --------------------------------------------------------------------------- cross-language aligner
+
+#: weights of the translation-surviving evidence; missing evidence is left out of the average
+XLANG_WEIGHTS = {"lexicon": 0.50, "refs": 0.15, "digits": 0.07, "symbols": 0.06, "tokens": 0.10, "length": 0.12}
+#: weight of the rule number beside that evidence: numbers are strong evidence, not proof
+NUMBER_WEIGHT = 0.2
+
+
+class PairScorer:
+    """Scores source/target pairs of two editions that share a numbering scheme.
+
+    ``content`` is the evidence that survives translation, ``total`` adds the number.
+    """
+
+    def __init__(self, src: list[RuleView], tgt: list[RuleView], lexicon_pairs: int = 400):
+        self.src, self.tgt = src, tgt
+        self.fs = [features(v) for v in src]
+        self.ft = [features(v) for v in tgt]
+        anchors = _number_anchors(src, tgt) or _proportional_anchors(src, tgt)
+        step = max(1, len(anchors) // lexicon_pairs)
+        sample = anchors[::step]
+        self.lexicon = Lexicon([(self.fs[i].content, self.ft[j].content) for i, j in sample])
+        ratios = sorted(self.ft[j].length / self.fs[i].length for i, j in sample
+                        if self.fs[i].length > 20 and self.ft[j].length > 20)
+        self.c = ratios[len(ratios) // 2] if ratios else 1.0
+        self.s2 = 6.8 * self.c
+        self.cache: dict = {}
+        self._merged: dict = {}
+
+    def feat(self, side: str, idx: tuple[int, ...]) -> Feat:
+        base = self.fs if side == "s" else self.ft
+        if len(idx) == 1:
+            return base[idx[0]]
+        key = (side, idx)
+        if key not in self._merged:
+            self._merged[key] = merge_feats([base[i] for i in idx])
+        return self._merged[key]
+
+    def evidence(self, si: tuple[int, ...], tj: tuple[int, ...]) -> dict:
+        a, b = self.feat("s", si), self.feat("t", tj)
+        shared = _overlap(a.tokens, b.tokens)
+        return {
+            "lexicon": self.lexicon.similarity(a.content, b.content) if a.content and b.content else None,
+            "refs": _ref_agreement(a.refs, b.refs),
+            "digits": _jaccard(a.digits, b.digits),
+            "symbols": _jaccard(a.symbols, b.symbols),
+            "tokens": shared if shared > 0 else None,   # shared names and keywords: only ever a bonus
+            "length": _gale_church(a.length, b.length, self.c, self.s2),
+            "number": max(number_affinity(self.src[i].norm, self.tgt[j].norm) for i in si for j in tj),
+        }
+
+    def score(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float, dict]:
+        """(total, content, evidence) of aligning source rules ``si`` with target rules ``tj``."""
+        key = (si, tj)
+        if key in self.cache:
+            return self.cache[key]
+        ev = self.evidence(si, tj)
+        num = den = 0.0
+        for name, w in XLANG_WEIGHTS.items():
+            if ev[name] is not None:
+                num += w * ev[name]
+                den += w
+        content = num / den if den else 0.0
+        if self.src[si[0]].level != self.tgt[tj[0]].level and not _split_off(self.src[si[0]], self.tgt[tj[0]]):
+            content *= 0.5
+        total = (1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * ev["number"]
+        result = (total, content, {k: round(v, 3) for k, v in ev.items() if v is not None})
+        self.cache[key] = result
+        return result
+
+
+def _split_off(source: RuleView, target: RuleView) -> bool:
+    """The target is a subrule numbered under the source's number (``612.1`` -> ``612.1a``): the part
+    of a rule split off into a new child keeps its evidence despite the other level."""
+    return bool(source.norm) and numbers.is_number(target.norm) and numbers.parent(target.norm) == source.norm
+
+
+def _number_anchors(src: list[RuleView], tgt: list[RuleView]) -> list[tuple[int, int]]:
+    """(source index, target index) of rules printed with the same number."""
+    by_norm: dict[str, int] = {}
+    for j, v in enumerate(tgt):
+        if v.norm:
+            by_norm.setdefault(v.norm, j)
+    return [(i, by_norm[v.norm]) for i, v in enumerate(src) if v.norm in by_norm]
+
+
+def _proportional_anchors(src: list[RuleView], tgt: list[RuleView]) -> list[tuple[int, int]]:
+    """Unnumbered parallel lists (FAQ bullets in two languages): position is the only prior."""
+    if not src or not tgt or abs(len(src) - len(tgt)) > 0.2 * max(len(src), len(tgt)):
+        return []
+    return [(i, min(len(tgt) - 1, round(i * len(tgt) / len(src)))) for i in range(len(src))]
+
+
+def _expected_positions(src: list[RuleView], tgt: list[RuleView]) -> list[float]:
+    """For every source index, where its counterpart should be: interpolated between equal numbers."""
+    anchors = _number_anchors(src, tgt)
+    # keep a monotone chain of anchors (longest increasing subsequence on target index)
+    chain = _lis(anchors)
+    if not chain:
+        scale = len(tgt) / max(1, len(src))
+        return [i * scale for i in range(len(src))]
+    xs = [i for i, _ in chain]
+    out = []
+    for i in range(len(src)):
+        k = bisect.bisect_left(xs, i)
+        if k < len(xs) and xs[k] == i:
+            out.append(float(chain[k][1]))
+        elif k == 0:
+            out.append(float(chain[0][1] - (xs[0] - i)))
+        elif k == len(xs):
+            out.append(float(chain[-1][1] + (i - xs[-1])))
+        else:
+            (i0, j0), (i1, j1) = chain[k - 1], chain[k]
+            out.append(j0 + (j1 - j0) * (i - i0) / (i1 - i0))
+    return out
+
+
+def align_cross_language(src: list[RuleView], tgt: list[RuleView], *, band: int = 12, threshold: float = 0.35,
+                         many_penalty: float = 0.05, method: str = "xlang-dp") -> list[Link]:
+    """Align two editions with the same numbering scheme (both lists in document order).
+
+    1. A monotone dynamic program inside a band around the positions that equal numbers
+       suggest; each aligned pair gains ``total - threshold``, skips gain nothing, 2–1 and 1–2
+       steps pay ``many_penalty``.
+    2. Competitive linking inside the band (:func:`_link`): best pairs first, each target once,
+       with the path and the parents' links as small bonuses.  It finds what a monotone path
+       cannot express: swapped rules, misplaced duplicates (two sources, one target: a merge)
+       and misprinted numbers.  A source with two neighbouring targets that together explain
+       it better than either alone competes as one candidate (a split).  Run twice: the second
+       round takes the parents' links from the first.
+    """
+    if not src:
+        return []
+    sc = PairScorer(src, tgt)
+    expected = _expected_positions(src, tgt)
+    path = _dp_path(sc, expected, band, threshold, many_penalty)
+    assigned = _link(sc, path, expected, band, threshold)
+    assigned = _link(sc, path, expected, band, threshold, parents_from=assigned)
+    incoming = Counter(t for ts in assigned.values() for t in ts)
+    links = []
+    for a, v in enumerate(src):
+        ts = sorted(assigned.get(a, ()))
+        if not ts:
+            links.append(Link(v, None, 0.0, "no counterpart", method, {}))
+            continue
+        for t in ts:
+            total, content, ev = sc.score((a,), (t,))
+            if len(ts) > 1:
+                rel = "split"
+            elif incoming[t] > 1:
+                rel = "merged"
+            elif v.norm == tgt[t].norm:
+                rel = "reworded" if ev.get("length", 1.0) < 0.02 else "equivalent"
+            else:
+                rel = "renumbered"
+            links.append(Link(v, tgt[t], round(total, 3), rel, method, {**ev, "content": round(content, 3)}))
+    return links
+
+
+def _dp_path(sc: PairScorer, expected: list[float], band: int, threshold: float,
+             many_penalty: float) -> dict[int, list[int]]:
+    """Banded monotone DP with moves 1–1, 1–0, 0–1, 2–1, 1–2; returns source index -> target indexes."""
+    n, m = len(sc.src), len(sc.tgt)
+    lo, hi = [0] * (n + 1), [0] * (n + 1)
+    for i in range(n + 1):
+        e = expected[min(i, n - 1)] + (1 if i == n else 0)
+        lo[i] = 0 if i == 0 else max(0, min(int(e) - band - 2, hi[i - 1]))
+        hi[i] = m if i == n else max(lo[i], min(m, int(e) + band + 3))
+    best: dict[tuple[int, int], tuple[float, tuple | None]] = {(0, 0): (0.0, None)}
+    moves = ((1, 1), (1, 0), (0, 1), (2, 1), (1, 2))
+    for i in range(n + 1):
+        for j in range(lo[i], hi[i] + 1):
+            if i == 0 and j == 0:
+                continue
+            cand = None
+            for di, dj in moves:
+                prev = best.get((i - di, j - dj))
+                if prev is None:
+                    continue
+                gain = 0.0
+                if di and dj:
+                    total = sc.score(tuple(range(i - di, i)), tuple(range(j - dj, j)))[0]
+                    gain = total - threshold - (many_penalty if di + dj > 2 else 0.0)
+                if cand is None or prev[0] + gain > cand[0]:
+                    cand = (prev[0] + gain, (i - di, j - dj))
+            if cand is not None:
+                best[i, j] = cand
+    out: dict[int, list[int]] = defaultdict(list)
+    cell = (n, m)
+    while cell in best and best[cell][1] is not None:
+        (pi, pj), (i, j) = best[cell][1], cell
+        if i > pi and j > pj:
+            for a in range(pi, i):
+                out[a].extend(range(pj, j))
+        cell = (pi, pj)
+    return out
+
+
+#: bonuses in competitive linking: pair on the monotone path, parents already linked to each other
+PATH_BONUS, PARENT_BONUS = 0.03, 0.10
+#: a source takes a target another source already holds (a merge) only with this much evidence ...
+MERGE_MIN = 0.6
+#: ... not much less than the holder's own evidence ...
+MERGE_SLACK = 0.2
+#: ... and when that beats its best free target by this margin
+MERGE_GAP = 0.05
+#: a free neighbour of a source's target joins it (a split) when the two together explain the source
+#: this much better and the neighbour alone has this much evidence
+SPLIT_GAIN, SPLIT_MIN = 0.05, 0.4
+#: a split candidate (one source, two neighbouring targets) pays this against a single link
+SPLIT_PENALTY = 0.05
+
+
+def _link(sc: PairScorer, path: dict[int, list[int]], expected: list[float], band: int, threshold: float,
+          parents_from: dict[int, list[int]] | None = None) -> dict[int, list[int]]:
+    """Competitive linking inside the band: best pairs first, each target once unless evidence says merge."""
+    n, m = len(sc.src), len(sc.tgt)
+    sp, tp = _parent_index(sc.src), _parent_index(sc.tgt)
+    parents = parents_from if parents_from is not None else path
+    on_path = {(a, t) for a, ts in path.items() for t in ts}
+
+    def value(a: int, t: int) -> float:
+        total = sc.score((a,), (t,))[0]
+        bonus = PATH_BONUS if (a, t) in on_path else 0.0
+        if sp[a] is not None and tp[t] is not None and tp[t] in parents.get(sp[a], ()):
+            bonus += PARENT_BONUS
+        return total + bonus
+
+    cands = []
+    for a in range(n):
+        e = int(round(expected[a]))
+        for t in range(max(0, e - band), min(m, e + band + 1)):
+            v = value(a, t)
+            if v >= threshold:
+                cands.append((v, a, t))
+                # one source, two neighbouring targets (a split) competes as one candidate
+                if t + 1 < m and sc.score((a,), (t, t + 1))[0] - SPLIT_PENALTY > sc.score((a,), (t,))[0]:
+                    cands.append((v - sc.score((a,), (t,))[0] + sc.score((a,), (t, t + 1))[0] - SPLIT_PENALTY,
+                                  a, (t, t + 1)))
+    cands.sort(key=lambda c: (-c[0], c[1], str(c[2])))
+    owner: dict[int, int] = {}
+    assigned: dict[int, list[int]] = {}
+    merge: dict[int, tuple[float, int]] = {}
+    for v, a, t in cands:
+        if a in assigned:
+            continue
+        if isinstance(t, tuple):
+            if not any(x in owner for x in t) and min(sc.score((a,), (x,))[1] for x in t) >= SPLIT_MIN:
+                assigned[a] = list(t)
+                for x in t:
+                    owner[x] = a
+            continue
+        if t in owner:
+            c = sc.score((a,), (t,))[1]
+            if a not in merge and c >= MERGE_MIN and c >= sc.score((owner[t],), (t,))[1] - MERGE_SLACK:
+                merge[a] = (v, t)
+            continue
+        if a in merge and merge[a][0] >= v + MERGE_GAP:
+            assigned[a] = [merge[a][1]]
+            continue
+        owner[t] = a
+        assigned[a] = [t]
+    for a, (v, t) in merge.items():
+        if a not in assigned:
+            assigned[a] = [t]
+    # a free target next to a source's target that, joined to it, explains the source better is a split
+    for t in range(m):
+        if t in owner:
+            continue
+        best = None
+        for t0 in (t - 1, t + 1):
+            a = owner.get(t0)
+            if a is None or len(assigned[a]) > 1:
+                continue
+            alone = sc.score((a,), (t0,))[1]
+            joined = sc.score((a,), tuple(sorted((t0, t))))[1]
+            if joined >= alone + SPLIT_GAIN and sc.score((a,), (t,))[1] >= SPLIT_MIN:
+                if best is None or joined - alone > best[0]:
+                    best = (joined - alone, a)
+        if best:
+            assigned[best[1]].append(t)
+            owner[t] = best[1]
+    return assigned

@@ -1,0 +1,157 @@
+"""Lexical similarity between the rules of two editions in one language, at rule and sentence level.
+
+The older text is rewritten into the newer terminology (``data/terminology.tsv``) and lemmatised
+again; every rule becomes a bag of content lemmas, compound heads and bigrams
+(:class:`~kb.align.lexical.Vectoriser`) weighted by TF-IDF over the newer edition.  Each older rule
+is also cut into sentences: a sentence is compared with every sentence of a candidate rule by the
+word order of all its lemmas (function words included), so a sentence that survived into a newer
+rule is found even when its content words are common and the rest of the rule moved elsewhere
+(the evidence for 1→n splits).  Candidates come from the inverted index only (blocking).
+"""
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+
+from rapidfuzz.distance import Indel
+
+from .. import lemmas as lemmas_mod
+from .features import sentences
+from .lexical import LexicalIndex, Vectoriser, rewrite
+from .numbering import _group, _section_of
+from .views import RuleView
+
+
+class EditionMatcher:
+    """Rule and sentence similarity between an older (``src``) and a newer (``tgt``) edition."""
+
+    def __init__(self, src: list[RuleView], tgt: list[RuleView], terms: list[tuple[str, str]],
+                 sentence_weight: float = 0.0, wording_floor: float = 0.3):
+        self.src, self.tgt, self.terms = src, tgt, terms
+        self.sentence_weight = sentence_weight
+        self.wording_floor = wording_floor
+        lang = tgt[0].lang
+        # old wording rewritten into new terminology needs fresh lemmas; without terms the stored ones do
+        s_lem = (lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in src], lang)
+                 if terms else [" ".join(v.lemmas) for v in src])
+        s_ex = (lemmas_mod.lemmatize_many([rewrite(v.examples, terms) for v in src], lang) if terms
+                else [v.examples for v in src])
+        s_sents = [sentences(rewrite(v.text, terms)) for v in src]
+        t_sents = [sentences(v.text) for v in tgt]
+        flat = lemmas_mod.lemmatize_many([x for ss in s_sents + t_sents for x in ss], lang)
+        self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x.split()} | {w for v in tgt for w in v.lemmas})
+        self.t_bags = [vec.bag(vec.content(v.lemmas)) for v in tgt]
+        self.s_bags = [vec.bag(vec.content(x.split())) for x in s_lem]
+        self.index = LexicalIndex(self.t_bags)
+        self.ex_index = LexicalIndex([vec.bag(vec.content(v.examples.split())) for v in tgt])
+        self.s_vecs = [self.index.vector(b) for b in self.s_bags]
+        self.s_ex_vecs = [self.ex_index.vector(vec.bag(vec.content(x.split()))) if x else None for x in s_ex]
+        self.has_text = [bool(v.text.strip()) for v in src]
+        self.t_text = [bool(v.text.strip()) for v in tgt]
+        # sentences: bags, vectors in the rules' TF-IDF space, and each sentence's share of its rule
+        words = [x.split() for x in flat]
+        pos = 0
+        self.s_sent_bags: list[list[Counter]] = []
+        self.s_sent_words: list[list[list[str]]] = []
+        for ss in s_sents:
+            self.s_sent_bags.append([vec.bag(vec.content(words[pos + k])) for k in range(len(ss))])
+            self.s_sent_words.append(words[pos:pos + len(ss)])
+            pos += len(ss)
+        self.t_sent_words: list[list[list[str]]] = []
+        for ss in t_sents:
+            self.t_sent_words.append(words[pos:pos + len(ss)])
+            pos += len(ss)
+        self.s_sent_share = [_shares(self.index, bags) for bags in self.s_sent_bags]
+        self._w: dict[tuple[int, int], tuple[float, ...]] = {}
+
+    # ------------------------------------------------------------------ similarity
+
+    def rule_sim(self, i: int, d: int) -> float:
+        """Cosine of the rule bags; matching examples count for a fifth when both rules have some."""
+        s = self.index.dot(self.s_vecs[i], d)
+        if self.s_ex_vecs[i] and self.tgt[d].examples:
+            s = 0.8 * s + 0.2 * self.ex_index.dot(self.s_ex_vecs[i], d)
+        return s
+
+    def wording_sims(self, i: int, d: int) -> tuple[float, ...]:
+        """For every sentence of source ``i``: the word-order similarity (longest common subsequence
+        of all lemmas, function words included) with the closest sentence of target ``d``.  A
+        sentence that survived with its wording scores high even when its content words are common."""
+        key = (i, d)
+        got = self._w.get(key)
+        if got is None:
+            t_sents = self.t_sent_words[d]
+            got = tuple(max((Indel.normalized_similarity(s, u) for u in t_sents), default=0.0)
+                        for s in self.s_sent_words[i])
+            self._w[key] = got
+        return got
+
+    def sim(self, i: int, d: int) -> float:
+        """Rule similarity blended with the share-weighted sentence similarities."""
+        r = self.rule_sim(i, d)
+        w = self.sentence_weight
+        if not w or not self.s_sent_words[i]:
+            return r
+        floor = self.wording_floor
+        ws = [max(0.0, x - floor) / (1 - floor) for x in self.wording_sims(i, d)]
+        return (1 - w) * r + w * sum(x * q for x, q in zip(self.s_sent_share[i], ws))
+
+    def explained(self, i: int, targets: Counter) -> float:
+        """How much of source ``i`` the joined bags of some targets explain (cosine)."""
+        vb = self.index.vector(targets)
+        return sum(x * vb.get(w, 0.0) for w, x in self.s_vecs[i].items())
+
+    def target_twins(self, min_sim: float, k: int = 5) -> dict[int, list[int]]:
+        """Near-duplicate rules of the newer edition (cosine from ``min_sim``), from the index."""
+        out: dict[int, list[int]] = {}
+        for d, bag in enumerate(self.t_bags):
+            if self.t_text[d]:
+                near = [e for s, e in self.index.search(bag, k + 1) if e != d and s >= min_sim and self.t_text[e]]
+                if near:
+                    out[d] = near
+        return out
+
+    # ------------------------------------------------------------------ blocking
+
+    def candidates(self, k: int, k_sentence: int) -> list[dict[int, float]]:
+        """Blocking: the top ``k`` targets with text of every source rule with text, plus the top
+        ``k_sentence`` of each of its sentences, from the inverted index."""
+        out = []
+        for i in range(len(self.src)):
+            pool: set[int] = set()
+            if self.has_text[i]:
+                pool.update(d for _, d in self.index.search(self.s_bags[i], k))
+                if len(self.s_sent_bags[i]) > 1:
+                    for bag in self.s_sent_bags[i]:
+                        pool.update(d for _, d in self.index.search(bag, k_sentence))
+            out.append({d: self.sim(i, d) for d in sorted(pool) if self.t_text[d]})
+        return out
+
+    def add_position_candidates(self, cand: list[dict[int, float]], anchors: dict[str, Counter],
+                                window: float) -> None:
+        """Targets at about the same relative position inside the section pairs that anchors tie
+        (the index misses the counterparts whose wording changed most)."""
+        src, tgt = self.src, self.tgt
+        s_pos: dict[int, float] = {}
+        for members in _group(range(len(src)), lambda i: _section_of(src[i]) if self.has_text[i] else None).values():
+            for k, i in enumerate(members):
+                s_pos[i] = (k + 0.5) / len(members)
+        t_groups = _group(range(len(tgt)), lambda d: _section_of(tgt[d]) if self.t_text[d] else None)
+        rows: dict[str, list[tuple[float, int]]] = {}
+        for sec, targets in anchors.items():
+            union = sorted(d for t_sec in targets if t_sec for d in t_groups.get(t_sec, []))
+            rows[sec] = [((k + 0.5) / len(union), d) for k, d in enumerate(union)]
+        for i, pos in s_pos.items():
+            row = rows.get(_section_of(src[i]), [])
+            for q, d in row[bisect.bisect_left(row, (pos - window, -1)):]:
+                if q > pos + window:
+                    break
+                if d not in cand[i]:
+                    cand[i][d] = self.sim(i, d)
+
+
+def _shares(index: LexicalIndex, bags: list[Counter]) -> list[float]:
+    """Each sentence's share of its rule's TF-IDF mass (sentences carrying rare words weigh more)."""
+    mass = [sum(index.idf.get(w, 1.0) * c for w, c in b.items()) for b in bags]
+    total = sum(mass) or 1.0
+    return [m / total for m in mass]

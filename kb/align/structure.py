@@ -1,0 +1,175 @@
+"""Structure of the older edition as evidence for the cross-edition aligner: learnt section priors
+(mutual best matches and alike titles tie sections; weak chapters have no counterparts), order
+(confident siblings frame a gap), and headings (they follow their children)."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from .. import lemmas as lemmas_mod
+from .lexical import LexicalIndex, Vectoriser, rewrite
+from .matcher import EditionMatcher
+from .numbering import _ancestors, _chapter, _parent_index, _section_of
+from .views import RuleView
+
+
+def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
+    """Anchors (mutual best matches) tie section pairs; weak chapters and sections that no target
+    section restates (:func:`section_fit` below ``section_lo``) have no counterparts.
+
+    Returns ``prior(i, d)``, the anchors per source section and ``strength(i)``, how well the
+    chapter of source ``i`` matches compared with the best chapter (0..1).
+    """
+    src, tgt = mt.src, mt.tgt
+    best_of_src = {i: max(c.items(), key=lambda x: x[1]) for i, c in enumerate(cand) if c}
+    best_of_tgt: dict[int, tuple[int, float]] = {}
+    for i, (d, s) in best_of_src.items():
+        if d not in best_of_tgt or s > best_of_tgt[d][1]:
+            best_of_tgt[d] = (i, s)
+    anchors: dict[str, Counter] = defaultdict(Counter)
+    chapter_best: dict[int, list[float]] = defaultdict(list)
+    size = Counter(_section_of(src[i]) for i in best_of_src)
+    for i, (d, s) in best_of_src.items():
+        chapter_best[_chapter(src[i])].append(s)
+        if s >= p["anchor_min"] and best_of_tgt[d][0] == i:
+            anchors[_section_of(src[i])][_section_of(tgt[d])] += 1
+    # section titles are evidence too ("Effekte" / "Effekte", "Einmalige Effekte" / "Einmalige Effekte")
+    for sec, t_sec in _title_ties(mt, p["title_min"]):
+        anchors[sec][t_sec] = max(anchors[sec][t_sec], p["anchor_density"] * max(1, size[sec]))
+    means = {ch: sum(x) / len(x) for ch, x in chapter_best.items()}
+    top_mean = max(means.values(), default=1.0) or 1.0
+    fit = section_fit(mt, cand)
+    lo, hi = p["section_lo"], p["section_hi"]
+    # a section none of whose target sections restates it well has no counterpart at all
+    alive = {sec: min(1.0, max(0.0, (max(row.values(), default=0.0) - lo) / (hi - lo))) for sec, row in fit.items()}
+    t_sec = [_section_of(v) for v in tgt]
+
+    def strength(i: int) -> float:
+        return means.get(_chapter(src[i]), 0.0) / top_mean
+
+    def prior(i: int, d: int) -> float:
+        sec = _section_of(src[i])
+        tied = min(1.0, anchors[sec][t_sec[d]] / max(1, size[sec]) / p["anchor_density"])
+        return (p["untied"] + (1 - p["untied"]) * tied) * strength(i) * alive.get(sec, 0.0)
+
+    return prior, anchors, strength
+
+
+def section_fit(mt: EditionMatcher, cand: list[dict[int, float]]) -> dict[str, dict[str, float]]:
+    """How well each target section restates each source section: the mean over the source
+    section's rules of their best similarity inside the target section (candidates only)."""
+    src, tgt = mt.src, mt.tgt
+    t_sec = [_section_of(v) for v in tgt]
+    total: dict[str, Counter] = defaultdict(Counter)
+    size: Counter = Counter()
+    for i, c in enumerate(cand):
+        if not mt.has_text[i]:
+            continue
+        sec = _section_of(src[i])
+        size[sec] += 1
+        best: dict[str, float] = {}
+        for d, s in c.items():
+            if s > best.get(t_sec[d], 0.0):
+                best[t_sec[d]] = s
+        total[sec].update(best)
+    return {sec: {t: x / size[sec] for t, x in row.items()} for sec, row in total.items()}
+
+
+def _title_ties(mt: EditionMatcher, title_min: float) -> list[tuple[str, str]]:
+    """(source section, target section) pairs whose titles are alike (cosine of title bags)."""
+    def sections(views, lemma_lists):
+        return [(v.norm, b) for v, b in zip(views, lemma_lists) if v.level == "section" and v.title and b]
+
+    vec = mt.vec
+    s_titles = sections(mt.src, [vec.bag(vec.content(lemmas_mod.lemmatize(rewrite(v.title or "", mt.terms),
+                                                                          vec.lang).split())) for v in mt.src])
+    t_titles = sections(mt.tgt, [vec.bag(vec.content(v.lemmas)) for v in mt.tgt])
+    if not s_titles or not t_titles:
+        return []
+    index = LexicalIndex([b for _, b in t_titles])
+    return [(norm, t_titles[k][0]) for norm, bag in s_titles
+            for score, k in index.search(bag, 5, max_df=1.0) if score >= title_min]
+
+
+def _fill_gaps(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[int]],
+               scores: dict[tuple[int, int], float], has_text: list[bool], p: dict, score) -> None:
+    """Order evidence (Bertalign's second pass): siblings linked with confidence frame a gap.
+
+    When the previous and the next sibling of a rule are confidently linked to targets ``a``
+    and ``b`` with ``a`` before ``b``, the rule's counterpart is most likely between them: the
+    best target strictly inside the gap replaces a weak or missing link (in place).
+    """
+    parent = _parent_index(src)
+    groups: dict[int | None, list[int]] = defaultdict(list)
+    for i in range(len(src)):
+        if has_text[i]:
+            groups[parent[i]].append(i)
+    t_text = [bool(v.text.strip()) for v in tgt]
+
+    def confident(i: int) -> int | None:
+        ds = chosen.get(i)
+        return ds[0] if ds and scores.get((i, ds[0]), 0.0) >= p["confident"] else None
+
+    for members in groups.values():
+        for k, i in enumerate(members):
+            if confident(i) is not None:
+                continue
+            prev = next((confident(j) for j in reversed(members[:k]) if confident(j) is not None), None)
+            nxt = next((confident(j) for j in members[k + 1:] if confident(j) is not None), None)
+            if prev is None or nxt is None or nxt - prev < 2 or nxt - prev > 12:
+                continue
+            inside = [d for d in range(prev + 1, nxt) if t_text[d]]
+            best = max(((score(i, d), d) for d in inside), default=(0.0, None))
+            if best[1] is not None and best[0] >= p["gap_min"]:
+                scores[i, best[1]] = best[0]
+                chosen[i] = [best[1]] + [d for d in chosen.get(i, [])[1:] if prev < d < nxt]
+
+
+def _map_headings(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[int]], has_text: list[bool],
+                  p: dict, vec: Vectoriser, terms, strong) -> None:
+    """Headings take the target nodes that cover their descendants' targets (in place).
+
+    The deepest target node whose subtree holds ``heading_cover`` of the links is the
+    counterpart; if the links spread, every target section holding ``heading_share`` of them is
+    (a split).  A heading whose descendants found nothing keeps a counterpart only for an
+    identical title, and only in a chapter that ``strong(i)`` says has counterparts at all.
+    """
+    cover_min, share = p["heading_cover"], p["heading_share"]
+    t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
+    s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
+    titles: dict[tuple, int] = {}
+    for d, t in enumerate(tgt):
+        if not t.text.strip() and t.title:
+            titles.setdefault((t.level, tuple(vec.content(t.lemmas))), d)
+    below: dict[int, list[int]] = defaultdict(list)
+    texts: Counter = Counter()
+    for i, v in enumerate(src):
+        if not v.norm or not has_text[i]:
+            continue
+        for anc in _ancestors(v.norm)[1:]:
+            h = s_index.get(anc)
+            if h is not None and not has_text[h]:
+                texts[h] += 1
+                if chosen.get(i):
+                    below[h].append(chosen[i][0])
+    for h, v in enumerate(src):
+        if has_text[h] or not v.norm:
+            continue
+        targets = below.get(h, [])
+        picked: list[int] = []
+        if targets and len(targets) >= 0.5 * texts[h]:
+            cover: Counter = Counter()
+            for d in targets:
+                for anc in _ancestors(tgt[d].norm):
+                    if anc in t_index and tgt[t_index[anc]].level != "chapter":
+                        cover[anc] += 1
+            deep = [n for n, c in cover.items() if c >= cover_min * len(targets)]
+            if deep and not (v.level == "section" and tgt[t_index[max(deep, key=len)]].level != "section"):
+                picked = [t_index[max(deep, key=len)]]
+            else:
+                picked = [t_index[n] for n, c in sorted(cover.items()) if tgt[t_index[n]].level == "section"
+                          and c >= share * len(targets)]
+        if not picked and v.title and strong(h):
+            title = tuple(vec.content(lemmas_mod.lemmatize(rewrite(v.title, terms), vec.lang).split()))
+            d = titles.get((v.level, title))
+            picked = [d] if title and d is not None else []
+        chosen[h] = picked

@@ -1,0 +1,89 @@
+"""What the aligners see of a rule or item (:class:`RuleView`), what they produce (:class:`Link`),
+and the adapters that read views from the KB."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from .. import lemmas as lemmas_mod
+
+
+RELATIONS = ("equivalent", "reworded", "renumbered", "split", "merged", "no counterpart")
+
+
+# --------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """What the aligners see of a rule (or of an item such as an article step or FAQ bullet)."""
+
+    key: str                    # "de-2024/601.2c"; unique within its edition
+    edition: str
+    lang: str
+    norm: str                   # normalised number, "" for items
+    text: str                   # text with canonical symbols (text_norm), title included for headings
+    seq: int                    # document order
+    level: str | None = None    # chapter, section, rule, subrule
+    title: str | None = None
+    lemmas: tuple[str, ...] = ()  # lower-cased lemmas of title and text (stop words included)
+    examples: str = ""          # lemmas of the examples that hang off the rule
+    line: int | None = None     # first source line
+    id: int | None = None       # rules.id or items.id in the KB
+    kind: str = "rule"          # "rule" or the item kind
+
+
+@dataclass
+class Link:
+    """One alignment row: ``target`` None means the source has no counterpart."""
+
+    source: RuleView
+    target: RuleView | None
+    score: float
+    relation: str
+    method: str
+    evidence: dict = field(default_factory=dict)
+
+    def pair(self) -> tuple[str, str | None]:
+        return self.source.key, (self.target.key if self.target else None)
+
+
+def make_view(key: str, edition: str, lang: str, norm: str, text: str, seq: int, **kw) -> RuleView:
+    """A view whose lemmas are computed here (tests, synthetic editions, parsed documents)."""
+    if "lemmas" not in kw:
+        title = kw.get("title") or ""
+        kw["lemmas"] = tuple(lemmas_mod.lemmatize(f"{title} {text}".strip(), lang).split())
+    return RuleView(key=key, edition=edition, lang=lang, norm=norm, text=text, seq=seq, **kw)
+
+
+def views_from_db(db, edition_id: str) -> list[RuleView]:
+    """The rules of one edition of the KB (``sqlite_utils.Database``), in document order."""
+    lang = _edition_lang(db, edition_id)
+    examples: dict[int, list[str]] = defaultdict(list)
+    for row in db.query("select rule_id, lemmas from items where edition_id = ? and kind = 'example' "
+                        "and rule_id is not null order by seq", [edition_id]):
+        examples[row["rule_id"]].append(row["lemmas"] or "")
+    out = []
+    for r in db.query("select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
+                      "where edition_id = ? order by seq", [edition_id]):
+        out.append(RuleView(key=r["key"], edition=edition_id, lang=lang, norm=r["norm"] or "",
+                            text=r["text_norm"] or "", seq=r["seq"], level=r["level"], title=r["title"],
+                            lemmas=tuple((r["lemmas"] or "").split()), examples=" ".join(examples[r["id"]]),
+                            line=r["line_start"], id=r["id"]))
+    return out
+
+
+def items_from_db(db, edition_id: str, kinds: tuple[str, ...]) -> list[RuleView]:
+    """Items of one edition (article steps and examples, FAQ bullets) as views, in document order."""
+    lang = _edition_lang(db, edition_id)
+    marks = ",".join("?" for _ in kinds)
+    return [RuleView(key=f"{edition_id}/{r['kind']}@{r['line_start']}", edition=edition_id, lang=lang, norm="",
+                     text=r["text_norm"] or r["text"] or "", seq=r["seq"], title=r["title"],
+                     lemmas=tuple((r["lemmas"] or "").split()), line=r["line_start"], id=r["id"], kind=r["kind"])
+            for r in db.query(f"select id, kind, title, text, text_norm, lemmas, seq, line_start from items "
+                              f"where edition_id = ? and kind in ({marks}) order by seq", [edition_id, *kinds])]
+
+
+def _edition_lang(db, edition_id: str) -> str:
+    row = next(db.query("select language from editions where id = ?", [edition_id]), None)
+    return row["language"] if row else "de"

@@ -1,0 +1,331 @@
+"""Change classes from the aligned pairs of two editions (:func:`classify`).
+
+Every rule of the old edition and every rule of the new edition gets exactly one class:
+
+``removed``
+    an old rule without any aligned counterpart.
+``added``
+    a new rule that no old rule is aligned to.
+``split``
+    an old rule aligned to several new rules (1→n), and each of those new rules when it has no
+    other source.
+``merged``
+    a new rule that several old rules are aligned to (n→1), and each of those old rules when this
+    is its only target.  Many-to-many clusters follow the same degree rule: an old rule with
+    several targets is ``split``, a new rule with several sources is ``merged``.
+``moved``
+    a one-to-one pair whose new rule lies outside the place its siblings went to.  The *expected
+    place* of an old section is computed from the alignment itself: the new sections its heading
+    is aligned to, plus every new section that receives at least a quarter of the pairs of its
+    rules and subrules (``SECTION_SHARE``).  So the 1999 section 409 maps to 601 *and* 602
+    (casting and activating became two sections) and 418 to 611 and 613; a 1999 rule 419.7c
+    whose counterpart is in 609 has *moved*, while 413.2a → 608.2b has not (413 → 608 is where
+    the whole section went).  For a section the expected place is the chapter(s) its chapter
+    maps to, computed the same way (1999 chapter 4 → 2024 chapter 6 is the systematic shift, not
+    a move); chapters never move.
+``renumbered``
+    a one-to-one pair in the expected place whose number is not the systematic one: the old
+    number with its section replaced by the mapped section (413.2a → 608.2a expected, 608.2b
+    found), or, for editions with the same numbering, simply a different number.
+``unchanged``
+    a one-to-one pair in the expected place, with the expected number and the same text
+    (whitespace and mana-symbol notation aside).
+``reworded``
+    the same, with other words.  Across languages the words cannot be compared: a pair is
+    ``reworded`` when the aligner said so (relation ``reworded``), otherwise ``unchanged``.
+
+``moved`` and ``renumbered`` win over the text classes; the group keeps ``text_changed`` so a
+report can say "renumbered, and reworded".
+
+Before classifying, :func:`refine_pairs` completes the splits and merges an aligner missed, from
+word evidence (same language only).
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Iterable, Sequence
+
+from ingest import numbers
+
+from .model import Classification, Edition, Group, Pair, Rule, Term
+from .terminology import term_index
+from .tokens import folded_keys
+
+#: a new section receiving at least this share of an old section's pairs is one of its expected places
+SECTION_SHARE = 0.25
+#: split/merge completion (same language): the pair alone covers at most COVER_ALONE of the
+#: whole's words, with the neighbour at least COVER_WITH, and the neighbour's words come from
+#: the whole at least NEIGHBOUR_FROM
+COVER_ALONE, COVER_WITH, NEIGHBOUR_FROM = 0.8, 0.9, 0.8
+
+
+def _index(rules: Sequence[Rule]) -> dict[str, Rule]:
+    idx: dict[str, Rule] = {}
+    for r in rules:
+        idx.setdefault(r.norm, r)
+        idx.setdefault(r.number, r)
+    for r in rules:
+        idx[r.key] = r
+    return idx
+
+
+def _same_text(a: Rule, b: Rule) -> bool:
+    def norm(r: Rule) -> str:
+        return " ".join(f"{r.title or ''} {r.text_norm or r.text}".split())
+    return norm(a) == norm(b)
+
+
+def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tuple], *,
+             cross_language: bool = False) -> Classification:
+    """Change classes of every rule of two editions from their aligned pairs (see the module doc).
+
+    ``pairs`` are :class:`Pair` or plain tuples ``(old, new, relation, score)``; rules are named by
+    key or normalised number.  Unknown names raise ``KeyError`` (a pair must point at real rules).
+    """
+    old, new = list(old), list(new)
+    oi, ni = _index(old), _index(new)
+    targets: dict[str, list[Rule]] = defaultdict(list)
+    sources: dict[str, list[Rule]] = defaultdict(list)
+    info: dict[tuple[str, str], Pair] = {}
+    for p in pairs:
+        p = p if isinstance(p, Pair) else Pair(*p)
+        if p.old is None or p.new is None:
+            continue
+        o, n = oi[p.old], ni[p.new]
+        if (o.key, n.key) in info:
+            continue
+        info[o.key, n.key] = p
+        targets[o.key].append(n)
+        sources[n.key].append(o)
+    for k in targets:
+        targets[k].sort(key=lambda r: r.seq)
+    for k in sources:
+        sources[k].sort(key=lambda r: r.seq)
+
+    section_map, chapter_map = _place_maps(old, targets)
+    old_class: dict[str, str] = {}
+    new_class: dict[str, str] = {}
+    groups: list[Group] = []
+
+    def agg(o_rules, n_rules) -> tuple[float | None, str, str]:
+        ps = [info[o.key, n.key] for o in o_rules for n in n_rules if (o.key, n.key) in info]
+        scores = [p.score for p in ps if p.score is not None]
+        rels = sorted({p.relation for p in ps if p.relation})
+        methods = sorted({p.method for p in ps if p.method})
+        return (min(scores) if scores else None), ",".join(rels), ",".join(methods)
+
+    cluster_changed = None if cross_language else True     # a split or merge rewrites the words
+    kept_sections = {r.section for r in old if targets.get(r.key)}
+    kept_chapters = {r.chapter for r in old if targets.get(r.key)}
+    for o in old:
+        ts = targets.get(o.key, [])
+        if not ts:
+            old_class[o.key] = "removed"
+            groups.append(Group("removed", [o], [], note=_removed_note(o, kept_sections, kept_chapters)))
+        elif len(ts) > 1:
+            old_class[o.key] = "split"
+            groups.append(Group("split", [o], list(ts), *agg([o], ts), text_changed=cluster_changed))
+            for n in ts:
+                if len(sources[n.key]) == 1:
+                    new_class[n.key] = "split"
+        elif len(sources[ts[0].key]) > 1:
+            old_class[o.key] = "merged"
+        else:
+            n = ts[0]
+            score, rel, method = agg([o], [n])
+            g = _one_to_one(o, n, section_map, chapter_map, cross_language, rel)
+            g.score, g.relation, g.method = score, rel, method
+            old_class[o.key] = new_class[n.key] = g.change_class
+            groups.append(g)
+    for n in new:
+        ss = sources.get(n.key, [])
+        if not ss:
+            new_class[n.key] = "added"
+            groups.append(Group("added", [], [n]))
+        elif len(ss) > 1:
+            new_class[n.key] = "merged"
+            groups.append(Group("merged", list(ss), [n], *agg(ss, [n]), text_changed=cluster_changed))
+    groups.sort(key=lambda g: g.sort_key)
+    return Classification(old, new, groups, old_class, new_class, section_map, chapter_map,
+                          dict(targets), dict(sources), info)
+
+
+def _removed_note(o: Rule, kept_sections: set, kept_chapters: set) -> str:
+    """Say when the whole section (or chapter) of a removed rule has no counterpart at all."""
+    if o.chapter is not None and o.chapter not in kept_chapters:
+        return f"no rule of chapter {o.chapter} has a counterpart"
+    if o.level in ("rule", "subrule") and o.section is not None and o.section not in kept_sections:
+        return f"no rule of section {o.section} has a counterpart"
+    return ""
+
+
+def _place_maps(old: list[Rule], targets: dict[str, list[Rule]]) -> tuple[dict, dict]:
+    """Expected new sections of every old section, expected new chapters of every old chapter."""
+    sec_votes: dict[int, Counter] = defaultdict(Counter)
+    chap_votes: dict[int, Counter] = defaultdict(Counter)
+    sec_heading: dict[int, set] = defaultdict(set)
+    chap_heading: dict[int, set] = defaultdict(set)
+    for o in old:
+        for n in targets.get(o.key, []):
+            if o.level == "section" and o.section is not None:
+                if n.section is not None:
+                    sec_heading[o.section].add(n.section)
+            elif o.level in ("rule", "subrule") and o.section is not None and n.section is not None:
+                sec_votes[o.section][n.section] += 1
+            if o.level == "chapter" and o.chapter is not None and n.chapter is not None:
+                chap_heading[o.chapter].add(n.chapter)
+            elif o.chapter is not None and n.chapter is not None:
+                chap_votes[o.chapter][n.chapter] += 1
+
+    def combine(votes, heading) -> dict[int, list[int]]:
+        out = {}
+        for key in set(votes) | set(heading):
+            v = votes.get(key, Counter())
+            total = sum(v.values())
+            keep = {s for s, c in v.items() if c >= SECTION_SHARE * total}
+            out[key] = sorted(keep | heading.get(key, set()))
+        return out
+
+    return combine(sec_votes, sec_heading), combine(chap_votes, chap_heading)
+
+
+def expected_numbers(o: Rule, section_map: dict, chapter_map: dict) -> list[str]:
+    """The numbers a rule would carry if only its section (or chapter) had been renumbered."""
+    if not o.norm or not numbers.is_number(o.norm) or o.level is None:
+        return [o.norm]
+    if o.level in ("rule", "subrule") and o.section is not None:
+        rest = o.norm[len(str(o.section)):]
+        return [f"{s}{rest}" for s in section_map.get(o.section, [o.section])]
+    if o.level == "section":
+        return [str(c * 100 + o.section % 100) for c in chapter_map.get(o.chapter, [o.chapter])]
+    return [o.norm]
+
+
+def is_moved(o: Rule, n: Rule, section_map: dict, chapter_map: dict) -> bool:
+    if o.level in ("rule", "subrule") and o.section is not None and n.section is not None:
+        return n.section not in section_map.get(o.section, [o.section])
+    if o.level == "section" and o.chapter is not None and n.chapter is not None:
+        return n.chapter not in chapter_map.get(o.chapter, [o.chapter])
+    return False
+
+
+def _one_to_one(o: Rule, n: Rule, section_map, chapter_map, cross_language: bool, relation: str) -> Group:
+    if cross_language:
+        changed = "reworded" in relation.split(",")
+    else:
+        changed = not _same_text(o, n)
+    expected = expected_numbers(o, section_map, chapter_map)
+    if is_moved(o, n, section_map, chapter_map):
+        where = section_map.get(o.section) if o.level in ("rule", "subrule") else chapter_map.get(o.chapter)
+        unit = "section" if o.level in ("rule", "subrule") else "chapter"
+        cls = "moved"
+        note = f"{unit} {o.section if unit == 'section' else o.chapter} went to {', '.join(map(str, where or []))}"
+    elif n.norm not in expected:
+        cls, note = "renumbered", f"expected {' or '.join(expected)}"
+    else:
+        cls, note = ("reworded" if changed else "unchanged"), ""
+    return Group(cls, [o], [n], text_changed=changed, expected=expected, note=note)
+
+
+def renumbering_map(cls: Classification) -> list[dict]:
+    """Every old rule with its new number(s) and class, in old order (the map old → new)."""
+    out = []
+    for o in cls.old:
+        ts = cls.targets.get(o.key, [])
+        out.append({"old": o.label, "new": [t.label for t in ts], "class": cls.old_class[o.key],
+                    "level": o.level, "chapter": o.chapter, "section": o.section})
+    return out
+
+
+# --------------------------------------------------------------------------- completing splits and merges
+
+
+def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edition, new_e: Edition,
+                 terms: Sequence[Term] = ()) -> list[Pair]:
+    """Complete splits and merges the alignment missed, from word evidence (same language only).
+
+    An aligner that pairs an old rule with only the first half of its split (and leaves the
+    second half "added") is corrected here: for a one-to-one pair (o, m) whose words differ, a
+    neighbour N of m (next or previous rule of the new edition) without any source joins the
+    pair as a split part when o's words are covered by m alone at most ``COVER_ALONE`` but by m
+    and N together at least ``COVER_WITH``, and at least ``NEIGHBOUR_FROM`` of N's words come
+    from o.  Merges mirror this with old neighbours without a counterpart.  Added pairs carry
+    ``method="diff-refine"`` and their coverage as score.
+    """
+    lang = new_e.language
+    tindex = term_index(terms, lang)
+    cache: dict[tuple[str, str], Counter] = {}
+
+    def keys(r: Rule, side: str) -> Counter:
+        if (r.key, side) not in cache:
+            scheme = old_e.scheme if side == "old" else new_e.scheme
+            cache[r.key, side] = folded_keys(r.full_text, lang, scheme, tindex, side, ("word", "term", "symbol"), 3)
+        return cache[r.key, side]
+
+    def complete(whole: Counter, first: Rule, seq: list[Rule], at: int, level: str | None, side: str,
+                 linked: dict) -> list[tuple[Rule, Counter]]:
+        """Neighbours of ``seq[at]`` (``first``) without a counterpart that, with it, cover ``whole``
+        (an empty list unless together they cover it at least ``COVER_WITH``)."""
+        parts = [keys(first, side)]
+        if _cover(whole, *parts) > COVER_ALONE:
+            return []
+        found = []
+        for step in (1, -1):
+            j = at + step
+            while 0 <= j < len(seq):
+                nb = seq[j]
+                if linked.get(nb.key) or nb.level != level and nb.level not in ("rule", "subrule"):
+                    break
+                kn = keys(nb, side)
+                if not kn or _cover(kn, whole) < NEIGHBOUR_FROM or _cover(whole, *parts, kn) <= _cover(whole, *parts):
+                    break
+                parts.append(kn)
+                found.append((nb, kn))
+                j += step
+        return found if found and _cover(whole, *parts) >= COVER_WITH else []
+
+    oi, ni = _index(old), _index(new)
+    targets: dict[str, list[str]] = defaultdict(list)
+    sources: dict[str, list[str]] = defaultdict(list)
+    for p in pairs:
+        if p.old is None or p.new is None:
+            continue
+        o, n = oi[p.old].key, ni[p.new].key
+        targets[o].append(n)
+        sources[n].append(o)
+    old_pos = {r.key: i for i, r in enumerate(old)}
+    new_pos = {r.key: i for i, r in enumerate(new)}
+    extra: list[Pair] = []
+    for p in pairs:
+        if p.old is None or p.new is None:
+            continue
+        o, m = oi[p.old], ni[p.new]
+        if len(targets[o.key]) != 1 or len(sources[m.key]) != 1 or _same_text(o, m):
+            continue
+        # split: new neighbours without a source complete the old rule
+        ko = keys(o, "old")
+        split = complete(ko, m, new, new_pos[m.key], m.level, "new", sources)
+        for nb, kn in split:
+            targets[o.key].append(nb.key)
+            sources[nb.key].append(o.key)
+            extra.append(Pair(o.key, nb.key, "split", round(_cover(kn, ko), 3), "diff-refine"))
+        if split:
+            continue
+        # merge: old neighbours without a counterpart are part of the new rule
+        km = keys(m, "new")
+        for nb, kn in complete(km, o, old, old_pos[o.key], o.level, "old", targets):
+            targets[nb.key].append(m.key)
+            sources[m.key].append(nb.key)
+            extra.append(Pair(nb.key, m.key, "merged", round(_cover(kn, km), 3), "diff-refine"))
+    return pairs + extra
+
+
+def _cover(whole: Counter, *parts: Counter) -> float:
+    """Share of the words of ``whole`` found in the parts together."""
+    total = sum(whole.values())
+    if not total:
+        return 0.0
+    joined = Counter()
+    for p in parts:
+        joined.update(p)
+    return sum(min(c, joined[w]) for w, c in whole.items()) / total

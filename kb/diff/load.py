@@ -1,0 +1,128 @@
+"""From the KB to a :class:`Report`: :func:`compare` loads two editions and their alignment rows,
+:func:`build_report` refines the pairs, classifies, diffs every group word by word and counts
+the terminology."""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .classes import classify, refine_pairs
+from .model import Edition, Pair, Report, Rule, Term, rule_from_row
+from .terminology import TERMINOLOGY, load_terms, terminology_table
+from .tokens import seed_lemmas
+from .words import changed, group_diff
+
+
+def connection(db):
+    """The sqlite3 connection of a connection or of a ``sqlite_utils.Database``."""
+    return getattr(db, "conn", db)
+
+
+def _rows(conn, sql: str, params: Sequence = ()) -> list[dict]:
+    cur = conn.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def _table_exists(conn, name: str) -> bool:
+    return conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?",
+                        (name,)).fetchone() is not None
+
+
+def load_edition(conn, edition_id: str) -> Edition:
+    rows = _rows(conn, "select * from editions where id = ?", (edition_id,))
+    if not rows:
+        known = ", ".join(r["id"] for r in _rows(conn, "select id from editions order by id"))
+        raise LookupError(f"no edition {edition_id!r} in the KB (editions: {known})")
+    e = rows[0]
+    return Edition(e["id"], e["language"], str(e["date"] or ""), e["title"] or "", e["kind"] or "",
+                   _scheme(e.get("parser") or ""))
+
+
+def _scheme(parser_name: str) -> str:
+    try:
+        from ingest import _load_parsers
+        from ingest.registry import get
+
+        _load_parsers()
+        return get(parser_name).symbols
+    except Exception:
+        return "none"
+
+
+def load_rules(conn, edition_id: str) -> list[Rule]:
+    return [rule_from_row(r) for r in _rows(
+        conn, "select id, key, edition_id, number, norm, level, chapter, section, title, text, text_norm, seq, "
+              "lemmas from rules where edition_id = ? order by seq", (edition_id,))]
+
+
+def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
+    """Aligned pairs of two editions, oriented old → new (rows stored new → old are turned round)."""
+    if not _table_exists(conn, "alignments"):
+        raise LookupError("the KB has no alignments table: build it with the alignment stage (`kb build`)")
+    sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
+           "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
+           "where a.source_edition = ? and a.target_edition = ? order by a.id")
+    rows = _rows(conn, sql, (old_edition, new_edition))
+    if rows:
+        return [Pair(r["s_key"], r["t_key"], r["relation"] or "", r["score"], r["method"] or "") for r in rows]
+    flip = {"split": "merged", "merged": "split"}
+    rows = _rows(conn, sql, (new_edition, old_edition))
+    return [Pair(r["t_key"], r["s_key"], flip.get(r["relation"], r["relation"] or ""), r["score"],
+                 r["method"] or "") for r in rows]
+
+
+def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
+    """Edition pairs (old, new) with rule-to-rule alignment rows, older edition first."""
+    if not _table_exists(conn, "alignments"):
+        return []
+    rows = _rows(conn, "select distinct a.source_edition s, a.target_edition t from alignments a "
+                       "join rules r1 on r1.id = a.source_rule_id join rules r2 on r2.id = a.target_rule_id")
+    dates = {r["id"]: str(r["date"] or "") for r in _rows(conn, "select id, date from editions")}
+    out = []
+    for r in rows:
+        s, t = r["s"], r["t"]
+        if s == t:
+            continue
+        pair = (s, t) if dates.get(s, "") <= dates.get(t, "") else (t, s)
+        if pair not in out:
+            out.append(pair)
+    return sorted(out)
+
+
+def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None = None,
+            pairs: Sequence[Pair] | None = None) -> Report:
+    """Load two editions and their alignment from the KB and compute the whole change report."""
+    conn = connection(db)
+    old_e, new_e = load_edition(conn, old_edition), load_edition(conn, new_edition)
+    old, new = load_rules(conn, old_edition), load_rules(conn, new_edition)
+    if pairs is None:
+        pairs = load_pairs(conn, old_edition, new_edition)
+        if not pairs:
+            known = ", ".join(f"{a} → {b}" for a, b in aligned_edition_pairs(conn)) or "none"
+            raise LookupError(f"the KB has no aligned rule pairs between {old_edition} and {new_edition} "
+                              f"(aligned editions: {known})")
+    if terms is None:
+        terms = load_terms(TERMINOLOGY, new_e.language)
+        if old_e.date > new_e.date:
+            # the table goes from older to newer wording: read it backwards for a backwards diff
+            terms = [Term(t.new, t.old, t.note) for t in terms if t.new]
+    return build_report(old_e, new_e, old, new, pairs, terms)
+
+
+def build_report(old_e: Edition, new_e: Edition, old: list[Rule], new: list[Rule], pairs: Iterable,
+                 terms: Sequence[Term] = ()) -> Report:
+    cross = old_e.language != new_e.language
+    pairs = [p if isinstance(p, Pair) else Pair(*p) for p in pairs]
+    if cross:
+        # across languages: structure only, no word diff and no terminology
+        return Report(old_e, new_e, classify(old, new, pairs, cross_language=True), True, [], [])
+    terms = list(terms)
+    seed_lemmas(new_e.language, ((r.full_text, r.lemmas) for r in old + new if r.lemmas))
+    cls = classify(old, new, refine_pairs(old, new, pairs, old_e, new_e, terms))
+    for g in cls.groups:
+        if g.old and g.new:
+            g.diff = group_diff(g, old_e, new_e, terms)
+            if g.text_changed and not changed(g.diff, fold=True) and g.change_class not in ("split", "merged"):
+                g.terminology_only = True
+    terminology, candidates = terminology_table(cls.groups, terms, new_e.language)
+    return Report(old_e, new_e, cls, False, terminology, candidates)

@@ -1,0 +1,246 @@
+"""The ``diffs`` table: the build stage that writes it (:func:`store`, run as ``kb.diff:store``) and
+the Datasette pieces that show it (:func:`metadata`, :func:`canned_queries`, :func:`render_cell`)."""
+from __future__ import annotations
+
+import html
+from html.parser import HTMLParser
+
+from markupsafe import Markup
+
+from . import CLASSES
+from .load import aligned_edition_pairs, compare, connection
+from .model import Group, Report, Rule
+from .words import diff_stats, inline_html, tag
+
+DIFFS_COLUMNS = {
+    "id": int, "old_rule_id": int, "new_rule_id": int, "old_edition": str, "new_edition": str,
+    "old_number": str, "new_number": str, "chapter": int, "old_chapter": int, "new_chapter": int,
+    "change_class": str, "old_class": str, "new_class": str, "relation": str, "score": float, "note": str,
+    "text_changed": int, "terminology_only": int, "cross_language": int, "group_old": str, "group_new": str,
+    "words_deleted": int, "words_inserted": int, "words_folded": int,
+    "diff_html": str, "diff_html_folded": str,
+}
+
+
+def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
+    """Rows of the ``diffs`` table for one edition pair: one per aligned pair, added or removed rule."""
+    rows = []
+    cls = rep.cls
+    split_of = {g.old[0].key: g for g in cls.groups if g.change_class == "split"}
+    merged_of = {g.new[0].key: g for g in cls.groups if g.change_class == "merged"}
+    one = {(g.old[0].key, g.new[0].key): g for g in cls.groups if len(g.old) == 1 and len(g.new) == 1}
+
+    def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> dict:
+        stats = diff_stats(g.diff) if g.diff is not None else {}
+        if rep.cross_language:
+            html_plain = html_fold = _xlang_html(g)
+        elif g.diff is None:
+            html_plain = html_fold = str(tag("del" if g.old else "ins", (g.old or g.new)[0].full_text))
+        else:
+            html_plain, html_fold = str(inline_html(g.diff, fold=False)), str(inline_html(g.diff, fold=True))
+        return {
+            "_sort": (n.seq if n else 10 ** 6, o.seq if o else 0),
+            "old_rule_id": o.id if o else None, "new_rule_id": n.id if n else None,
+            "old_edition": rep.old.id, "new_edition": rep.new.id,
+            "old_number": o.label if o else None, "new_number": n.label if n else None,
+            "chapter": (o or n).chapter, "old_chapter": o.chapter if o else None,
+            "new_chapter": n.chapter if n else None, "change_class": cls_name,
+            "old_class": cls.old_class[o.key] if o else None, "new_class": cls.new_class[n.key] if n else None,
+            "relation": g.relation or None, "score": g.score, "note": g.note or None,
+            "text_changed": None if g.text_changed is None else int(g.text_changed),
+            "terminology_only": int(g.terminology_only), "cross_language": int(rep.cross_language),
+            "group_old": ", ".join(g.old_numbers), "group_new": ", ".join(g.new_numbers),
+            "words_deleted": stats.get("deleted"), "words_inserted": stats.get("inserted"),
+            "words_folded": stats.get("folded"), "diff_html": html_plain, "diff_html_folded": html_fold,
+        }
+
+    for g in cls.groups:
+        if g.change_class == "added":
+            rows.append(row(None, g.new[0], g, "added"))
+        elif g.change_class == "removed":
+            rows.append(row(g.old[0], None, g, "removed"))
+    for ok, nk in cls.pair_info:
+        o = next(r for r in cls.sources[nk] if r.key == ok)
+        n = next(r for r in cls.targets[ok] if r.key == nk)
+        if (ok, nk) in one:
+            g = one[ok, nk]
+            rows.append(row(o, n, g, g.change_class))
+        elif ok in split_of:
+            rows.append(row(o, n, split_of[ok], "split"))
+        else:
+            rows.append(row(o, n, merged_of[nk], "merged"))
+    rows.sort(key=lambda r: r.pop("_sort"))
+    for i, r in enumerate(rows, start_id):
+        r["id"] = i
+    return rows
+
+
+def _xlang_html(g: Group) -> str:
+    """Across languages: both texts, no word diff (structure only)."""
+    parts = []
+    for side, rules in (("old", g.old), ("new", g.new)):
+        for r in rules:
+            parts.append(Markup('<span class="part">{}</span> {}').format(r.label, r.full_text))
+        if side == "old" and g.old and g.new:
+            parts.append(Markup(" <span class=\"sep\">⇒</span> "))
+    return str(Markup("").join(parts))
+
+
+def store(db) -> None:
+    """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair."""
+    conn = connection(db)
+    rows: list[dict] = []
+    for old_ed, new_ed in aligned_edition_pairs(conn):
+        rows.extend(diff_rows(compare(db, old_ed, new_ed), start_id=len(rows) + 1))
+    if not hasattr(db, "table_names"):
+        import sqlite_utils
+
+        db = sqlite_utils.Database(conn)
+    table = db["diffs"]
+    if table.exists():
+        table.drop()
+    table.create(DIFFS_COLUMNS, pk="id", foreign_keys=[("old_rule_id", "rules", "id"),
+                                                       ("new_rule_id", "rules", "id")])
+    table.insert_all(rows)
+    for cols in (["old_rule_id"], ["new_rule_id"], ["old_edition", "new_edition", "change_class"]):
+        table.create_index(cols)
+
+
+# --------------------------------------------------------------------------- Datasette
+
+
+def metadata() -> dict:
+    """Datasette metadata of the ``diffs`` table (merge under ``databases.kb.tables.diffs``)."""
+    return {
+        "description_html": (
+            "What changed between two editions, rule by rule, computed from the alignments: one row per "
+            "aligned pair, added or removed rule. <code>change_class</code> is one of "
+            + ", ".join(CLASSES) + ". <code>diff_html</code> is the word diff (<del>deleted</del> "
+            "<ins>inserted</ins>); <code>diff_html_folded</code> folds pure terminology, spelling and "
+            "symbol-notation shifts (dotted underline). Across languages no word diff is made."),
+        "facets": ["change_class", "chapter", "old_edition", "new_edition"],
+        "sort": "id",
+        "label_column": "group_new",
+        "columns": {
+            "old_number": "number in the old edition (links to the rule page)",
+            "new_number": "number in the new edition (links to the rule page)",
+            "chapter": "chapter of the old rule (of the new rule for added rules)",
+            "change_class": "class of this pair; a rule's own class is old_class / new_class",
+            "old_class": "class of the old rule (each rule has exactly one)",
+            "new_class": "class of the new rule (each rule has exactly one)",
+            "relation": "the aligner's relation(s) for this pair",
+            "score": "the aligner's score (lowest of the group)",
+            "note": "why renumbered or moved; removed sections",
+            "text_changed": "1 when the words differ (NULL across languages)",
+            "terminology_only": "1 when every change folds into terminology, spelling or symbol notation",
+            "group_old": "old rules of the group (split/merge parts)",
+            "group_new": "new rules of the group",
+            "diff_html": "word diff, escaped, with <del>/<ins>",
+            "diff_html_folded": "word diff with terminology shifts folded",
+        },
+    }
+
+
+def canned_queries() -> dict:
+    """Canned queries for Datasette (merge under ``databases.kb.queries``)."""
+    return {
+        "rule_changes": {
+            "title": "What happened to a rule between two editions",
+            "description": "Every diff row that involves rule :number (old or new side), e.g. 409.2f or 601.2f.",
+            "sql": "select id, old_edition, old_number, change_class, new_edition, new_number, note, "
+                   "diff_html_folded from diffs where old_number = trim(:number, '. ') "
+                   "or new_number = trim(:number, '. ') order by old_edition, new_edition, id",
+        },
+        "change_summary": {
+            "title": "Change classes per chapter",
+            "description": "Rules per change class, per edition pair and chapter.",
+            "sql": "select old_edition, new_edition, chapter, change_class, count(*) as pairs, "
+                   "count(distinct old_rule_id) as old_rules, count(distinct new_rule_id) as new_rules "
+                   "from diffs group by 1, 2, 3, 4 order by 1, 2, 3, 4",
+        },
+    }
+
+
+_STYLE = {
+    "ins": "background:#d4f7d4;text-decoration:none",
+    "del": "background:#f9d0d0;text-decoration:line-through",
+    "term": "border-bottom:1px dotted #2a6fb0;background:#eef4fb",
+    "part": "font-size:0.8em;background:#eee;border:1px solid #ccc;border-radius:3px;padding:0 3px",
+    "sep": "color:#888",
+}
+
+
+class _Sanitizer(HTMLParser):
+    """Re-emits only the markup the diff renderer produces: <ins>, <del>, <span class=term|part|sep title>.
+
+    Anything else (tags, attributes, comments) is dropped and all text is escaped again, so a cell
+    whose content did not come from :func:`kb.diff.inline_html` cannot inject markup.
+    """
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag in ("ins", "del"):
+            self.out.append(f'<{tag} style="{_STYLE[tag]}">')
+            self.stack.append(tag)
+        elif tag == "span" and attrs.get("class") in ("term", "part", "sep"):
+            title = attrs.get("title")
+            t = f' title="{html.escape(title, quote=True)}"' if title else ""
+            self.out.append(f'<span class="{attrs["class"]}" style="{_STYLE[attrs["class"]]}"{t}>')
+            self.stack.append("span")
+        else:
+            self.stack.append("")
+
+    def _close(self) -> str:
+        """Close the innermost open element (dropped ones leave no end tag); its tag, or ""."""
+        top = self.stack.pop()
+        if top:
+            self.out.append(f"</{top}>")
+        return top
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            top = self._close()
+            if top == tag or (not top and tag not in ("ins", "del", "span")):
+                break
+
+    def handle_data(self, data):
+        self.out.append(html.escape(data, quote=False))
+
+    def result(self) -> str:
+        while self.stack:
+            self._close()
+        return "".join(self.out)
+
+
+def sanitize(value: str) -> Markup:
+    p = _Sanitizer()
+    p.feed(value or "")
+    p.close()
+    return Markup(p.result())
+
+
+def render_cell(value, column: str, table: str | None, row=None, prefix: str = "/") -> Markup | None:
+    """Datasette ``render_cell`` piece for the ``diffs`` table (None: not ours, let others render).
+
+    ``diff_html``/``diff_html_folded`` are shown as HTML, re-sanitised (:func:`sanitize`);
+    ``old_number``/``new_number`` link to the rule pages ``/rule/<edition>/<number>``.
+    """
+    if table != "diffs" or not isinstance(value, str):
+        return None
+    if column in ("diff_html", "diff_html_folded"):
+        return Markup('<div style="max-width:60em;line-height:1.5">{}</div>').format(sanitize(value))
+    if column in ("old_number", "new_number") and row is not None:
+        keys = row.keys()
+        ed_col = "old_edition" if column == "old_number" else "new_edition"
+        if ed_col in keys:
+            edition = row[ed_col]
+            edition = edition["value"] if isinstance(edition, dict) else edition
+            from ..links import rule_path
+
+            return Markup('<a href="{}">{}</a>').format(rule_path(str(edition), value, prefix), value)
+    return None

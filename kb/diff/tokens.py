@@ -1,0 +1,188 @@
+"""Tokens of a rule text and their folded keys: lemmas, canonical mana symbols, straight quotes,
+and the old edition's terms rewritten by the terminology table (:func:`units`)."""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from .model import Term
+    from .terminology import TermIndex
+
+_TOKEN = re.compile(
+    r"\{[^{}\s]{1,8}\}"                        # canonical or web mana symbol
+    r"|\d{1,3}\.\d+[a-z]?"                     # rule number
+    r"|[^\W_]+(?:[-'’][^\W_]+)*"               # word, hyphenated compound, elision
+    r"|\.\.\."                                 # ellipsis written with dots
+    r"|\S"                                     # punctuation, one character
+)
+_QUOTES = str.maketrans({"„": '"', "“": '"', "”": '"', "«": '"', "»": '"', "‚": "'", "‘": "'", "’": "'",
+                         "–": "-", "—": "-", "…": "...", "\u00a0": " "})
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    ws: str          # whitespace that follows the token in the printed text
+
+
+def tokenize(text: str) -> list[Token]:
+    text = text or ""
+    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
+    out = []
+    for k, (a, b) in enumerate(spans):
+        nxt = spans[k + 1][0] if k + 1 < len(spans) else len(text)
+        out.append(Token(text[a:b], " " if text[b:nxt] else ""))
+    return out
+
+
+def join_tokens(tokens: Sequence[Token]) -> str:
+    return "".join(t.text + t.ws for t in tokens)
+
+
+_join = join_tokens     # kb.diff._join: the tests rebuild the printed text with it
+
+
+def is_word(tok: str) -> bool:
+    return bool(tok) and (tok[0].isalpha() or tok[0].isdigit()) and not tok.startswith("{")
+
+
+def words(text: str) -> list[str]:
+    return [m.group() for m in _TOKEN.finditer(text) if is_word(m.group())]
+
+
+# --------------------------------------------------------------------------- lemmas and symbols
+
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+#: lemmas already known per language: seeded from the KB's ``lemmas`` column (which holds
+#: simplemma's output for every word), so a report over the KB never loads simplemma's dictionaries
+_KNOWN: dict[str, dict[str, str]] = defaultdict(dict)
+
+
+def seed_lemmas(lang: str, texts_and_lemmas: Iterable[tuple[str, str]]) -> None:
+    """Remember word -> lemma pairs of texts lemmatised by the build (``kb.lemmas``: same words)."""
+    known = _KNOWN[lang]
+    for text, lem in texts_and_lemmas:
+        words_, lemmas = _LETTERS.findall(text or ""), (lem or "").split()
+        if len(words_) == len(lemmas):
+            known.update(zip(words_, lemmas))
+
+
+def lemma(word: str, lang: str, base_form: bool = False) -> str:
+    """Lower-cased lemma; a hyphenated compound is the hyphenated lemmas of its parts.
+
+    ``base_form``: the word comes from the terminology table, where words are written in their
+    base form; when the KB's lemmas are seeded and do not know the word (it occurs in no text of
+    the two editions) it is taken as its own lemma instead of loading simplemma's dictionaries.
+    """
+    parts = _LETTERS.findall(word)
+    if not parts:
+        return word.lower()
+    known = _KNOWN[lang]
+    if base_form and known:
+        return "-".join(known.get(p, p.lower()) for p in parts)
+    return "-".join(known[p] if p in known else _simplemma(p, lang) for p in parts)
+
+
+@lru_cache(maxsize=200_000)
+def _simplemma(word: str, lang: str) -> str:
+    if lang not in ("de", "it", "en"):
+        return word.lower()
+    import simplemma
+
+    try:
+        return simplemma.lemmatize(word, lang=lang).lower()
+    except ValueError:
+        return word.lower()
+
+
+@lru_cache(maxsize=100_000)
+def _symbol(tok: str, scheme: str) -> str | None:
+    """Canonical form of a mana/tap symbol token ("{tap}" -> "{T}", "o2oW" -> "{2}{W}"), else None."""
+    from ingest import symbols
+
+    if scheme not in symbols.SCHEMES:
+        return None
+    norm = symbols.normalize(tok, scheme)
+    if norm != tok and re.fullmatch(r"(?:\{[^{}]+\})+", norm):
+        return norm
+    if re.fullmatch(r"(?:\{[^{}]+\})+", tok):
+        return norm
+    return None
+
+
+# --------------------------------------------------------------------------- folded units
+
+
+@dataclass(frozen=True)
+class Unit:
+    start: int       # token index
+    end: int         # exclusive
+    key: str
+    kind: str        # word, symbol, punct, term
+    term: Term | None = None
+
+
+def units(tokens: list[Token], lang: str, scheme: str, terms: TermIndex | None, side: str,
+          prefer: frozenset[str] = frozenset()) -> list[Unit]:
+    """Folded units of a token list; on the old side terms become their new wording (``prefer``: the
+    keys of the new text, to pick among several new words of one old word)."""
+    base = []
+    for i, t in enumerate(tokens):
+        sym = _symbol(t.text, scheme)
+        if sym is not None:
+            base.append(Unit(i, i + 1, sym, "symbol"))
+        elif is_word(t.text):
+            base.append(Unit(i, i + 1, lemma(t.text, lang), "word"))
+        else:
+            base.append(Unit(i, i + 1, t.text.translate(_QUOTES), "punct"))
+    # a run of symbols is one unit: "o3 oU oU", "{3}{u}{u}" and "o3oUoU" all read {3}{U}{U}
+    merged: list[Unit] = []
+    for u in base:
+        if u.kind == "symbol" and merged and merged[-1].kind == "symbol" and merged[-1].end == u.start:
+            merged[-1] = Unit(merged[-1].start, u.end, merged[-1].key + u.key, "symbol")
+        else:
+            merged.append(u)
+    base = merged
+    if terms is None:
+        return base
+    out: list[Unit] = []
+    k = 0
+    while k < len(base):
+        hit = None
+        if base[k].kind == "word":
+            if side == "old":
+                found = [(o, n, term) for o, n, term in terms.by_first.get(base[k].key, ()) if _match(base, k, o)]
+                if found:
+                    size = len(found[0][0])
+                    found = [f for f in found if len(f[0]) == size]
+                    o, n, term = next((f for f in found if " ".join(f[1]) in prefer), found[0])
+                    hit = Unit(base[k].start, base[k + len(o) - 1].end, " ".join(n), "term", term)
+            else:
+                for n in terms.new_by_first.get(base[k].key, ()):
+                    if _match(base, k, n):
+                        hit = Unit(base[k].start, base[k + len(n) - 1].end, " ".join(n), "word")
+                        break
+        if hit is not None:
+            out.append(hit)
+            k += hit.end - hit.start
+        else:
+            out.append(base[k])
+            k += 1
+    return out
+
+
+def _match(units_: list[Unit], k: int, lemmas: tuple[str, ...]) -> bool:
+    if k + len(lemmas) > len(units_):
+        return False
+    return all(units_[k + j].kind == "word" and units_[k + j].key == lemmas[j] for j in range(len(lemmas)))
+
+
+def folded_keys(text: str, lang: str, scheme: str, terms: TermIndex | None, side: str, kinds: tuple[str, ...],
+                min_len: int) -> Counter:
+    """The folded keys of a text's units of these kinds and at least ``min_len`` characters (a bag of words)."""
+    return Counter(u.key for u in units(tokenize(text), lang, scheme, terms, side)
+                   if u.kind in kinds and len(u.key) >= min_len)
