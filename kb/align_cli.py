@@ -30,7 +30,9 @@ def _open(db_path: Path):
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--errors", "errors_of", default=None, metavar="GOLD_FILE",
               help="Also list the rules where the aligner and this gold file (e.g. it-wiki__de-2024.tsv) differ.")
-def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | None):
+@click.option("--fold", "fold_name", type=click.Choice(["all", "even", "odd"]), default="all", show_default=True,
+              help="Restrict the --errors listing to the source rules of one fold (parity of the 1999 section).")
+def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | None, fold_name: str):
     """Strict precision, recall and F1 of the aligners against data/gold, beside the baselines."""
     from . import align_eval as ev
 
@@ -41,7 +43,7 @@ def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | No
     else:
         click.echo(ev.format_table(results))
     if errors_of:
-        for line in ev.errors(db, errors_of, gold_dir):
+        for line in ev.errors(db, errors_of, gold_dir, fold_name):
             click.echo(line)
 
 

@@ -214,8 +214,11 @@ def format_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def errors(db, name: str = "it-wiki__de-2024.tsv", gold_dir: Path = GOLD_DIR) -> list[str]:
-    """Human-readable differences between the aligner and one gold set (for curation and debugging)."""
+def errors(db, name: str = "it-wiki__de-2024.tsv", gold_dir: Path = GOLD_DIR, fold_name: str = "all") -> list[str]:
+    """Human-readable differences between the aligner and one gold set (for curation and debugging).
+
+    ``fold_name`` (``even``/``odd``) restricts the listing to the source rules of one fold (see
+    :func:`fold_of`), so that tuning can look at the tuning fold's errors only."""
     spec = next(g for g in GOLD_SETS if g[0] == name)
     _, src_ed, tgt_ed, run_key = spec
     runs = align.run_all(db)
@@ -224,7 +227,7 @@ def errors(db, name: str = "it-wiki__de-2024.tsv", gold_dir: Path = GOLD_DIR) ->
            else align.views_from_db(db, src_ed))
     gold, _ = resolve_gold(load_gold(gold_dir / name), src, tgt)
     pred = {link.pair(): link for link in runs[run_key]}
-    sources = {s for s, _ in gold}
+    sources = {s for s, _ in gold if fold_name == "all" or fold_of(s) == fold_name}
     out = []
     for s in sorted(sources, key=lambda k: next(v.seq for v in src if v.key == k)):
         g = sorted(str(t) for ss, t in gold if ss == s)

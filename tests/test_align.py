@@ -221,3 +221,12 @@ def test_datasette_rule_across_editions(db_path):
     assert r.status_code == 200 and r.json()
     r = asyncio.run(fetch(f"/{name}/rules_without_counterpart.json?edition=it-wiki&_shape=array"))
     assert r.status_code == 200
+
+
+def test_errors_listing_by_fold(db):
+    everything = align_eval.errors(db, "de-1999__de-2024.tsv")
+    even = align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="even")
+    odd = align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="odd")
+    assert sorted(even + odd) == sorted(everything)
+    assert all(align_eval.fold_of(line.split(":")[0]) == "even" for line in even)
+    assert all(align_eval.fold_of(line.split(":")[0]) == "odd" for line in odd)

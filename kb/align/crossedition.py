@@ -14,13 +14,19 @@
    A twin (replacement/prevention, spell/ability) that scores like a chosen target and explains
    more of the rule joins too.  A rule whose text a chosen target restates completely gets no
    secondary target: an edition aligned with itself comes out 1:1.
-5. Siblings linked with confidence frame the gap for a weakly linked rule between them;
-   headings (no text of their own) take the target nodes covering their children's targets.
+5. Siblings linked with confidence frame the gap for a weakly linked rule between them.
+6. Target-side coverage: a newer rule still without counterpart looks for the older sentence that
+   restates it best (IDF-weighted, word-order aware, over a sentence index); from a section the priors
+   tie to its own and clearly above what sources the priors rule out reach, it becomes a (split)
+   target of that rule (method ``xedition-coverage``, the sentence as evidence).
+7. Headings (no text of their own) take the target nodes covering their children's targets.
 """
 from __future__ import annotations
 
 from collections import Counter
 
+from .features import sentences
+from .lexical import rewrite
 from .matcher import EditionMatcher
 from .structure import _fill_gaps, _learn_priors, _map_headings
 from .views import Link, RuleView
@@ -53,6 +59,12 @@ XEDITION = {
     "strong_chapter": 0.8,     # a chapter matching this well (relative to the best) can keep title-only links
     "heading_cover": 0.6,      # a heading maps to the deepest target node covering this share of its children
     "heading_share": 0.3,      # ... or, if none, to every section receiving this share (a split)
+    "coverage": True,          # target-side coverage pass (below); False for an ablation
+    "cover_candidates": 10,    # coverage: source sentences read per sentence of an unclaimed target (blocking)
+    "cover_words": 4,          # ... sentences with fewer content lemmas (cross-references) carry no evidence
+    "cover_prior": 0.5,        # ... the source's section must be tied to the target's (learnt prior from here)
+    "cover_quantile": 0.95,    # ... and restate it better than this share of targets are restated from
+    "cover_floor": 0.5,        #     sections the priors rule out; this floor when no such pair exists
 }
 
 
@@ -70,6 +82,7 @@ def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tu
     chosen = _primary(mt, cand, scores, p)
     votes = _add_secondary(mt, cand, scores, chosen, prior, p)
     _fill_gaps(src, tgt, chosen, scores, mt.has_text, p, lambda i, d: mt.sim(i, d) * prior(i, d))
+    covered = _cover_targets(mt, chosen, scores, prior, p) if p["coverage"] else {}
     _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.terms, lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
@@ -85,6 +98,8 @@ def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tu
                 else {"children": True}
             if (i, d) in votes:
                 ev["sentences"] = votes[i, d]
+            if (i, d) in covered:
+                ev = covered[i, d]
             if len(ds) > 1:
                 rel = "split"
             elif incoming[d] > 1:
@@ -93,7 +108,8 @@ def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tu
                 rel = "equivalent"
             else:
                 rel = "renumbered" if (s or 1.0) >= 0.5 else "reworded"
-            links.append(Link(v, tgt[d], round(s if s is not None else 1.0, 3), rel, method, ev))
+            links.append(Link(v, tgt[d], round(s if s is not None else 1.0, 3), rel,
+                              "xedition-coverage" if (i, d) in covered else method, ev))
     return links
 
 
@@ -160,3 +176,48 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
                 if d not in picked and s >= p["threshold"] and s >= p["twin_ratio"] * scores[i, d0]:
                     picked.append(d)
     return votes
+
+
+def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, prior,
+                   p: dict) -> dict[tuple[int, int], dict]:
+    """Target-side coverage (in place): a newer rule that no older rule claimed looks for the older
+    sentence that restates it best (:meth:`EditionMatcher.restatement`, over the sentence index).
+
+    Only sources whose section the learnt priors tie to the target's section compete (``cover_prior``).
+    The threshold is calibrated on the same scores: the ``cover_quantile`` of the best restatement that
+    each unclaimed target finds among sources the priors rule out altogether (sections and chapters
+    without counterpart: unrelated by the learnt structure), ``cover_floor`` when there is no such pair.
+    A sentence that a target already chosen for its rule restates at least as well adds nothing;
+    otherwise the pair joins the source's targets (a split target when the source has others).
+    Returns the evidence of every added pair.
+    """
+    claimed = {d for ds in chosen.values() for d in ds}
+    found: list[tuple[int, tuple[float, int, int, int]]] = []
+    null: list[float] = []
+    for d in range(len(mt.tgt)):
+        if not mt.t_text[d] or d in claimed:
+            continue
+        near = mt.restating_sentences(d, p["cover_candidates"], p["cover_words"])
+        tied = [x for x in near if prior(x[1], d) >= p["cover_prior"]]
+        apart = [x[0] for x in near if prior(x[1], d) <= 0.0]
+        if apart:
+            null.append(max(apart))
+        if tied:
+            found.append((d, tied[0]))
+    null.sort()
+    level = null[min(len(null) - 1, int(p["cover_quantile"] * len(null)))] if null else p["cover_floor"]
+    added: dict[tuple[int, int], dict] = {}
+    before = {i: list(ds) for i, ds in chosen.items()}
+    for d, (r, i, q, u) in found:
+        if r < level:
+            continue
+        # a sentence that a target already chosen for its rule restates as well needs no other target
+        words = mt.s_sent_words[i][q]
+        if any(mt.restatement(words, x) >= r for e in before[i] for x in mt.t_sent_words[e]):
+            continue
+        chosen[i].append(d)
+        scores[i, d] = r
+        added[i, d] = {"coverage": round(r, 3), "threshold": round(level, 3), "prior": round(prior(i, d), 3),
+                       "sentence": q, "target_sentence": u,
+                       "evidence": sentences(rewrite(mt.src[i].text, mt.terms))[q]}
+    return added

@@ -11,9 +11,10 @@ rule is found even when its content words are common and the rest of the rule mo
 from __future__ import annotations
 
 import bisect
+import math
 from collections import Counter
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, LCSseq
 
 from .. import lemmas as lemmas_mod
 from .features import sentences
@@ -63,6 +64,8 @@ class EditionMatcher:
             pos += len(ss)
         self.s_sent_share = [_shares(self.index, bags) for bags in self.s_sent_bags]
         self._w: dict[tuple[int, int], tuple[float, ...]] = {}
+        self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
+        self._lemma_idf: dict[str, float] | None = None
 
     # ------------------------------------------------------------------ similarity
 
@@ -110,6 +113,54 @@ class EditionMatcher:
                 if near:
                     out[d] = near
         return out
+
+    # ------------------------------------------------------------------ restatement (target side)
+
+    def restatement(self, a: list[str], b: list[str]) -> float:
+        """IDF-weighted, word-order aware similarity of two lemma sequences (sentences): the IDF mass
+        of their longest common subsequence over the mean mass of both (a weighted Dice).  Function
+        words keep the order but weigh little; rare words shared in the same order weigh most."""
+        idf = self.lemma_idf()
+        wa, wb = sum(idf.get(w, 0.0) for w in a), sum(idf.get(w, 0.0) for w in b)
+        if not wa or not wb:
+            return 0.0
+        common = sum(idf.get(w, 0.0) for op in LCSseq.opcodes(a, b) if op.tag == "equal"
+                     for w in a[op.src_start:op.src_end])
+        return 2 * common / (wa + wb)
+
+    def lemma_idf(self) -> dict[str, float]:
+        """IDF of every lemma (function words included) over the sentences of both editions."""
+        if self._lemma_idf is None:
+            df: Counter = Counter()
+            n = 0
+            for rules in (self.s_sent_words, self.t_sent_words):
+                for sents in rules:
+                    for words in sents:
+                        df.update(set(words))
+                        n += 1
+            self._lemma_idf = {w: math.log((1 + n) / (1 + c)) for w, c in df.items()}
+        return self._lemma_idf
+
+    def restating_sentences(self, d: int, k: int, min_words: int) -> list[tuple[float, int, int, int]]:
+        """Source sentences that may restate target ``d``: for each sentence of ``d`` with at least
+        ``min_words`` content lemmas, the top ``k`` source sentences of the sentence index (blocking),
+        as ``(restatement, source rule, source sentence, target sentence)``, best first."""
+        if self._sent_index is None:
+            flat = [(i, q) for i, bags in enumerate(self.s_sent_bags) if self.has_text[i] for q in range(len(bags))]
+            self._sent_index = (LexicalIndex([self.s_sent_bags[i][q] for i, q in flat]), flat)
+        index, flat = self._sent_index
+        vec, out, seen = self.vec, [], set()
+        for u, words in enumerate(self.t_sent_words[d]):
+            content = vec.content(words)
+            if len(content) < min_words:
+                continue
+            for _, f in index.search(vec.bag(content), k):
+                i, q = flat[f]
+                source = self.s_sent_words[i][q]
+                if (i, q, u) not in seen and len(vec.content(source)) >= min_words:
+                    seen.add((i, q, u))
+                    out.append((self.restatement(source, words), i, q, u))
+        return sorted(out, reverse=True)
 
     # ------------------------------------------------------------------ blocking
 

@@ -1,0 +1,120 @@
+"""The target-side coverage pass of the cross-edition aligner on planted cases: a newer rule that is a
+near-verbatim copy of one sentence of a longer older rule must be found as that rule's split target,
+and must not be taken from a section the learnt priors do not tie to it."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from ingest import numbers, parse_document, symbols
+from kb import align, paths
+
+SOURCE = paths.SOURCES / "000_b7e6c10b3fc15808.txt"
+#: sentence votes off, so that only the coverage pass can find a split target
+NO_VOTES = {"vote_min": 2.0}
+
+
+@pytest.fixture(scope="module")
+def base() -> list[align.RuleView]:
+    parsed = parse_document(SOURCE, "cr-web", "de")
+    views = []
+    for rec in parsed.records:
+        if rec.kind != "rule" or not rec.text:
+            continue
+        norm = numbers.normalize(rec.number)
+        views.append(align.make_view(f"old/{norm}", "old", "de", norm, symbols.normalize(rec.text, "de-braces"),
+                                     len(views), level=numbers.level(norm), title=rec.title))
+    return views
+
+
+def near_copy(sentence: str) -> str:
+    """A near-verbatim restatement: the second word is dropped."""
+    words = sentence.split()
+    return " ".join(words[:1] + words[2:])
+
+
+def planted(views, donor: str, k: int, host: str, new_number: str):
+    """The newer edition: sentence ``k`` leaves rule ``donor`` and comes back, nearly verbatim, as the
+    new rule ``new_number`` at the end of section ``host``.  Returns the edition and the sentence."""
+    out, moved = [], None
+    for v in views:
+        if v.norm == donor:
+            parts = align.sentences(v.text)
+            moved = parts[k]
+            v = align.make_view(v.key, v.edition, v.lang, v.norm, " ".join(parts[:k] + parts[k + 1:]), v.seq,
+                                level=v.level, title=v.title)
+        out.append(v)
+    assert moved is not None
+    last = max(k for k, v in enumerate(out) if v.norm.split(".")[0] == host)
+    new = align.make_view("x", "new", "de", new_number, near_copy(moved), 0, level=numbers.level(new_number))
+    out.insert(last + 1, new)
+    assert new_number not in {v.norm for v in views}
+    return [replace(v, key=f"new/{v.norm}", edition="new", seq=k) for k, v in enumerate(out)], moved
+
+
+def targets_of(links, number):
+    return {lk.target.norm for lk in links if lk.source.norm == number and lk.target}
+
+
+@pytest.mark.parametrize("donor, k", [("611.2c", 3), ("614.9", 1), ("603.6", 4)])
+def test_planted_sentence_is_found_as_split_target(base, donor, k):
+    host = donor.split(".")[0]
+    new_number = f"{host}.99"
+    new, moved = planted(base, donor, k, host, new_number)
+    links = align.align_cross_edition(base, new, params=NO_VOTES)
+    assert targets_of(links, donor) == {donor, new_number}
+    found = [lk for lk in links if lk.source.norm == donor and lk.target.norm == new_number]
+    assert [lk.method for lk in found] == ["xedition-coverage"]
+    assert found[0].relation == "split"
+    assert found[0].evidence["evidence"] == moved
+    # nothing else changed: every other rule keeps its one counterpart and no other pair was added
+    others = [lk for lk in links if lk.source.norm != donor]
+    assert all(lk.target is not None and lk.target.norm == lk.source.norm for lk in others)
+    # without the coverage pass the planted rule has no counterpart: the pass is what finds it
+    ablated = align.align_cross_edition(base, new, params={**NO_VOTES, "coverage": False})
+    assert targets_of(ablated, donor) == {donor}
+
+
+@pytest.mark.parametrize("donor, k", [("611.2c", 3), ("614.9", 1)])
+def test_default_parameters_find_the_split_too(base, donor, k):
+    host = donor.split(".")[0]
+    new, _ = planted(base, donor, k, host, f"{host}.99")
+    assert targets_of(align.align_cross_edition(base, new), donor) == {donor, f"{host}.99"}
+
+
+def test_untied_section_is_not_a_source(base):
+    """The same planted sentence in a section that no anchor ties to the donor's section stays unclaimed."""
+    new, _ = planted(base, "614.9", 1, "611", "611.99")
+    links = align.align_cross_edition(base, new, params=NO_VOTES)
+    assert not any(lk.target is not None and lk.target.norm == "611.99" for lk in links)
+    assert targets_of(links, "614.9") == {"614.9"}
+
+
+def test_sentence_already_restated_adds_nothing(base):
+    """A copy of a sentence that the donor's own counterpart still restates is no split target."""
+    donor = next(v for v in base if v.norm == "611.2c")
+    sentence = align.sentences(donor.text)[3]
+    out = list(base)
+    last = max(k for k, v in enumerate(out) if v.norm.startswith("611."))
+    out.insert(last + 1, align.make_view("x", "new", "de", "611.99", near_copy(sentence), 0, level="rule"))
+    new = [replace(v, key=f"new/{v.norm}", edition="new", seq=k) for k, v in enumerate(out)]
+    links = align.align_cross_edition(base, new, params=NO_VOTES)
+    assert targets_of(links, "611.2c") == {"611.2c"}
+    assert not any(lk.method == "xedition-coverage" for lk in links)
+
+
+def test_restatement_weighs_rare_words_and_order(base):
+    old = base[:40]
+    mt = align.EditionMatcher(old, [replace(v, key=f"new/{v.norm}", edition="new") for v in old], [])
+    words = max((w for rule in mt.s_sent_words for w in rule), key=len)
+    assert mt.restatement(words, words) == pytest.approx(1.0)
+    # the same lemmas in reverse order keep much less than the original order
+    assert mt.restatement(words, words[::-1]) < 0.5
+    idf = mt.lemma_idf()
+    rare = max(set(words), key=lambda w: idf[w])
+    common = min(set(words), key=lambda w: idf[w])
+    # losing the rarest lemma costs more than losing the most common one
+    without_rare = [w for w in words if w != rare]
+    without_common = [w for w in words if w != common]
+    assert mt.restatement(words, without_rare) < mt.restatement(words, without_common)
