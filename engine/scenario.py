@@ -624,7 +624,6 @@ class Runner:
         return self._check_object(line, subject, value)
 
     def _names_equal(self, ids, value, ordered: bool) -> tuple[bool, str]:
-        st = self.game.state
         got = [self.game.name_of(object_target(oid)) for oid in ids]
         want = [] if value == "empty" else split_list(value)
         ok = got == want if ordered else sorted(got) == sorted(want)

@@ -10,15 +10,11 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from kb import align, align_eval
-from kb.build import build
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("kb") / "kb.db"
-    build(path, stages=False)
-    align.store(sqlite_utils.Database(path))
-    return path
+def db_path(kb_db):
+    return kb_db
 
 
 @pytest.fixture(scope="module")

@@ -7,8 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from ingest import numbers, parse_document, symbols
+from ingest import numbers
 from kb import align, paths
+from conftest import views_2024
 
 SOURCE = paths.SOURCES / "000_b7e6c10b3fc15808.txt"
 #: sentence votes off, so that only the coverage pass can find a split target
@@ -17,15 +18,7 @@ NO_VOTES = {"vote_min": 2.0}
 
 @pytest.fixture(scope="module")
 def base() -> list[align.RuleView]:
-    parsed = parse_document(SOURCE, "cr-web", "de")
-    views = []
-    for rec in parsed.records:
-        if rec.kind != "rule" or not rec.text:
-            continue
-        norm = numbers.normalize(rec.number)
-        views.append(align.make_view(f"old/{norm}", "old", "de", norm, symbols.normalize(rec.text, "de-braces"),
-                                     len(views), level=numbers.level(norm), title=rec.title))
-    return views
+    return views_2024("old")
 
 
 def near_copy(sentence: str) -> str:

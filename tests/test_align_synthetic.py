@@ -8,25 +8,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest import numbers, parse_document, symbols
 from kb import align, align_bench, paths
 from kb.align_eval import score
+from conftest import views_2024
 
 SOURCE = paths.SOURCES / "000_b7e6c10b3fc15808.txt"
 
 
 @pytest.fixture(scope="module")
 def base() -> list[align.RuleView]:
-    parsed = parse_document(SOURCE, "cr-web", "de")
-    views = []
-    for rec in parsed.records:
-        if rec.kind != "rule" or not rec.text:
-            continue
-        norm = numbers.normalize(rec.number)
-        views.append(align.make_view(f"syn-old/{norm}", "syn-old", "de", norm,
-                                     symbols.normalize(rec.text, "de-braces"), len(views),
-                                     level=numbers.level(norm), title=rec.title))
-    return views
+    return views_2024("syn-old")
 
 
 def renamed(views, edition):

@@ -71,7 +71,7 @@ def test_once_each_turn_602_5b_and_sorcery_timing_602_5d():
 
 
 def test_once_each_turn_stays_with_the_object_602_5b():
-    from engine.cards import AbilityDef, CardDB, parse_card
+    from engine.cards import CardDB, parse_card
 
     db = CardDB.load()
     db.add(parse_card({"name": "Einmal-Artefakt", "types": ["artifact"], "abilities": [

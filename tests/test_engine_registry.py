@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.registry import (EDITIONS, REGISTRY, Registry, Tracer, check_citations, enforces, load_all,
+from engine.registry import (EDITIONS, Registry, Tracer, check_citations, enforces, load_all,
                              parse_citation)
 from ingest import numbers, parse_document
 

@@ -8,16 +8,12 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb import align, graph
-from kb.build import build
+from kb import graph
 
 
 @pytest.fixture(scope="module")
-def db_path(tmp_path_factory):
-    path = tmp_path_factory.mktemp("kb") / "kb.db"
-    build(path, stages=False)
-    align.store(sqlite_utils.Database(path))
-    return path
+def db_path(kb_db):
+    return kb_db
 
 
 @pytest.fixture(scope="module")
