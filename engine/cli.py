@@ -125,10 +125,12 @@ def trace(target, check, review, db_path):
             click.echo(f"{s.status:10} {s.citation.key:16} {s.link.qualname} ({s.link.file}:{s.link.line})")
         click.echo(f"{len(statuses) - len(bad)} of {len(statuses)} link(s) ok")
         sys.exit(1 if bad else 0)
-    _print_trace(item, db)
+    if not _print_trace(item, db):
+        sys.exit(1)
 
 
-def _print_trace(item, db) -> None:
+def _print_trace(item, db) -> bool:
+    """Print the trace of a rule or a function; False when a rule is in neither the KB nor the engine."""
     from . import trace as tr
     from .registry import REGISTRY, Citation
 
@@ -157,7 +159,7 @@ def _print_trace(item, db) -> None:
             click.echo(f"  {path}  ({how})")
         if not hits:
             click.echo("  (none)")
-        return
+        return db is None or row is not None or bool(links) or bool(hits)
     link = item
     click.echo(f"{link.qualname}  {link.file}:{link.line}")
     if link.doc:
@@ -173,6 +175,7 @@ def _print_trace(item, db) -> None:
         click.echo(f"enforces {c.key}" + (f" [{state}]" if db is not None else ""))
         if row is not None:
             click.echo(_indent(row["text"]))
+    return True
 
 
 def _indent(text: str, n: int = 2) -> str:
