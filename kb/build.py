@@ -71,7 +71,7 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
         parsed, lines = _parse(doc, data_dir)
         _collect(tables, doc, parsed, lines)
         progress(f"parsed {doc.path} with {doc.parser}: {len(parsed.records)} records, "
-                 f"{len(parsed.warnings)} warnings ({time.perf_counter() - t:.2f}s)")
+                 f"{len(parsed.warnings)} warning{'' if len(parsed.warnings) == 1 else 's'} ({time.perf_counter() - t:.2f}s)")
     report.warnings = tables.warnings
     if strict and tables.warnings:
         first = tables.warnings[0]
