@@ -27,11 +27,6 @@ from typing import Callable, Iterable
 
 #: the edition a bare rule number refers to
 DEFAULT_EDITION = "de-2024"
-#: editions the engine may cite, with the source file and the parser that reads it
-EDITIONS = {
-    "de-2024": ("000_b7e6c10b3fc15808.txt", "cr-web"),
-    "de-1999": ("001_0c3355379ebe2b1a.txt", "cr-1999-pdf"),
-}
 ROOT = Path(__file__).resolve().parent.parent
 
 _NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")

@@ -3,9 +3,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.registry import (EDITIONS, Registry, Tracer, check_citations, enforces, load_all,
+from engine.registry import (Registry, Tracer, check_citations, enforces, load_all,
                              parse_citation)
 from ingest import numbers, parse_document
+from kb.manifest import load as load_manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -13,9 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def known_numbers():
     """Normalised rule numbers per edition, from the parsers (not from the database)."""
+    manifest = load_manifest(ROOT / "data" / "manifest.toml")
+    cited = {c.edition for c in load_all().citations()}
     out = {}
-    for edition, (source, parser) in EDITIONS.items():
-        parsed = parse_document(ROOT / "data" / "sources" / source, parser, "de")
+    for edition in cited:
+        doc, ed = manifest.edition(edition)
+        parsed = parse_document(ROOT / "data" / doc.path, doc.parser, ed.language)
         out[edition] = {numbers.normalize(r.number) for r in parsed.records if r.kind == "rule" and r.number}
     return out
 
