@@ -12,7 +12,6 @@ import re
 from functools import lru_cache
 
 import simplemma
-import spacy
 
 SUPPORTED = ("de", "it", "en")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -20,12 +19,20 @@ _WORD = re.compile(r"[^\W\d_]{2,}")
 
 @lru_cache(maxsize=None)
 def _tokenizer(lang: str):
+    import spacy  # imported on first use: half a second that lemma() alone does not need
+
     return spacy.blank(lang).tokenizer
 
 
 @lru_cache(maxsize=200_000)
 def lemma(word: str, lang: str) -> str:
-    return simplemma.lemmatize(word, lang=lang).lower()
+    """Lower-cased lemma of one word; a language simplemma does not cover gives the word itself."""
+    if lang not in SUPPORTED:
+        return word.lower()
+    try:
+        return simplemma.lemmatize(word, lang=lang).lower()
+    except ValueError:
+        return word.lower()
 
 
 def lemmatize(text: str, lang: str) -> str:

@@ -2,30 +2,23 @@
 (blocking), and bags of content lemmas with German compound heads and bigrams."""
 from __future__ import annotations
 
-import csv
 import math
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from .. import paths
+from .. import terminology
+from ..terminology import TERMINOLOGY
 from .features import stop_words
 
-TERMINOLOGY = paths.DATA / "terminology.tsv"
 
 
 # --------------------------------------------------------------------------- terminology
 
 
 def load_terminology(path: Path = TERMINOLOGY, lang: str = "de") -> list[tuple[str, str]]:
-    """(old, new) pairs of the curated table, longest old term first; identity rows are skipped."""
-    rows = []
-    with open(path, encoding="utf-8") as f:
-        lines = [line for line in f if line.strip() and not line.startswith("#")]
-    for row in csv.DictReader(lines, delimiter="\t"):
-        if row["lang"] == lang and row["old_term"] != row["new_term"]:
-            rows.append((row["old_term"], row["new_term"] or ""))
-    return sorted(rows, key=lambda r: -len(r[0]))
+    """(old, new) pairs of the curated table (:mod:`kb.terminology`), longest old term first."""
+    return sorted(((t.old, t.new) for t in terminology.load(path, lang)), key=lambda r: -len(r[0]))
 
 
 def rewrite(text: str, terms: list[tuple[str, str]]) -> str:

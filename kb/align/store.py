@@ -9,7 +9,7 @@ from .concepts import assign_concepts
 from .crossedition import align_cross_edition
 from .crosslang import align_cross_language
 from .items import align_items
-from .lexical import TERMINOLOGY, load_terminology
+from .lexical import load_terminology
 from .views import Link, RuleView, items_from_db, views_from_db
 
 
@@ -30,7 +30,7 @@ PAIRS = (
 def run_all(db) -> dict[tuple[str, str, str], list[Link]]:
     """Compute every alignment of the KB (pairs whose editions are missing are skipped)."""
     present = {r["id"] for r in db.query("select id from editions")}
-    terms = load_terminology() if TERMINOLOGY.exists() else []
+    terms = load_terminology()
     out = {}
     for src_ed, tgt_ed, kind in PAIRS:
         if src_ed not in present or tgt_ed not in present:

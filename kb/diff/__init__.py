@@ -31,10 +31,9 @@ BASE_URL = "http://127.0.0.1:8001"
 _EXPORTS = {
     "classes": ("classify", "refine_pairs", "renumbering_map"),
     "load": ("build_report", "compare"),
-    "model": ("Classification", "Edition", "Group", "Pair", "Report", "Rule", "Seg", "Term",
-              "make_rule"),
+    "model": ("Classification", "Edition", "Group", "Pair", "Report", "Rule", "Seg", "make_rule"),
     "table": ("canned_queries", "metadata", "render_cell", "sanitize", "store"),
-    "terminology": ("load_terms", "terminology_table"),
+    "terminology": ("Term", "load_terms", "terminology_table"),
     "tokens": ("_join", "tokenize"),
     "words": ("changed", "diff_stats", "group_diff", "inline_html", "sentences", "side_html", "word_diff"),
 }

@@ -47,7 +47,8 @@ from typing import Iterable, Sequence
 
 from ingest import numbers
 
-from .model import Classification, Edition, Group, Pair, Rule, Term
+from ..terminology import Term
+from .model import Classification, Edition, Group, Pair, Rule
 from .terminology import term_index
 from .tokens import folded_keys
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from .classes import classify, refine_pairs
-from .model import Edition, Pair, Report, Rule, Term, rule_from_row
+from ..terminology import Term
+from .model import Edition, Pair, Report, Rule, rule_from_row
 from .terminology import TERMINOLOGY, load_terms, terminology_table
 from .tokens import seed_lemmas
 from .words import changed, group_diff

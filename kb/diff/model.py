@@ -73,15 +73,6 @@ class Pair:
 
 
 @dataclass(frozen=True)
-class Term:
-    """One row of the curated terminology table: the old wording became the new one."""
-
-    old: str
-    new: str
-    note: str = ""
-
-
-@dataclass(frozen=True)
 class Seg:
     """One piece of a word diff.
 

@@ -5,7 +5,6 @@ how often the old term survives in the new edition, and frequent one-word substi
 curated table does not list yet (candidates)."""
 from __future__ import annotations
 
-import csv
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -15,28 +14,14 @@ from typing import Sequence
 
 from ingest import numbers
 
-from .. import paths
-from .model import Group, Term
+from ..terminology import TERMINOLOGY, Term, load
+from .model import Group
 from .tokens import lemma, words
-
-TERMINOLOGY = paths.DATA / "terminology.tsv"
 
 
 def load_terms(path: Path | str = TERMINOLOGY, lang: str = "de") -> list[Term]:
-    """The curated terminology table (``old_term, new_term, lang, note``; ``#`` lines are comments)."""
-    path = Path(path)
-    if not path.exists():
-        return []
-    with open(path, encoding="utf-8") as f:
-        lines = [line for line in f if line.strip() and not line.startswith("#")]
-    out = []
-    for row in csv.DictReader(lines, delimiter="\t"):
-        if (row.get("lang") or lang) != lang:
-            continue
-        old, new = (row.get("old_term") or "").strip(), (row.get("new_term") or "").strip()
-        if old and old != new:
-            out.append(Term(old, new, (row.get("note") or "").strip()))
-    return out
+    """The curated terminology table (see :mod:`kb.terminology`)."""
+    return load(path, lang)
 
 
 # --------------------------------------------------------------------------- the index for folding

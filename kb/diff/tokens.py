@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from .. import lemmas
+
 if TYPE_CHECKING:
-    from .model import Term
+    from ..terminology import Term
     from .terminology import TermIndex
 
 _TOKEN = re.compile(
@@ -84,19 +86,7 @@ def lemma(word: str, lang: str, base_form: bool = False) -> str:
     known = _KNOWN[lang]
     if base_form and known:
         return "-".join(known.get(p, p.lower()) for p in parts)
-    return "-".join(known[p] if p in known else _simplemma(p, lang) for p in parts)
-
-
-@lru_cache(maxsize=200_000)
-def _simplemma(word: str, lang: str) -> str:
-    if lang not in ("de", "it", "en"):
-        return word.lower()
-    import simplemma
-
-    try:
-        return simplemma.lemmatize(word, lang=lang).lower()
-    except ValueError:
-        return word.lower()
+    return "-".join(known[p] if p in known else lemmas.lemma(p, lang) for p in parts)
 
 
 @lru_cache(maxsize=100_000)

@@ -17,7 +17,8 @@ from typing import Sequence
 
 from markupsafe import Markup, escape
 
-from .model import Edition, Group, Seg, Term
+from ..terminology import Term
+from .model import Edition, Group, Seg
 from .terminology import term_index
 from .tokens import Token, Unit, folded_keys, is_word, join_tokens, tokenize, units, words
 
