@@ -18,6 +18,8 @@ from pathlib import Path
 
 import tomli_w
 
+# opening the KB is kb.query's job: the engine's commands use the same function and error
+
 from .registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,22 +50,6 @@ def save_reviews(reviews: dict[tuple[str, str], str], path: Path | None = None) 
 
 
 # -- the knowledge base -------------------------------------------------------------------------------------------
-
-class NoKnowledgeBase(Exception):
-    pass
-
-
-def open_db(path):
-    import sqlite_utils
-
-    path = Path(path)
-    if not path.exists():
-        raise NoKnowledgeBase(f"no knowledge base at {path}; run `kb build` first")
-    db = sqlite_utils.Database(path)
-    if "rules" not in db.table_names():
-        raise NoKnowledgeBase(f"{path} has no rules table; run `kb build` first")
-    return db
-
 
 def rules_by_key(db) -> dict[str, dict]:
     """``de-2024/601.2f`` -> row of the ``rules`` table (looked up by edition and normalised number)."""

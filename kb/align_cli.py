@@ -17,11 +17,12 @@ DB_OPTION = click.option("--db", "db_path", type=click.Path(path_type=Path), def
 
 
 def _open(db_path: Path):
-    import sqlite_utils
+    from .query import KBMissing, open_kb
 
-    if not Path(db_path).exists():
-        raise click.ClickException(f"{db_path} does not exist: run `kb build` first")
-    return sqlite_utils.Database(db_path)
+    try:
+        return open_kb(db_path)
+    except KBMissing as e:
+        raise click.ClickException(str(e)) from None
 
 
 @click.command("align-eval")

@@ -13,12 +13,29 @@ class KBMissing(Exception):
     pass
 
 
-def connect(db_path: Path) -> sqlite3.Connection:
-    if not Path(db_path).exists():
+def require(db_path: Path) -> Path:
+    """``db_path`` if it holds a built KB; otherwise :class:`KBMissing` telling the user what to do."""
+    db_path = Path(db_path)
+    if not db_path.exists():
         raise KBMissing(f"{db_path} does not exist: run `kb build` first")
-    conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+    return db_path
+
+
+def connect(db_path: Path) -> sqlite3.Connection:
+    """A read-only sqlite3 connection to the KB (rows as :class:`sqlite3.Row`)."""
+    conn = sqlite3.connect(f"file:{require(db_path)}?mode=ro", uri=True)
     conn.row_factory = sqlite3.Row
     return conn
+
+
+def open_kb(db_path: Path):
+    """The KB as a ``sqlite_utils.Database``; :class:`KBMissing` if it is not built (or has no rules)."""
+    import sqlite_utils
+
+    db = sqlite_utils.Database(require(db_path))
+    if "rules" not in db.table_names():
+        raise KBMissing(f"{db_path} has no rules table: run `kb build` first")
+    return db
 
 
 @dataclass

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from datasette.app import Datasette
 
-from .query import KBMissing
+from .query import require
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -109,9 +109,7 @@ def metadata() -> dict:
 
 
 def make_datasette(db_path: Path) -> Datasette:
-    db_path = Path(db_path)
-    if not db_path.exists():
-        raise KBMissing(f"{db_path} does not exist: run `kb build` first")
+    db_path = require(db_path)
     return Datasette(
         immutables=[str(db_path)], metadata=metadata(), template_dir=str(TEMPLATES),
         settings={"default_page_size": 100, "sql_time_limit_ms": 3000, "allow_download": True},
