@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from kb.query import KBMissing, open_kb
+
 
 def _default_db() -> Path:
     from kb.paths import DEFAULT_DB
@@ -95,8 +97,8 @@ def trace(target, check, review, db_path):
             raise click.UsageError(f"{target!r} is neither a rule number nor an engine function "
                                    f"(try engine.casting.determine_total_cost or 601.2f)") from None
     try:
-        db = tr.open_db(db_path)
-    except tr.NoKnowledgeBase as e:
+        db = open_kb(db_path)
+    except KBMissing as e:
         if item is not None and not (check or review):
             _print_trace(item, None)
         click.echo(str(e), err=True)
@@ -194,8 +196,8 @@ def coverage(db_path, verbose, families):
     from . import trace as tr
 
     try:
-        db = tr.open_db(db_path or _default_db())
-    except tr.NoKnowledgeBase as e:
+        db = open_kb(db_path or _default_db())
+    except KBMissing as e:
         click.echo(str(e), err=True)
         sys.exit(1)
     rows = tr.coverage(db, set(families) or None)

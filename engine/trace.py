@@ -18,8 +18,6 @@ from pathlib import Path
 
 import tomli_w
 
-# opening the KB is kb.query's job: the engine's commands use the same function and error
-
 from .registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
 
 ROOT = Path(__file__).resolve().parent.parent
