@@ -11,18 +11,8 @@ from pathlib import Path
 import click
 
 from . import paths
+from .cli_common import DB_OPTION, open_db
 
-DB_OPTION = click.option("--db", "db_path", type=click.Path(path_type=Path), default=paths.DEFAULT_DB,
-                         show_default=True, help="The built KB.")
-
-
-def _open(db_path: Path):
-    from .query import KBMissing, open_kb
-
-    try:
-        return open_kb(db_path)
-    except KBMissing as e:
-        raise click.ClickException(str(e)) from None
 
 
 @click.command("align-eval")
@@ -37,7 +27,7 @@ def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | No
     """Strict precision, recall and F1 of the aligners against data/gold, beside the baselines."""
     from . import align_eval as ev
 
-    db = _open(db_path)
+    db = open_db(db_path)
     results = ev.evaluate(db, gold_dir)
     if as_json:
         click.echo(json.dumps(results, indent=1))
@@ -63,7 +53,7 @@ def align_export(db_path: Path, source: str, target: str):
     One row per pair; a split source has several rows, a rule without counterpart an empty
     target.  The last column, the source line, tells apart a number printed twice.
     """
-    db = _open(db_path)
+    db = open_db(db_path)
     if "alignments" not in db.table_names():
         raise click.ClickException("the KB has no alignments table: run `kb build` first")
     rows = list(db.query(
@@ -96,7 +86,7 @@ def graph_export(db_path: Path, fmt: str, out: Path | None):
     """Write the graph for Gephi (GraphML) or d3 (node-link JSON)."""
     from . import graph
 
-    g = graph.build_graph(_open(db_path))
+    g = graph.build_graph(open_db(db_path))
     out = out or paths.ROOT / "build" / f"graph.{fmt}"
     graph.export(g, out, fmt)
     click.echo(f"wrote {out}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges")
@@ -110,7 +100,7 @@ def graph_show(db_path: Path, node: str, transitive: bool):
     """What NODE (e.g. de-2024/601.2f) cites, what cites it, and its aligned versions."""
     from . import graph
 
-    g = graph.build_graph(_open(db_path))
+    g = graph.build_graph(open_db(db_path))
     if node not in g:
         raise click.ClickException(f"no node {node!r} (rule nodes are edition/number, e.g. de-2024/601.2f)")
     click.echo(f"cites:     {', '.join(graph.cites(g, node, transitive)) or '-'}")
@@ -130,7 +120,7 @@ def graph_top(db_path: Path, n: int, edition: str | None):
     """The most-cited rules."""
     from . import graph
 
-    for node, count in graph.most_cited(graph.build_graph(_open(db_path)), n, edition):
+    for node, count in graph.most_cited(graph.build_graph(open_db(db_path)), n, edition):
         click.echo(f"{count:4d}  {node}")
 
 

@@ -13,12 +13,8 @@ from pathlib import Path
 
 import click
 
-from . import paths
+from .cli_common import DATA_OPTION, DB_OPTION, connect_db
 
-DATA_OPTION = click.option("--data-dir", type=click.Path(file_okay=False, path_type=Path), default=paths.DATA,
-                           show_default=True, help="Folder with manifest.toml and the source documents.")
-DB_OPTION = click.option("--db", "db_path", type=click.Path(path_type=Path), default=paths.DEFAULT_DB,
-                         show_default=True, help="The knowledge base (SQLite).")
 
 
 #: numbering defects are always listed by `kb build`; other warnings are counted
@@ -79,15 +75,6 @@ def serve(db_path: Path, host: str, port: int):
         _fail(e)
 
 
-def _connect(db_path: Path):
-    from .query import KBMissing, connect
-
-    try:
-        return connect(db_path)
-    except KBMissing as e:
-        _fail(e)
-
-
 def _rows_or_json(rows: list[dict], as_json: bool) -> bool:
     """Print ``rows`` as JSON when asked; True when done."""
     if as_json:
@@ -102,7 +89,7 @@ def stats(db_path: Path, as_json: bool):
     """Records by kind and the share of source lines attributed, per document."""
     from .query import stats as run
 
-    rows = run(_connect(db_path))
+    rows = run(connect_db(db_path))
     if _rows_or_json(rows, as_json):
         return
     for r in rows:
@@ -119,7 +106,7 @@ def editions(db_path: Path, as_json: bool):
     """List the editions in the KB (id, language, date, kind, parser, source)."""
     from .query import editions as run
 
-    rows = run(_connect(db_path))
+    rows = run(connect_db(db_path))
     if _rows_or_json(rows, as_json):
         return
     for r in rows:
@@ -134,7 +121,7 @@ def rule(number: str, edition: str | None, db_path: Path):
     """Print a rule with its examples, what it cites and what cites it."""
     from .query import find_rules, rule_view
 
-    conn = _connect(db_path)
+    conn = connect_db(db_path)
     found = find_rules(conn, number, edition)
     if not found:
         _fail(Exception(f"no rule {number}" + (f" in edition {edition}" if edition else " in any edition")))

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .. import paths
+from ..cli_common import DB_OPTION, connect_db
 from . import BASE_URL, CLASSES
 
 FORMATS = ("text", "html", "json", "all")
@@ -33,8 +34,7 @@ FORMATS = ("text", "html", "json", "all")
               help="Terminology table (TSV old_term, new_term, lang, note); default data/terminology.tsv.")
 @click.option("--bench", type=int, default=0, metavar="N",
               help="Time N full runs (all formats, in this process) and print the median.")
-@click.option("--db", "db_path", type=click.Path(path_type=Path), default=paths.DEFAULT_DB, show_default=True,
-              help="The knowledge base (SQLite).")
+@DB_OPTION
 def diff(old, new, rule, fmt, fold, only, output, base_url, terms, bench, db_path):
     """Change report between two editions: classes per rule, word diffs, renumbering, terminology.
 
@@ -44,15 +44,11 @@ def diff(old, new, rule, fmt, fold, only, output, base_url, terms, bench, db_pat
     kb diff --from de-1999 --to de-2024 --format html -o report.html
     kb diff --from it-wiki --to de-2024 --only added --only removed --only renumbered
     """
-    from ..query import KBMissing, connect
     from .load import compare, load_edition
     from .report import render, write, write_all
     from .terminology import load_terms
 
-    try:
-        conn = connect(db_path)
-    except KBMissing as e:
-        raise click.ClickException(str(e))
+    conn = connect_db(db_path)
     term_list = load_terms(terms) if terms else None
     if bench:
         from .bench import timed
