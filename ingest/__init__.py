@@ -9,10 +9,11 @@ from pathlib import Path
 
 from . import numbers
 from .model import Parsed, ParseWarning, Record, SourceError, Span
-from .registry import PARSERS, get, parser
+from .registry import PARSERS, UnknownParser, get, parser
 from .text import decode, split_lines
 
-__all__ = ["parse_document", "parse_lines", "read_lines", "PARSERS", "Parsed", "Record", "Span", "SourceError", "parser"]
+__all__ = ["parse_document", "parse_lines", "read_lines", "get_parser", "PARSERS", "Parsed", "Record", "Span",
+           "SourceError", "UnknownParser", "parser"]
 
 
 def parse_document(path: str | Path, parser_name: str, lang: str, encoding: str = "auto") -> Parsed:
@@ -30,19 +31,25 @@ def read_lines(path: str | Path, encoding: str = "auto", shown: str | None = Non
     return split_lines(decode(data, shown, encoding))
 
 
+def get_parser(name: str):
+    """The registered parser ``name``; :class:`UnknownParser` (listing the known ones) otherwise."""
+    return get(name)
+
+
 def parse_lines(lines: list[str], path: str, parser_name: str, lang: str) -> Parsed:
-    _load_parsers()
+    """Parse decoded lines; a parser that fails on unexpected input is reported as a SourceError."""
     spec = get(parser_name)
-    parsed = spec.parse(lines, path, lang)
+    try:
+        parsed = spec.parse(lines, path, lang)
+    except SourceError:
+        raise
+    except Exception as e:  # a parser bug must not surface as a traceback or as "unknown parser"
+        raise SourceError(path, None, f"parser {parser_name!r} failed ({type(e).__name__}: {e}); "
+                                      "this is a bug in the parser, please report it with this file") from e
     _cover_leftovers(parsed, lines)
     parsed.warnings.extend(check_sequence(parsed.records, lang))
     parsed.warnings.sort(key=lambda w: w.line)
     return parsed
-
-
-def _load_parsers() -> None:
-    # Importing the modules registers their parsers.
-    from . import article, cr_text, it_wiki, morph_wiki, pdf1999  # noqa: F401
 
 
 def _cover_leftovers(parsed: Parsed, lines: list[str]) -> None:
@@ -101,3 +108,7 @@ def check_sequence(records: list[Record], lang: str) -> list[ParseWarning]:
         if not prev or key > prev[0]:
             last[key_lang] = (key, norm)
     return out
+
+
+# Importing the parser modules registers their parsers (last: they import the names above).
+from . import article, cr_text, it_wiki, morph_wiki, pdf1999  # noqa: E402, F401

@@ -12,9 +12,6 @@ from functools import lru_cache
 
 NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z])?)?\.?$")
 
-LEVELS = ("chapter", "section", "rule", "subrule")
-
-
 @lru_cache(maxsize=None)
 def split(number: str) -> tuple[int, int | None, str | None] | None:
     """``"601.2f"`` -> ``(601, 2, "f")``; ``"6"`` -> ``(6, None, None)``; invalid -> None."""

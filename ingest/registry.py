@@ -26,6 +26,10 @@ class ParserSpec:
 PARSERS: dict[str, ParserSpec] = {}
 
 
+class UnknownParser(LookupError):
+    """A parser name that is not registered (the message lists the known ones)."""
+
+
 def parser(name: str, symbols: str = "none", description: str = ""):
     def register(func):
         if name in PARSERS:
@@ -40,4 +44,4 @@ def get(name: str) -> ParserSpec:
     try:
         return PARSERS[name]
     except KeyError:
-        raise KeyError(f"unknown parser {name!r}; known parsers: {', '.join(sorted(PARSERS))}") from None
+        raise UnknownParser(f"unknown parser {name!r}; known parsers: {', '.join(sorted(PARSERS))}") from None

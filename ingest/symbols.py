@@ -67,7 +67,3 @@ SCHEMES = {
 
 def normalize(text: str, scheme: str) -> str:
     return SCHEMES[scheme](text)
-
-
-def symbols_in(text_norm: str) -> list[str]:
-    return re.findall(r"\{[^{}]+\}", text_norm)

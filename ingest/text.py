@@ -9,10 +9,6 @@ from .model import SourceError
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
-#: Encodings tried, in order, when the manifest says ``encoding = "auto"``.
-AUTO_ENCODINGS = ("utf-8", "cp1252")
-
-
 def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1 if b"\n" in data else data.count(b"\r", 0, offset) + 1
 

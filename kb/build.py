@@ -9,7 +9,6 @@ temporary file that replaces the old one only when everything succeeded.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import os
 import time
@@ -23,16 +22,20 @@ import sqlite_utils
 import ingest
 from ingest import numbers, refs as refs_mod, symbols
 from ingest.model import Record, SourceError
-from ingest.registry import get as get_parser
+from ingest import UnknownParser, get_parser
+
+from engine import trace as engine_trace
 
 from . import lemmas, paths
+from .align.store import store as align_store
+from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 
-#: Later stages: ``module:function`` called with the database once rules, items and refs exist.
-STAGES = [
-    ("engine trace links", "engine.trace:store"),
-    ("alignments", "kb.align:store"),
-    ("diffs", "kb.diff:store"),
+#: Later stages, called with the database once rules, items and refs exist.
+STAGES: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
+    ("engine trace links", engine_trace.store),
+    ("alignments", align_store),
+    ("diffs", diff_store),
 ]
 
 ITEM_KINDS_WITH_REFS = {"example", "note", "faq", "paragraph", "step", "glossary", "index", "heading"}
@@ -48,7 +51,6 @@ class BuildReport:
     counts: dict = field(default_factory=dict)
     warnings: list[dict] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
-    skipped_stages: list[str] = field(default_factory=list)
 
 
 def _echo(msg: str) -> None:
@@ -92,12 +94,8 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
         db = sqlite_utils.Database(tmp)
         _write(db, manifest, tables)
         if stages:
-            for name, target in STAGES:
+            for name, func in STAGES:
                 t = time.perf_counter()
-                func = _stage(target)
-                if func is None:
-                    report.skipped_stages.append(name)
-                    continue
                 func(db)
                 report.timings[name] = time.perf_counter() - t
                 progress(f"{name} ({report.timings[name]:.2f}s)")
@@ -111,17 +109,6 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
     report.timings["total"] = time.perf_counter() - t0
     progress(f"wrote {db_path} in {report.timings['total']:.2f}s")
     return report
-
-
-def _stage(target: str):
-    module, func = target.split(":")
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name == module:
-            return None
-        raise
-    return getattr(mod, func, None)
 
 
 def _parse(doc: Document, data_dir: Path):
@@ -140,7 +127,7 @@ def _parse(doc: Document, data_dir: Path):
         parsed = ingest.parse_lines(lines, shown, doc.parser, doc.editions[0].language)
     except SourceError as e:
         raise BuildError(str(e)) from None
-    except KeyError as e:
+    except UnknownParser as e:
         raise BuildError(f"{shown}: {e.args[0]}") from None
     return parsed, lines
 

@@ -1,7 +1,6 @@
 """The ``kb`` command: a thin layer over kb.build, kb.query, kb.manifest and kb.serve."""
 from __future__ import annotations
 
-import importlib
 import json
 from collections import Counter
 import statistics
@@ -13,7 +12,12 @@ from pathlib import Path
 
 import click
 
+from engine import cli as engine_cli
+
+from .align import cli as align_cli
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
+from .diff import cli as diff_cli
+from .graph import cli as graph_cli
 
 
 
@@ -53,8 +57,6 @@ def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: boo
     if others and not quiet:
         click.echo("other source warnings (kb build -v, or the warnings table): "
                    + ", ".join(f"{code} {n}" for code, n in sorted(others.items())), err=True)
-    for name in report.skipped_stages:
-        click.echo(f"note: stage '{name}' is not available yet and was skipped", err=True)
     rules, items = report.counts.get("rules", 0), report.counts.get("items", 0)
     click.echo(f"built {report.db_path}: {rules} rules, {items} items, {report.counts.get('refs', 0)} references, "
                f"{len(report.warnings)} warnings in {report.timings['total']:.2f}s")
@@ -164,7 +166,7 @@ def rule(number: str, edition: str | None, db_path: Path):
 def add(path: Path, parser_name: str, edition_id: str, language: str, date: str, kind: str, title: str,
         source: str, encoding: str, data_dir: Path):
     """Copy a document into data/sources/ and register it in the manifest (ingested by the next build)."""
-    from ingest import SourceError, parse_document
+    from ingest import SourceError, UnknownParser, parse_document
     from .manifest import ManifestError, add as run
 
     try:
@@ -172,7 +174,7 @@ def add(path: Path, parser_name: str, edition_id: str, language: str, date: str,
         doc = run(path, parser_name, edition_id, language, date, kind, title, source, encoding, data_dir)
     except (ManifestError, SourceError) as e:
         _fail(e)
-    except KeyError as e:
+    except UnknownParser as e:
         _fail(Exception(e.args[0]))
     click.echo(f"added {doc.path} as edition {edition_id} ({len(parsed.records)} records, "
                f"{len(parsed.warnings)} warnings); run `kb build` to ingest it")
@@ -181,9 +183,8 @@ def add(path: Path, parser_name: str, edition_id: str, language: str, date: str,
 @main.command()
 def parsers():
     """List the parser names for `kb add --parser`."""
-    from ingest import PARSERS, _load_parsers
+    from ingest import PARSERS
 
-    _load_parsers()
     for name, spec in sorted(PARSERS.items()):
         click.echo(f"{name:<14} {spec.description}")
 
@@ -206,20 +207,9 @@ def bench(runs: int, data_dir: Path):
     click.echo(f"median of {runs} full builds: {statistics.median(times):.2f}s")
 
 
-def _register(module: str) -> None:
-    """Add the commands other packages export as ``COMMANDS``."""
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name == module:
-            return
-        raise
-    for cmd in getattr(mod, "COMMANDS", []):
-        main.add_command(cmd)
-
-
-for _module in ("engine.cli", "kb.align_cli", "kb.diff.cli"):
-    _register(_module)
+for _commands in (engine_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS):
+    for _command in _commands:
+        main.add_command(_command)
 
 
 if __name__ == "__main__":

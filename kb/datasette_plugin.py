@@ -10,12 +10,16 @@
 """
 from __future__ import annotations
 
+import sqlite3
+
 from datasette import hookimpl
 from datasette.utils.asgi import Response
 from markupsafe import Markup
 
 from . import lemmas
+from .diff.table import render_cell as diff_cell
 from .links import linkify, rule_path
+from .query import find_rules, rule_view
 
 LINKED_TEXT = {("rules", "text"), ("rules", "text_norm"), ("items", "text"), ("items", "text_norm")}
 
@@ -39,8 +43,6 @@ def _plain(value):
 
 @hookimpl
 def render_cell(row, value, column, table, database, datasette):
-    from .diff import render_cell as diff_cell
-
     html = diff_cell(value, column, table, row, datasette.urls.path("/"))
     if html is not None:
         return html
@@ -63,20 +65,13 @@ def register_routes(datasette):
     return [(r"^/rule/(?P<edition>[^/]+)/(?P<number>[^/]+)$", rule_page)]
 
 
-def _table_exists(conn, name: str) -> bool:
-    return conn.execute("select 1 from sqlite_master where type in ('table','view') and name = ?",
-                        (name,)).fetchone() is not None
-
-
 async def rule_page(datasette, request):
-    from .query import find_rules, rule_view
-
     edition = request.url_vars["edition"]
     number = request.url_vars["number"]
     db = datasette.get_database("kb")
 
     def load(conn):
-        conn.row_factory = __import__("sqlite3").Row
+        conn.row_factory = sqlite3.Row
         found = find_rules(conn, number, edition)
         views = [rule_view(conn, r["id"]) for r in found]
         elsewhere = find_rules(conn, number) if not found else []
@@ -103,25 +98,21 @@ def _grouped(cites: list[dict]) -> list[tuple[str, list[dict]]]:
     return [(raw, group) for (raw, _), group in groups.items()]
 
 
+#: what the later stages attached to a rule, each query taking the rule id (twice where both sides count)
+EXTRAS = {
+    "aligned": """select a.*, s.edition_id s_edition, s.number s_number, s.text s_text,
+                         t.edition_id t_edition, t.number t_number, t.text t_text
+                  from alignments a left join rules s on s.id = a.source_rule_id
+                  left join rules t on t.id = a.target_rule_id
+                  where a.source_rule_id = :id or a.target_rule_id = :id order by a.score desc""",
+    "diffs": "select * from diffs where old_rule_id = :id or new_rule_id = :id",
+    "enforced_by": """select f.*, e.status from enforces e join engine_functions f on f.id = e.function_id
+                      where e.rule_id = :id order by f.qualname""",
+    "scenarios": """select distinct s.* from scenario_rules sr join scenarios s on s.id = sr.scenario_id
+                    where sr.rule_id = :id order by s.path""",
+}
+
+
 def _extras(conn, rule_id: int) -> dict:
-    """Rows later stages attached to a rule: alignments, diffs, engine links (when those tables exist)."""
-    out = {}
-    if _table_exists(conn, "alignments"):
-        out["aligned"] = [dict(r) for r in conn.execute(
-            """select a.*, s.edition_id s_edition, s.number s_number, s.text s_text,
-                      t.edition_id t_edition, t.number t_number, t.text t_text
-               from alignments a left join rules s on s.id = a.source_rule_id
-               left join rules t on t.id = a.target_rule_id
-               where a.source_rule_id = ? or a.target_rule_id = ? order by a.score desc""", (rule_id, rule_id))]
-    if _table_exists(conn, "diffs"):
-        out["diffs"] = [dict(r) for r in conn.execute(
-            "select * from diffs where old_rule_id = ? or new_rule_id = ?", (rule_id, rule_id))]
-    if _table_exists(conn, "enforces"):
-        out["enforced_by"] = [dict(r) for r in conn.execute(
-            """select f.*, e.status from enforces e join engine_functions f on f.id = e.function_id
-               where e.rule_id = ? order by f.qualname""", (rule_id,))]
-    if _table_exists(conn, "scenario_rules"):
-        out["scenarios"] = [dict(r) for r in conn.execute(
-            """select distinct s.* from scenario_rules sr join scenarios s on s.id = sr.scenario_id
-               where sr.rule_id = ? order by s.path""", (rule_id,))]
-    return out
+    """Rows the later stages attached to a rule: alignments, diffs, engine links, scenarios."""
+    return {name: [dict(r) for r in conn.execute(sql, {"id": rule_id})] for name, sql in EXTRAS.items()}

@@ -28,6 +28,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingest import get_parser
+
 import tomli_w
 
 from . import paths
@@ -41,7 +43,7 @@ class ManifestError(Exception):
 
 
 @dataclass
-class Edition:
+class EditionEntry:
     id: str
     language: str
     date: str
@@ -55,7 +57,7 @@ class Document:
     path: str
     sha256: str
     parser: str
-    editions: list[Edition]
+    editions: list[EditionEntry]
     encoding: str = "auto"
     source: str = ""
     notes: str = ""
@@ -63,7 +65,7 @@ class Document:
     def file(self, data_dir: Path) -> Path:
         return data_dir / self.path
 
-    def edition_for(self, lang: str | None) -> Edition:
+    def edition_for(self, lang: str | None) -> EditionEntry:
         if lang is None or len(self.editions) == 1:
             return self.editions[0]
         for e in self.editions:
@@ -77,10 +79,10 @@ class Manifest:
     documents: list[Document] = field(default_factory=list)
 
     @property
-    def editions(self) -> list[tuple[Document, Edition]]:
+    def editions(self) -> list[tuple[Document, EditionEntry]]:
         return [(d, e) for d in self.documents for e in d.editions]
 
-    def edition(self, edition_id: str) -> tuple[Document, Edition]:
+    def edition(self, edition_id: str) -> tuple[Document, EditionEntry]:
         for d, e in self.editions:
             if e.id == edition_id:
                 return d, e
@@ -101,7 +103,7 @@ def load(path: Path = paths.MANIFEST) -> Manifest:
     docs = []
     for i, d in enumerate(raw.get("document", []), 1):
         try:
-            eds = [Edition(**e) for e in d.pop("edition")]
+            eds = [EditionEntry(**e) for e in d.pop("edition")]
             docs.append(Document(editions=eds, **d))
         except (TypeError, KeyError) as e:
             raise ManifestError(f"{path}: document #{i}: {e}") from None
@@ -137,11 +139,7 @@ def save(manifest: Manifest, path: Path = paths.MANIFEST) -> None:
 def add(src: Path, parser: str, edition_id: str, language: str, date: str, kind: str = "cr",
         title: str = "", source: str = "", encoding: str = "auto", data_dir: Path = paths.DATA) -> Document:
     """Copy ``src`` byte-for-byte into ``data/sources/`` and register it in the manifest."""
-    from ingest.registry import get
-    from ingest import _load_parsers
-
-    _load_parsers()
-    get(parser)  # unknown parser -> KeyError with the list of known ones
+    get_parser(parser)  # unknown parser -> UnknownParser with the list of known ones
     manifest_path = Path(data_dir) / "manifest.toml"
     manifest = load(manifest_path)
     if any(e.id == edition_id for _, e in manifest.editions):
@@ -154,7 +152,7 @@ def add(src: Path, parser: str, edition_id: str, language: str, date: str, kind:
     document = Document(
         id=edition_id, path=dest.relative_to(data_dir).as_posix(), sha256=sha256_of(dest), parser=parser,
         encoding=encoding, source=source,
-        editions=[Edition(edition_id, language, date, kind, title)],
+        editions=[EditionEntry(edition_id, language, date, kind, title)],
     )
     manifest.documents.append(document)
     validate(manifest, manifest_path)

@@ -39,7 +39,7 @@ def open_kb(db_path: Path):
 
 
 @dataclass
-class RuleView:
+class RulePage:
     rule: dict
     edition: dict
     parent: dict | None
@@ -61,11 +61,11 @@ def find_rules(conn, number: str, edition: str | None = None) -> list[dict]:
                        "where r.norm = ? order by e.date desc, r.seq", norm)
 
 
-def rule_view(conn, rule_id: int) -> RuleView:
+def rule_view(conn, rule_id: int) -> RulePage:
     rule = _rows(conn, "select * from rules where id = ?", rule_id)[0]
     edition = _rows(conn, "select * from editions where id = ?", rule["edition_id"])[0]
     parent = _rows(conn, "select * from rules where id = ?", rule["parent_id"]) if rule["parent_id"] else []
-    return RuleView(
+    return RulePage(
         rule=rule, edition=edition, parent=parent[0] if parent else None,
         children=_rows(conn, "select * from rules where parent_id = ? order by seq", rule_id),
         items=_rows(conn, "select * from items where rule_id = ? order by seq", rule_id),

@@ -1,6 +1,6 @@
 """Align rules across languages and editions; give aligned rule versions one concept id.
 
-Two aligners, both pure functions from lists of :class:`RuleView` to lists of :class:`Link`:
+Two aligners, both pure functions from lists of :class:`AlignRule` to lists of :class:`Alignment`:
 
 * :func:`align_cross_language` (``crosslang.py``) — same numbering scheme, different languages
   (Italian wiki ↔ German 2024, English ↔ German Morph excerpt).  Numbers are evidence, not
@@ -28,17 +28,17 @@ from .concepts import assign_concepts
 from .crossedition import XEDITION, align_cross_edition
 from .matcher import EditionMatcher
 from .crosslang import NUMBER_WEIGHT, XLANG_WEIGHTS, PairScorer, align_cross_language
-from .features import Feat, Lexicon, _sentences, features, merge_feats, sentences, stop_words
+from .features import Feat, Lexicon, features, merge_feats, sentences, stop_words
 from .items import align_items
 from .lexical import TERMINOLOGY, LexicalIndex, Vectoriser, load_terminology, rewrite
 from .numbering import number_affinity
 from .store import CANNED_QUERIES, PAIRS, TABLE_METADATA, run_all, store
-from .views import RELATIONS, Link, RuleView, items_from_db, make_view, views_from_db
+from .views import RELATIONS, Alignment, AlignRule, items_from_db, make_view, views_from_db
 
 __all__ = [
     "CANNED_QUERIES", "NUMBER_WEIGHT", "PAIRS", "RELATIONS", "TABLE_METADATA", "TERMINOLOGY", "XEDITION",
-    "XLANG_WEIGHTS", "EditionMatcher", "Feat", "Lexicon", "LexicalIndex", "Link", "PairScorer", "RuleView",
+    "XLANG_WEIGHTS", "EditionMatcher", "Feat", "Lexicon", "LexicalIndex", "Alignment", "PairScorer", "AlignRule",
     "Vectoriser", "align_cross_edition", "align_cross_language", "align_items", "assign_concepts", "features",
     "items_from_db", "load_terminology", "make_view", "merge_feats", "number_affinity", "rewrite", "run_all",
-    "sentences", "stop_words", "store", "views_from_db", "_sentences",
+    "sentences", "stop_words", "store", "views_from_db",
 ]

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from .views import Link
+from .views import Alignment
 
 
-def assign_concepts(links: list[Link], anchor_editions: tuple[str, ...] = ("de-2024",)) -> dict[str, str]:
+def assign_concepts(links: list[Alignment], anchor_editions: tuple[str, ...] = ("de-2024",)) -> dict[str, str]:
     """Concept anchor key for every rule key: rules joined by their best link share one concept.
 
     A rule's best link (highest score) joins it to its target's concept; secondary targets of a
@@ -22,7 +22,7 @@ def assign_concepts(links: list[Link], anchor_editions: tuple[str, ...] = ("de-2
             x = parent[x]
         return x
 
-    best: dict[str, Link] = {}
+    best: dict[str, Alignment] = {}
     for link in links:
         if link.source.kind != "rule":
             continue

@@ -29,7 +29,7 @@ from .features import sentences
 from .lexical import rewrite
 from .matcher import EditionMatcher
 from .structure import _fill_gaps, _learn_priors, _map_headings
-from .views import Link, RuleView
+from .views import Alignment, AlignRule
 
 #: parameters of the cross-edition aligner (tuned on the even sections of the 1999 gold only)
 XEDITION = {
@@ -68,12 +68,12 @@ XEDITION = {
 }
 
 
-def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tuple[str, str]] | None = None, *,
-                        params: dict | None = None, method: str = "xedition-lex") -> list[Link]:
+def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[tuple[str, str]] | None = None, *,
+                        params: dict | None = None, method: str = "xedition-lex") -> list[Alignment]:
     """Align an older edition to a newer one in the same language but another numbering (see the module doc)."""
     p = {**XEDITION, **(params or {})}
     if not src or not tgt:
-        return [Link(v, None, 0.0, "no counterpart", method, {}) for v in src]
+        return [Alignment(v, None, 0.0, "no counterpart", method, {}) for v in src]
     mt = EditionMatcher(src, tgt, terms or [], p["sentence_weight"], p["wording_floor"])
     cand = mt.candidates(p["candidates"], p["sentence_candidates"])
     prior, anchors, strength = _learn_priors(mt, cand, p)
@@ -86,11 +86,11 @@ def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tu
     _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.terms, lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
-    links: list[Link] = []
+    links: list[Alignment] = []
     for i, v in enumerate(src):
         ds = chosen[i]
         if not ds:
-            links.append(Link(v, None, 0.0, "no counterpart", method, {}))
+            links.append(Alignment(v, None, 0.0, "no counterpart", method, {}))
             continue
         for d in ds:
             s = scores.get((i, d)) if mt.has_text[i] else None
@@ -108,7 +108,7 @@ def align_cross_edition(src: list[RuleView], tgt: list[RuleView], terms: list[tu
                 rel = "equivalent"
             else:
                 rel = "renumbered" if (s or 1.0) >= 0.5 else "reworded"
-            links.append(Link(v, tgt[d], round(s if s is not None else 1.0, 3), rel,
+            links.append(Alignment(v, tgt[d], round(s if s is not None else 1.0, 3), rel,
                               "xedition-coverage" if (i, d) in covered else method, ev))
     return links
 

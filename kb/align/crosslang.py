@@ -9,7 +9,7 @@ from ingest import numbers
 from .features import (Feat, Lexicon, _gale_church, _jaccard, _overlap, _ref_agreement, features,
                        merge_feats)
 from .numbering import _lis, _parent_index, number_affinity
-from .views import Link, RuleView
+from .views import Alignment, AlignRule
 
 
 # --------------------------------------------------------------------------- cross-language aligner
@@ -26,7 +26,7 @@ class PairScorer:
     ``content`` is the evidence that survives translation, ``total`` adds the number.
     """
 
-    def __init__(self, src: list[RuleView], tgt: list[RuleView], lexicon_pairs: int = 400):
+    def __init__(self, src: list[AlignRule], tgt: list[AlignRule], lexicon_pairs: int = 400):
         self.src, self.tgt = src, tgt
         self.fs = [features(v) for v in src]
         self.ft = [features(v) for v in tgt]
@@ -83,13 +83,13 @@ class PairScorer:
         return result
 
 
-def _split_off(source: RuleView, target: RuleView) -> bool:
+def _split_off(source: AlignRule, target: AlignRule) -> bool:
     """The target is a subrule numbered under the source's number (``612.1`` -> ``612.1a``): the part
     of a rule split off into a new child keeps its evidence despite the other level."""
     return bool(source.norm) and numbers.is_number(target.norm) and numbers.parent(target.norm) == source.norm
 
 
-def _number_anchors(src: list[RuleView], tgt: list[RuleView]) -> list[tuple[int, int]]:
+def _number_anchors(src: list[AlignRule], tgt: list[AlignRule]) -> list[tuple[int, int]]:
     """(source index, target index) of rules printed with the same number."""
     by_norm: dict[str, int] = {}
     for j, v in enumerate(tgt):
@@ -98,14 +98,14 @@ def _number_anchors(src: list[RuleView], tgt: list[RuleView]) -> list[tuple[int,
     return [(i, by_norm[v.norm]) for i, v in enumerate(src) if v.norm in by_norm]
 
 
-def _proportional_anchors(src: list[RuleView], tgt: list[RuleView]) -> list[tuple[int, int]]:
+def _proportional_anchors(src: list[AlignRule], tgt: list[AlignRule]) -> list[tuple[int, int]]:
     """Unnumbered parallel lists (FAQ bullets in two languages): position is the only prior."""
     if not src or not tgt or abs(len(src) - len(tgt)) > 0.2 * max(len(src), len(tgt)):
         return []
     return [(i, min(len(tgt) - 1, round(i * len(tgt) / len(src)))) for i in range(len(src))]
 
 
-def _expected_positions(src: list[RuleView], tgt: list[RuleView]) -> list[float]:
+def _expected_positions(src: list[AlignRule], tgt: list[AlignRule]) -> list[float]:
     """For every source index, where its counterpart should be: interpolated between equal numbers."""
     anchors = _number_anchors(src, tgt)
     # keep a monotone chain of anchors (longest increasing subsequence on target index)
@@ -129,8 +129,8 @@ def _expected_positions(src: list[RuleView], tgt: list[RuleView]) -> list[float]
     return out
 
 
-def align_cross_language(src: list[RuleView], tgt: list[RuleView], *, band: int = 12, threshold: float = 0.35,
-                         many_penalty: float = 0.05, method: str = "xlang-dp") -> list[Link]:
+def align_cross_language(src: list[AlignRule], tgt: list[AlignRule], *, band: int = 12, threshold: float = 0.35,
+                         many_penalty: float = 0.05, method: str = "xlang-dp") -> list[Alignment]:
     """Align two editions with the same numbering scheme (both lists in document order).
 
     1. A monotone dynamic program inside a band around the positions that equal numbers
@@ -155,7 +155,7 @@ def align_cross_language(src: list[RuleView], tgt: list[RuleView], *, band: int 
     for a, v in enumerate(src):
         ts = sorted(assigned.get(a, ()))
         if not ts:
-            links.append(Link(v, None, 0.0, "no counterpart", method, {}))
+            links.append(Alignment(v, None, 0.0, "no counterpart", method, {}))
             continue
         for t in ts:
             total, content, ev = sc.score((a,), (t,))
@@ -167,7 +167,7 @@ def align_cross_language(src: list[RuleView], tgt: list[RuleView], *, band: int 
                 rel = "reworded" if ev.get("length", 1.0) < 0.02 else "equivalent"
             else:
                 rel = "renumbered"
-            links.append(Link(v, tgt[t], round(total, 3), rel, method, {**ev, "content": round(content, 3)}))
+            links.append(Alignment(v, tgt[t], round(total, 3), rel, method, {**ev, "content": round(content, 3)}))
     return links
 
 

@@ -12,7 +12,7 @@ from functools import lru_cache
 from ingest import refs as refs_mod
 
 from .numbering import _near_number
-from .views import RuleView
+from .views import AlignRule
 
 
 # --------------------------------------------------------------------------- features
@@ -45,7 +45,7 @@ class Feat:
     length: int
 
 
-def features(v: RuleView, lemma_list: tuple[str, ...] | None = None) -> Feat:
+def features(v: AlignRule, lemma_list: tuple[str, ...] | None = None) -> Feat:
     stop = stop_words(v.lang)
     lem = [w for w in (lemma_list if lemma_list is not None else v.lemmas) if w not in stop and len(w) > 2]
     found = refs_mod.find_refs(v.text)
@@ -161,9 +161,3 @@ class Lexicon:
 def sentences(text: str) -> list[str]:
     """The sentences of a text (one element for a single sentence, none for an empty text)."""
     return [p.strip() for p in _SENT.split(text) if p.strip()]
-
-
-def _sentences(text: str) -> list[str]:
-    """The sentences of a text with at least two of them, else nothing."""
-    parts = sentences(text)
-    return parts if len(parts) > 1 else []

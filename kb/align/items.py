@@ -3,14 +3,14 @@ from __future__ import annotations
 
 from .. import lemmas as lemmas_mod
 from .lexical import LexicalIndex, Vectoriser, rewrite
-from .views import Link, RuleView
+from .views import Alignment, AlignRule
 
 
 # --------------------------------------------------------------------------- items → rules
 
 
-def align_items(items: list[RuleView], rules: list[RuleView], terms: list[tuple[str, str]] | None = None, *,
-                threshold: float = 0.12, method: str = "item-lex") -> list[Link]:
+def align_items(items: list[AlignRule], rules: list[AlignRule], terms: list[tuple[str, str]] | None = None, *,
+                threshold: float = 0.12, method: str = "item-lex") -> list[Alignment]:
     """Link items (article steps and examples, FAQ bullets) to the rules they explain.
 
     Each item takes the rule with the most similar lemmas (words and character 4-grams, old
@@ -18,7 +18,7 @@ def align_items(items: list[RuleView], rules: list[RuleView], terms: list[tuple[
     so it is aligned with a monotone dynamic program (a step may share its rule with the next).
     """
     if not items or not rules:
-        return [Link(v, None, 0.0, "no counterpart", method, {}) for v in items]
+        return [Alignment(v, None, 0.0, "no counterpart", method, {}) for v in items]
     lang = rules[0].lang
     terms = terms or []
     i_lem = lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in items], lang)
@@ -45,9 +45,9 @@ def align_items(items: list[RuleView], rules: list[RuleView], terms: list[tuple[
         r = choice[k]
         s = sims[k][r]
         if s < (threshold if v.kind != "step" else 1e-9):
-            links.append(Link(v, None, round(s, 3), "no counterpart", method, {}))
+            links.append(Alignment(v, None, round(s, 3), "no counterpart", method, {}))
         else:
-            links.append(Link(v, rules[r], round(s, 3), "equivalent", method, {"lexical": round(s, 3)}))
+            links.append(Alignment(v, rules[r], round(s, 3), "equivalent", method, {"lexical": round(s, 3)}))
     return links
 
 

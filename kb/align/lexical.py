@@ -74,9 +74,6 @@ class LexicalIndex:
                 break
         return sorted(((s, d) for d, s in acc.items()), reverse=True)[:k]
 
-    def cosine(self, tf: Counter, k: int) -> float:
-        return self.dot(self.vector(tf), k)
-
     def dot(self, q: dict[str, float], k: int) -> float:
         """Cosine of an already weighted query vector (:meth:`vector`) with document ``k``."""
         v = self.vecs[k]

@@ -20,13 +20,13 @@ from .. import lemmas as lemmas_mod
 from .features import sentences
 from .lexical import LexicalIndex, Vectoriser, rewrite
 from .numbering import _group, _section_of
-from .views import RuleView
+from .views import AlignRule
 
 
 class EditionMatcher:
     """Rule and sentence similarity between an older (``src``) and a newer (``tgt``) edition."""
 
-    def __init__(self, src: list[RuleView], tgt: list[RuleView], terms: list[tuple[str, str]],
+    def __init__(self, src: list[AlignRule], tgt: list[AlignRule], terms: list[tuple[str, str]],
                  sentence_weight: float = 0.0, wording_floor: float = 0.3):
         self.src, self.tgt, self.terms = src, tgt, terms
         self.sentence_weight = sentence_weight
@@ -98,11 +98,6 @@ class EditionMatcher:
         floor = self.wording_floor
         ws = [max(0.0, x - floor) / (1 - floor) for x in self.wording_sims(i, d)]
         return (1 - w) * r + w * sum(x * q for x, q in zip(self.s_sent_share[i], ws))
-
-    def explained(self, i: int, targets: Counter) -> float:
-        """How much of source ``i`` the joined bags of some targets explain (cosine)."""
-        vb = self.index.vector(targets)
-        return sum(x * vb.get(w, 0.0) for w, x in self.s_vecs[i].items())
 
     def target_twins(self, min_sim: float, k: int = 5) -> dict[int, list[int]]:
         """Near-duplicate rules of the newer edition (cosine from ``min_sim``), from the index."""

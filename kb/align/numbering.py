@@ -6,7 +6,7 @@ from collections import defaultdict
 
 from ingest import numbers
 
-from .views import RuleView
+from .views import AlignRule
 
 
 def _near_number(x: str, y: str) -> bool:
@@ -68,7 +68,7 @@ def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out[::-1]
 
 
-def _parent_index(views: list[RuleView]) -> list[int | None]:
+def _parent_index(views: list[AlignRule]) -> list[int | None]:
     """Index of each view's nearest existing ancestor in the same list."""
     where = {v.norm: k for k, v in enumerate(views) if v.norm}
     out = []
@@ -80,14 +80,14 @@ def _parent_index(views: list[RuleView]) -> list[int | None]:
     return out
 
 
-def _section_of(v: RuleView) -> str:
+def _section_of(v: AlignRule) -> str:
     if not v.norm or not numbers.is_number(v.norm):
         return ""
     head = numbers.split(v.norm)[0]
     return str(head) if head >= 100 else ""
 
 
-def _chapter(v: RuleView) -> int:
+def _chapter(v: AlignRule) -> int:
     return numbers.chapter(v.norm) if v.norm and numbers.is_number(v.norm) else -1
 
 

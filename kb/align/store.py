@@ -10,7 +10,7 @@ from .crossedition import align_cross_edition
 from .crosslang import align_cross_language
 from .items import align_items
 from .lexical import load_terminology
-from .views import Link, RuleView, items_from_db, views_from_db
+from .views import Alignment, AlignRule, items_from_db, views_from_db
 
 
 # --------------------------------------------------------------------------- the KB's alignments
@@ -27,7 +27,7 @@ PAIRS = (
 )
 
 
-def run_all(db) -> dict[tuple[str, str, str], list[Link]]:
+def run_all(db) -> dict[tuple[str, str, str], list[Alignment]]:
     """Compute every alignment of the KB (pairs whose editions are missing are skipped)."""
     present = {r["id"] for r in db.query("select id from editions")}
     terms = load_terminology()
@@ -55,7 +55,7 @@ def run_all(db) -> dict[tuple[str, str, str], list[Link]]:
     return out
 
 
-def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[RuleView]:
+def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[AlignRule]:
     """Rules of ``tgt_ed`` under the numbers ``src_ed`` cites (the article cites 601); all rules if none."""
     rules = views_from_db(db, tgt_ed)
     cited = {r["target"] for r in db.query("select distinct target from refs where edition_id = ?", [src_ed])}

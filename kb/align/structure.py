@@ -9,7 +9,7 @@ from .. import lemmas as lemmas_mod
 from .lexical import LexicalIndex, Vectoriser, rewrite
 from .matcher import EditionMatcher
 from .numbering import _ancestors, _chapter, _parent_index, _section_of
-from .views import RuleView
+from .views import AlignRule
 
 
 def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
@@ -90,7 +90,7 @@ def _title_ties(mt: EditionMatcher, title_min: float) -> list[tuple[str, str]]:
             for score, k in index.search(bag, 5, max_df=1.0) if score >= title_min]
 
 
-def _fill_gaps(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[int]],
+def _fill_gaps(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, list[int]],
                scores: dict[tuple[int, int], float], has_text: list[bool], p: dict, score) -> None:
     """Order evidence (Bertalign's second pass): siblings linked with confidence frame a gap.
 
@@ -124,7 +124,7 @@ def _fill_gaps(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[
                 chosen[i] = [best[1]] + [d for d in chosen.get(i, [])[1:] if prev < d < nxt]
 
 
-def _map_headings(src: list[RuleView], tgt: list[RuleView], chosen: dict[int, list[int]], has_text: list[bool],
+def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, list[int]], has_text: list[bool],
                   p: dict, vec: Vectoriser, terms, strong) -> None:
     """Headings take the target nodes that cover their descendants' targets (in place).
 

@@ -1,4 +1,4 @@
-"""What the aligners see of a rule or item (:class:`RuleView`), what they produce (:class:`Link`),
+"""What the aligners see of a rule or item (:class:`AlignRule`), what they produce (:class:`Alignment`),
 and the adapters that read views from the KB."""
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ RELATIONS = ("equivalent", "reworded", "renumbered", "split", "merged", "no coun
 
 
 @dataclass(frozen=True)
-class RuleView:
+class AlignRule:
     """What the aligners see of a rule (or of an item such as an article step or FAQ bullet)."""
 
     key: str                    # "de-2024/601.2c"; unique within its edition
@@ -34,11 +34,11 @@ class RuleView:
 
 
 @dataclass
-class Link:
+class Alignment:
     """One alignment row: ``target`` None means the source has no counterpart."""
 
-    source: RuleView
-    target: RuleView | None
+    source: AlignRule
+    target: AlignRule | None
     score: float
     relation: str
     method: str
@@ -48,15 +48,15 @@ class Link:
         return self.source.key, (self.target.key if self.target else None)
 
 
-def make_view(key: str, edition: str, lang: str, norm: str, text: str, seq: int, **kw) -> RuleView:
+def make_view(key: str, edition: str, lang: str, norm: str, text: str, seq: int, **kw) -> AlignRule:
     """A view whose lemmas are computed here (tests, synthetic editions, parsed documents)."""
     if "lemmas" not in kw:
         title = kw.get("title") or ""
         kw["lemmas"] = tuple(lemmas_mod.lemmatize(f"{title} {text}".strip(), lang).split())
-    return RuleView(key=key, edition=edition, lang=lang, norm=norm, text=text, seq=seq, **kw)
+    return AlignRule(key=key, edition=edition, lang=lang, norm=norm, text=text, seq=seq, **kw)
 
 
-def views_from_db(db, edition_id: str) -> list[RuleView]:
+def views_from_db(db, edition_id: str) -> list[AlignRule]:
     """The rules of one edition of the KB (``sqlite_utils.Database``), in document order."""
     lang = _edition_lang(db, edition_id)
     examples: dict[int, list[str]] = defaultdict(list)
@@ -66,18 +66,18 @@ def views_from_db(db, edition_id: str) -> list[RuleView]:
     out = []
     for r in db.query("select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
                       "where edition_id = ? order by seq", [edition_id]):
-        out.append(RuleView(key=r["key"], edition=edition_id, lang=lang, norm=r["norm"] or "",
+        out.append(AlignRule(key=r["key"], edition=edition_id, lang=lang, norm=r["norm"] or "",
                             text=r["text_norm"] or "", seq=r["seq"], level=r["level"], title=r["title"],
                             lemmas=tuple((r["lemmas"] or "").split()), examples=" ".join(examples[r["id"]]),
                             line=r["line_start"], id=r["id"]))
     return out
 
 
-def items_from_db(db, edition_id: str, kinds: tuple[str, ...]) -> list[RuleView]:
+def items_from_db(db, edition_id: str, kinds: tuple[str, ...]) -> list[AlignRule]:
     """Items of one edition (article steps and examples, FAQ bullets) as views, in document order."""
     lang = _edition_lang(db, edition_id)
     marks = ",".join("?" for _ in kinds)
-    return [RuleView(key=f"{edition_id}/{r['kind']}@{r['line_start']}", edition=edition_id, lang=lang, norm="",
+    return [AlignRule(key=f"{edition_id}/{r['kind']}@{r['line_start']}", edition=edition_id, lang=lang, norm="",
                      text=r["text_norm"] or r["text"] or "", seq=r["seq"], title=r["title"],
                      lemmas=tuple((r["lemmas"] or "").split()), line=r["line_start"], id=r["id"], kind=r["kind"])
             for r in db.query(f"select id, kind, title, text, text_norm, lemmas, seq, line_start from items "

@@ -31,10 +31,10 @@ BASE_URL = "http://127.0.0.1:8001"
 _EXPORTS = {
     "classes": ("classify", "refine_pairs", "renumbering_map"),
     "load": ("build_report", "compare"),
-    "model": ("Classification", "Edition", "Group", "Pair", "Report", "Rule", "Seg", "make_rule"),
+    "model": ("Classification", "EditionInfo", "Group", "Pair", "Report", "Rule", "Seg", "make_rule"),
     "table": ("canned_queries", "metadata", "render_cell", "sanitize", "store"),
     "terminology": ("Term", "load_terms", "terminology_table"),
-    "tokens": ("_join", "tokenize"),
+    "tokens": ("join_tokens", "tokenize"),
     "words": ("changed", "diff_stats", "group_diff", "inline_html", "sentences", "side_html", "word_diff"),
 }
 _MODULE = {name: module for module, names in _EXPORTS.items() for name in names}

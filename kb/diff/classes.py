@@ -48,7 +48,7 @@ from typing import Iterable, Sequence
 from ingest import numbers
 
 from ..terminology import Term
-from .model import Classification, Edition, Group, Pair, Rule
+from .model import Classification, EditionInfo, Group, Pair, Rule
 from .terminology import term_index
 from .tokens import folded_keys
 
@@ -241,7 +241,7 @@ def renumbering_map(cls: Classification) -> list[dict]:
 # --------------------------------------------------------------------------- completing splits and merges
 
 
-def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edition, new_e: Edition,
+def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: EditionInfo, new_e: EditionInfo,
                  terms: Sequence[Term] = ()) -> list[Pair]:
     """Complete splits and merges the alignment missed, from word evidence (same language only).
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from ingest import UnknownParser, get_parser
+
+
 from .classes import classify, refine_pairs
 from ..terminology import Term
-from .model import Edition, Pair, Report, Rule, rule_from_row
+from .model import EditionInfo, Pair, Report, Rule, rule_from_row
 from .terminology import TERMINOLOGY, load_terms, terminology_table
 from .tokens import seed_lemmas
 from .words import changed, group_diff
@@ -29,24 +32,20 @@ def _table_exists(conn, name: str) -> bool:
                         (name,)).fetchone() is not None
 
 
-def load_edition(conn, edition_id: str) -> Edition:
+def load_edition(conn, edition_id: str) -> EditionInfo:
     rows = _rows(conn, "select * from editions where id = ?", (edition_id,))
     if not rows:
         known = ", ".join(r["id"] for r in _rows(conn, "select id from editions order by id"))
         raise LookupError(f"no edition {edition_id!r} in the KB (editions: {known})")
     e = rows[0]
-    return Edition(e["id"], e["language"], str(e["date"] or ""), e["title"] or "", e["kind"] or "",
+    return EditionInfo(e["id"], e["language"], str(e["date"] or ""), e["title"] or "", e["kind"] or "",
                    _scheme(e.get("parser") or ""))
 
 
 def _scheme(parser_name: str) -> str:
     try:
-        from ingest import _load_parsers
-        from ingest.registry import get
-
-        _load_parsers()
-        return get(parser_name).symbols
-    except Exception:
+        return get_parser(parser_name).symbols
+    except UnknownParser:
         return "none"
 
 
@@ -73,7 +72,7 @@ def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
 
 
 def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
-    """Edition pairs (old, new) with rule-to-rule alignment rows, older edition first."""
+    """EditionInfo pairs (old, new) with rule-to-rule alignment rows, older edition first."""
     if not _table_exists(conn, "alignments"):
         return []
     rows = _rows(conn, "select distinct a.source_edition s, a.target_edition t from alignments a "
@@ -110,7 +109,7 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
     return build_report(old_e, new_e, old, new, pairs, terms)
 
 
-def build_report(old_e: Edition, new_e: Edition, old: list[Rule], new: list[Rule], pairs: Iterable,
+def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: list[Rule], pairs: Iterable,
                  terms: Sequence[Term] = ()) -> Report:
     cross = old_e.language != new_e.language
     pairs = [p if isinstance(p, Pair) else Pair(*p) for p in pairs]

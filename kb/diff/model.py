@@ -158,7 +158,7 @@ class Classification:
 
 
 @dataclass
-class Edition:
+class EditionInfo:
     id: str
     language: str
     date: str
@@ -169,8 +169,8 @@ class Edition:
 
 @dataclass
 class Report:
-    old: Edition
-    new: Edition
+    old: EditionInfo
+    new: EditionInfo
     cls: Classification
     cross_language: bool
     terminology: list[dict]

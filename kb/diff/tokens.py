@@ -45,9 +45,6 @@ def join_tokens(tokens: Sequence[Token]) -> str:
     return "".join(t.text + t.ws for t in tokens)
 
 
-_join = join_tokens     # kb.diff._join: the tests rebuild the printed text with it
-
-
 def is_word(tok: str) -> bool:
     return bool(tok) and (tok[0].isalpha() or tok[0].isdigit()) and not tok.startswith("{")
 

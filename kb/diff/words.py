@@ -18,7 +18,7 @@ from typing import Sequence
 from markupsafe import Markup, escape
 
 from ..terminology import Term
-from .model import Edition, Group, Seg
+from .model import EditionInfo, Group, Seg
 from .terminology import term_index
 from .tokens import Token, Unit, folded_keys, is_word, join_tokens, tokenize, units, words
 
@@ -200,7 +200,7 @@ def sentences(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
-def group_diff(g: Group, old_e: Edition, new_e: Edition, terms: Sequence[Term]) -> list[Seg]:
+def group_diff(g: Group, old_e: EditionInfo, new_e: EditionInfo, terms: Sequence[Term]) -> list[Seg]:
     """Word diff of a group.
 
     A one-to-one pair is one word diff.  A split is one word diff per new part: every sentence of

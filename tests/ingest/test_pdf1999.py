@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 import ingest
 from ingest import SourceError
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "data" / "sources" / "001_0c3355379ebe2b1a.txt"
 
 SECTIONS = [*range(100, 104), *range(200, 218), *range(300, 315), *range(400, 423), *range(500, 503)]

@@ -14,7 +14,7 @@ from ingest import symbols
 from kb import align
 from kb import diff as D
 
-from conftest import SEEDS
+from tests.helpers import SEEDS
 
 OLD_ED, NEW_ED = "de-2024", "de-2024-planted"
 RENUMBERED = [("611.2" + a, "611.2" + b) for a, b in zip("abcdef", "bcdefg")]
@@ -97,8 +97,8 @@ class Planted:
                 for lk in links]
 
     def report(self, pairs):
-        old_e = D.Edition(OLD_ED, "de", "2024-11-08", "", "cr", "de-braces")
-        new_e = D.Edition(NEW_ED, "de", "2025", "", "cr", "de-braces")
+        old_e = D.EditionInfo(OLD_ED, "de", "2024-11-08", "", "cr", "de-braces")
+        new_e = D.EditionInfo(NEW_ED, "de", "2025", "", "cr", "de-braces")
         return D.build_report(old_e, new_e, self.old, self.new, pairs, D.load_terms())
 
     def expected(self):

@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from kb import diff as D
 
-from conftest import ROOT
+from tests.helpers import ROOT
 
 
 # --------------------------------------------------------------------------- synthetic classification
@@ -176,8 +176,8 @@ _WORDS = st.sampled_from(["Der", "Spieler", "Vorrang", "Priorität", "daß", "da
 def test_word_diff_keeps_both_texts(a, b):
     old, new = " ".join(a), " ".join(b)
     segs = D.word_diff(old, new, terms=TERMS, old_scheme="font-1999", new_scheme="de-braces")
-    assert "".join(s.old for s in segs if s.op != "part") == D._join(D.tokenize(old))
-    assert "".join(s.new for s in segs if s.op != "part") == D._join(D.tokenize(new))
+    assert "".join(s.old for s in segs if s.op != "part") == D.join_tokens(D.tokenize(old))
+    assert "".join(s.new for s in segs if s.op != "part") == D.join_tokens(D.tokenize(new))
     if old == new:
         assert all(s.op == "equal" for s in segs)
 

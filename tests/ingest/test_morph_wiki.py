@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 import ingest
 from ingest.model import Span
+from tests.helpers import ROOT
 
-SOURCE = Path(__file__).resolve().parents[1] / "data" / "sources" / "004_04f47a11a442ed7b.txt"
+SOURCE = ROOT / "data" / "sources" / "004_04f47a11a442ed7b.txt"
 RAW_LINES = SOURCE.read_text(encoding="utf-8").splitlines()
 
 

@@ -1,4 +1,4 @@
-"""``kb align-eval``, ``kb align export`` and ``kb graph export``: commands over the built KB.
+"""``kb align-eval`` and ``kb align export``: commands over the built KB.
 
 kb/cli.py adds every command of :data:`COMMANDS` to the ``kb`` group.
 """
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import click
 
-from . import paths
-from .cli_common import DB_OPTION, open_db
+from .. import paths
+from ..cli_common import DB_OPTION, open_db
 
 
 
@@ -25,7 +25,7 @@ from .cli_common import DB_OPTION, open_db
               help="Restrict the --errors listing to the source rules of one fold (parity of the 1999 section).")
 def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | None, fold_name: str):
     """Strict precision, recall and F1 of the aligners against data/gold, beside the baselines."""
-    from . import align_eval as ev
+    from . import evaluate as ev
 
     db = open_db(db_path)
     results = ev.evaluate(db, gold_dir)
@@ -72,56 +72,4 @@ def align_export(db_path: Path, source: str, target: str):
                   f"{r['source_line'] or ''}\n")
 
 
-@click.group("graph")
-def graph_group():
-    """The rule graph (rules, items, parent/child, citations, alignments)."""
-
-
-@graph_group.command("export")
-@DB_OPTION
-@click.option("--format", "fmt", type=click.Choice(["graphml", "json"]), default="graphml", show_default=True)
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Output file (default: build/graph.graphml or build/graph.json).")
-def graph_export(db_path: Path, fmt: str, out: Path | None):
-    """Write the graph for Gephi (GraphML) or d3 (node-link JSON)."""
-    from . import graph
-
-    g = graph.build_graph(open_db(db_path))
-    out = out or paths.ROOT / "build" / f"graph.{fmt}"
-    graph.export(g, out, fmt)
-    click.echo(f"wrote {out}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges")
-
-
-@graph_group.command("show")
-@DB_OPTION
-@click.argument("node")
-@click.option("--transitive", is_flag=True, help="Follow citations transitively.")
-def graph_show(db_path: Path, node: str, transitive: bool):
-    """What NODE (e.g. de-2024/601.2f) cites, what cites it, and its aligned versions."""
-    from . import graph
-
-    g = graph.build_graph(open_db(db_path))
-    if node not in g:
-        raise click.ClickException(f"no node {node!r} (rule nodes are edition/number, e.g. de-2024/601.2f)")
-    click.echo(f"cites:     {', '.join(graph.cites(g, node, transitive)) or '-'}")
-    click.echo(f"cited by:  {', '.join(graph.cited_by(g, node, transitive)) or '-'}")
-    for other, data in graph.aligned_versions(g, node):
-        click.echo(f"aligned:   {other}  {data.get('relation')}  {data.get('score', 0):.2f}  {data.get('method')}")
-    unresolved = g.nodes[node].get("unresolved") or []
-    if unresolved:
-        click.echo(f"unresolved references: {', '.join(unresolved)}")
-
-
-@graph_group.command("top")
-@DB_OPTION
-@click.option("-n", default=10, show_default=True)
-@click.option("--edition", default=None)
-def graph_top(db_path: Path, n: int, edition: str | None):
-    """The most-cited rules."""
-    from . import graph
-
-    for node, count in graph.most_cited(graph.build_graph(open_db(db_path)), n, edition):
-        click.echo(f"{count:4d}  {node}")
-
-
-COMMANDS = [align_eval, align_group, graph_group]
+COMMANDS = [align_eval, align_group]

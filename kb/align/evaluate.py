@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import align, paths
+from .. import align, paths
 
 GOLD_DIR = paths.DATA / "gold"
 
@@ -61,10 +61,10 @@ def load_gold(path: Path) -> list[GoldRow]:
     return out
 
 
-def resolve_gold(rows: list[GoldRow], src: list[align.RuleView], tgt: list[align.RuleView]):
+def resolve_gold(rows: list[GoldRow], src: list[align.AlignRule], tgt: list[align.AlignRule]):
     """Gold pairs as (source key, target key or None); rows whose rules are not in the KB are reported."""
     by_line = {v.line: v for v in src}
-    by_norm: dict[str, align.RuleView] = {}
+    by_norm: dict[str, align.AlignRule] = {}
     for v in src:
         by_norm.setdefault(v.norm, v)
     tgt_by_norm = {}
@@ -109,7 +109,7 @@ def fold(gold: set, name: str) -> set:
     return {(s, t) for s, t in gold if fold_of(s) == name}
 
 
-def differing(gold: set, src: list[align.RuleView], tgt: list[align.RuleView]) -> set:
+def differing(gold: set, src: list[align.AlignRule], tgt: list[align.AlignRule]) -> set:
     """Gold pairs of the source rules whose counterpart does not carry the same number."""
     norm = {v.key: v.norm for v in src} | {v.key: v.norm for v in tgt}
     bad = {s for s, t in gold if t is None or norm[t] != norm[s]}
@@ -119,23 +119,23 @@ def differing(gold: set, src: list[align.RuleView], tgt: list[align.RuleView]) -
 # --------------------------------------------------------------------------- baselines
 
 
-def baseline_same_number(src: list[align.RuleView], tgt: list[align.RuleView]) -> list[align.Link]:
+def baseline_same_number(src: list[align.AlignRule], tgt: list[align.AlignRule]) -> list[align.Alignment]:
     by_norm = {}
     for v in tgt:
         by_norm.setdefault(v.norm, v)
-    return [align.Link(v, by_norm.get(v.norm), 1.0 if v.norm in by_norm else 0.0,
+    return [align.Alignment(v, by_norm.get(v.norm), 1.0 if v.norm in by_norm else 0.0,
                        "equivalent" if v.norm in by_norm else "no counterpart", "baseline-same-number")
             for v in src]
 
 
-def baseline_difflib(src: list[align.RuleView], tgt: list[align.RuleView], cutoff: float = 0.4) -> list[align.Link]:
+def baseline_difflib(src: list[align.AlignRule], tgt: list[align.AlignRule], cutoff: float = 0.4) -> list[align.Alignment]:
     """Academy Ruins style: identical same-number rules pruned, close matches by words, greedy pairing."""
     by_norm = {v.norm: v for v in tgt}
     links, old, new = [], [], list(tgt)
     for v in src:
         twin = by_norm.get(v.norm)
         if twin is not None and twin.text == v.text and twin in new:
-            links.append(align.Link(v, twin, 1.0, "equivalent", "baseline-difflib"))
+            links.append(align.Alignment(v, twin, 1.0, "equivalent", "baseline-difflib"))
             new.remove(twin)
         else:
             old.append(v)
@@ -155,11 +155,11 @@ def baseline_difflib(src: list[align.RuleView], tgt: list[align.RuleView], cutof
             continue
         used_s.add(sk)
         used_t.add(tk)
-        links.append(align.Link(v, t, round(ratio, 3), "renumbered" if v.norm != t.norm else "equivalent",
+        links.append(align.Alignment(v, t, round(ratio, 3), "renumbered" if v.norm != t.norm else "equivalent",
                                 "baseline-difflib"))
     for v in old:
         if v.key not in used_s:
-            links.append(align.Link(v, None, 0.0, "no counterpart", "baseline-difflib"))
+            links.append(align.Alignment(v, None, 0.0, "no counterpart", "baseline-difflib"))
     return links
 
 

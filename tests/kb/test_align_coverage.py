@@ -9,7 +9,7 @@ import pytest
 
 from ingest import numbers
 from kb import align, paths
-from conftest import views_2024
+from tests.helpers import views_2024
 
 SOURCE = paths.SOURCES / "000_b7e6c10b3fc15808.txt"
 #: sentence votes off, so that only the coverage pass can find a split target
@@ -17,7 +17,7 @@ NO_VOTES = {"vote_min": 2.0}
 
 
 @pytest.fixture(scope="module")
-def base() -> list[align.RuleView]:
+def base() -> list[align.AlignRule]:
     return views_2024("old")
 
 

@@ -9,7 +9,8 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb import align, align_eval
+from kb import align
+from kb.align import evaluate as align_eval
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +173,7 @@ def test_items_link_to_rules(db):
 
 
 def test_export_tsv(db_path):
-    from kb.align_cli import align_group
+    from kb.align.cli import align_group
 
     result = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "it-wiki", "--to", "de-2024"])
     assert result.exit_code == 0, result.output
@@ -185,7 +186,7 @@ def test_export_tsv(db_path):
 
 
 def test_commands_say_build_first(tmp_path):
-    from kb.align_cli import align_eval as cmd
+    from kb.align.cli import align_eval as cmd
 
     result = CliRunner().invoke(cmd, ["--db", str(tmp_path / "missing.db")])
     assert result.exit_code != 0 and "kb build" in result.output

@@ -8,7 +8,7 @@ inserted so that the letters after them are renumbered.  The truth of the deriva
 so every run reports F1 beside its time.  Time must grow near-linearly: both aligners only
 look at a band (cross-language) or at blocked candidates (cross-edition), never all pairs.
 
-Run: ``python -m kb.align_bench`` (``--sizes 300 3000 30000``, ``--db`` for the base KB).
+Run: ``python -m kb.align.bench`` (``--sizes 300 3000 30000``, ``--db`` for the base KB).
 """
 from __future__ import annotations
 
@@ -21,13 +21,13 @@ from pathlib import Path
 
 from ingest import numbers
 
-from . import align, paths
-from .align_eval import score
+from .. import align, paths
+from .evaluate import score
 
 SIZES = (300, 3000, 30000)
 
 
-def base_views(db_path: Path = paths.DEFAULT_DB, edition: str = "de-2024") -> list[align.RuleView]:
+def base_views(db_path: Path = paths.DEFAULT_DB, edition: str = "de-2024") -> list[align.AlignRule]:
     import sqlite_utils
 
     if not Path(db_path).exists():
@@ -41,7 +41,7 @@ def _renumber(norm: str, section: int, offset: int) -> str:
     return f"{section}.{rule + offset}{letter or ''}"
 
 
-def replicate(base: list[align.RuleView], size: int, edition: str = "syn-old") -> list[align.RuleView]:
+def replicate(base: list[align.AlignRule], size: int, edition: str = "syn-old") -> list[align.AlignRule]:
     """``size`` rules: copies of ``base`` in fresh sections, each copy with a marker token."""
     sections = sorted({numbers.split(v.norm)[0] for v in base})
     out, copy = [], 0
@@ -64,14 +64,14 @@ def replicate(base: list[align.RuleView], size: int, edition: str = "syn-old") -
     return out
 
 
-def derive(old: list[align.RuleView], seed: int = 7, rate: float = 0.04, edition: str = "syn-new"):
+def derive(old: list[align.AlignRule], seed: int = 7, rate: float = 0.04, edition: str = "syn-new"):
     """A newer edition of ``old`` and the true pairs (old key, new key or None)."""
     rnd = random.Random(seed)
-    new: list[align.RuleView] = []
+    new: list[align.AlignRule] = []
     truth: set[tuple[str, str | None]] = set()
     pending_shift: dict[str, int] = {}   # rule (without letter) -> letters shifted so far
 
-    def emit(v: align.RuleView, norm: str, text: str, lemmas: tuple) -> str:
+    def emit(v: align.AlignRule, norm: str, text: str, lemmas: tuple) -> str:
         key = f"{edition}/{norm}"
         new.append(replace(v, key=key, edition=edition, norm=norm, seq=len(new), text=text, lemmas=lemmas))
         return key
@@ -93,7 +93,7 @@ def derive(old: list[align.RuleView], seed: int = 7, rate: float = 0.04, edition
             shift += 1
             pending_shift[base] = shift
             norm = f"{base}{_shift(letter, shift)}"
-        sentences = align._sentences(v.text)
+        sentences = align.sentences(v.text)
         if letter and roll > 1 - rate and len(sentences) >= 2:   # split in two rules
             cut = len(sentences) // 2
             first, second = " ".join(sentences[:cut]), " ".join(sentences[cut:])

@@ -9,7 +9,7 @@ import pytest
 from kb.build import BuildError, build
 from kb.manifest import load
 
-from conftest import ROOT
+from tests.helpers import ROOT
 
 
 @pytest.fixture(scope="module")

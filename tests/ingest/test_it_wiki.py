@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 import ingest
 from ingest.it_wiki import card_names
 from ingest.model import Span
+from tests.helpers import ROOT
 
-SOURCE = Path(__file__).resolve().parents[1] / "data" / "sources" / "002_d585925650711c17.txt"
+SOURCE = ROOT / "data" / "sources" / "002_d585925650711c17.txt"
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from kb.cli import main
 
-from conftest import ROOT
+from tests.helpers import ROOT
 
 FIXTURE = ROOT / "tests/fixtures/cr_text/MagicCompRules-mini.txt"
 

@@ -8,7 +8,7 @@ import pytest
 import ingest
 from ingest import SourceError, numbers
 
-from conftest import ROOT, SEEDS
+from tests.helpers import ROOT, SEEDS
 
 FIXTURE = ROOT / "tests/fixtures/cr_text/MagicCompRules-mini.txt"
 

@@ -69,7 +69,7 @@ def test_exports_open_again(g, tmp_path):
 
 
 def test_cli_export(db_path, tmp_path):
-    from kb.align_cli import graph_group
+    from kb.graph.cli import graph_group
 
     out = tmp_path / "graph.json"
     result = CliRunner().invoke(graph_group, ["export", "--db", str(db_path), "--format", "json", "--out", str(out)])

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ingest
+from tests.helpers import ROOT
 
-SOURCE = Path(__file__).resolve().parents[1] / "data" / "sources" / "003_255d457772eddf13.txt"
+SOURCE = ROOT / "data" / "sources" / "003_255d457772eddf13.txt"
 
 # the step lists, as line ranges: grep -n '^→' and grouping consecutive line numbers
 STEP_LISTS = [(3, 4), (23, 26), (48, 52), (84, 89), (111, 117), (132, 139), (157, 164)]
