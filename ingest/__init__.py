@@ -64,7 +64,7 @@ def _cover_leftovers(parsed: Parsed, lines: list[str]) -> None:
             covered.setdefault(s.line, []).append((s.start, end))
     for line, ranges in covered.items():
         ranges.sort()
-        for (a1, b1), (a2, b2) in zip(ranges, ranges[1:]):
+        for (_, b1), (a2, _) in zip(ranges, ranges[1:]):
             if a2 < b1:
                 raise AssertionError(f"parser bug: line {line} is claimed by two records")
     for no, text in enumerate(lines, 1):

@@ -384,7 +384,8 @@ def _parse_glossary(b: _Builder, start: int, end: int) -> None:
             entries.append([i])
         elif entries:
             if blank and not line[:1].isspace():
-                b.warn(i + 1, "glossary-term", f"unindented line after a blank line is not a term: {clean(line)[:40]!r}")
+                b.warn(i + 1, "glossary-term",
+                       f"unindented line after a blank line is not a term: {clean(line)[:40]!r}")
             entries[-1].append(i)
         blank = False
     for entry in entries:

@@ -55,7 +55,7 @@ def decode(data: bytes, path: str, encoding: str = "auto") -> str:
         bad = re.search(r"[\x00-\x08\x0b\x0e-\x1f\x7f]", text)
         if bad:
             raise SourceError(path, text.count("\n", 0, bad.start()) + 1,
-                              f"unknown encoding: control character U+{ord(bad.group()):04X} in text")
+                              f"unknown encoding: control character U+{ord(bad.group()):04X} in text") from None
         return text
 
 

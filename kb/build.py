@@ -20,11 +20,10 @@ from typing import Callable
 import sqlite_utils
 
 import ingest
-from ingest import numbers, refs as refs_mod, symbols
-from ingest.model import Record, SourceError
-from ingest import UnknownParser, get_parser
-
 from engine import trace as engine_trace
+from ingest import UnknownParser, get_parser, numbers, symbols
+from ingest import refs as refs_mod
+from ingest.model import Record, SourceError
 
 from . import lemmas, paths
 from .align.store import store as align_store
@@ -73,7 +72,8 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
         parsed, lines = _parse(doc, data_dir)
         _collect(tables, doc, parsed, lines)
         progress(f"parsed {doc.path} with {doc.parser}: {len(parsed.records)} records, "
-                 f"{len(parsed.warnings)} warning{'' if len(parsed.warnings) == 1 else 's'} ({time.perf_counter() - t:.2f}s)")
+                 f"{len(parsed.warnings)} warning{'' if len(parsed.warnings) == 1 else 's'} "
+                 f"({time.perf_counter() - t:.2f}s)")
     report.warnings = tables.warnings
     if strict and tables.warnings:
         first = tables.warnings[0]
@@ -187,7 +187,7 @@ def _collect(t: _Tables, doc: Document, parsed: ingest.Parsed, lines: list[str])
     for w in parsed.warnings:
         t.warnings.append({"document_id": doc.id, "path": f"data/{doc.path}", "line": w.line, "code": w.code,
                            "number": w.number, "message": w.message})
-    for i, rec in enumerate(parsed.records):
+    for rec in parsed.records:
         if rec.kind == "unparsed":
             t.warnings.append({"document_id": doc.id, "path": f"data/{doc.path}", "line": rec.first_line,
                                "code": "unparsed", "number": None,
@@ -210,7 +210,8 @@ def _rule_row(t: _Tables, rid: int, rec: Record, common: dict, scheme: str) -> d
         "id": rid, "key": key, **common, "number": rec.number, "norm": norm,
         "level": numbers.level(norm) if valid else None,
         "chapter": numbers.chapter(norm) if valid else None,
-        "section": int(norm.split(".")[0]) if valid and "." in norm else (int(norm) if valid and len(norm) == 3 else None),
+        "section": (int(norm.split(".")[0]) if valid and "." in norm
+                    else (int(norm) if valid and len(norm) == 3 else None)),
         "parent_id": None, "title": rec.title, "text": text, "text_norm": symbols.normalize(text, scheme),
         "text_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
     }
@@ -270,7 +271,8 @@ def _write(db: sqlite_utils.Database, manifest: Manifest, t: _Tables) -> None:
     db.execute("pragma synchronous = off")
     db["documents"].insert_all(
         ({"id": d.id, "path": f"data/{d.path}", "sha256": d.sha256, "parser": d.parser, "encoding": d.encoding,
-          "source": d.source, "lines": sum(1 for row in t.lines if row["document_id"] == d.id and row["col_start"] == 0)}
+          "source": d.source,
+          "lines": sum(1 for row in t.lines if row["document_id"] == d.id and row["col_start"] == 0)}
          for d in manifest.documents), pk="id")
     db["editions"].insert_all(
         ({"id": e.id, "document_id": d.id, "language": e.language, "date": e.date, "kind": e.kind,

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 import json
-from collections import Counter
 import statistics
 import sys
 import tempfile
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -18,8 +18,6 @@ from .align import cli as align_cli
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
 from .diff import cli as diff_cli
 from .graph import cli as graph_cli
-
-
 
 #: numbering defects are always listed by `kb build`; other warnings are counted
 SERIOUS = {"duplicate-number", "number-backwards", "malformed-number", "unparsed"}
@@ -42,7 +40,8 @@ def main():
 @click.option("-v", "--verbose", is_flag=True, help="List every source warning, not only numbering defects.")
 def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: bool):
     """Build the KB from data/manifest.toml (to a temporary file, then moved into place)."""
-    from .build import BuildError, build as run
+    from .build import BuildError
+    from .build import build as run
 
     try:
         report = run(db_path, data_dir, strict=strict, progress=(lambda m: None) if quiet else click.echo)
@@ -167,7 +166,9 @@ def add(path: Path, parser_name: str, edition_id: str, language: str, date: str,
         source: str, encoding: str, data_dir: Path):
     """Copy a document into data/sources/ and register it in the manifest (ingested by the next build)."""
     from ingest import SourceError, UnknownParser, parse_document
-    from .manifest import ManifestError, add as run
+
+    from .manifest import ManifestError
+    from .manifest import add as run
 
     try:
         parsed = parse_document(path, parser_name, language, encoding)

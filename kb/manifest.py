@@ -28,9 +28,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingest import get_parser
-
 import tomli_w
+
+from ingest import get_parser
 
 from . import paths
 

@@ -30,7 +30,8 @@ order by refs.edition_id, refs.id""",
     },
     "unresolved_references": {
         "title": "Unresolved references",
-        "description": "Targets that are not rules of the citing edition (often outside the excerpt: data, not errors).",
+        "description": "Targets that are not rules of the citing edition "
+                       "(often outside the excerpt: data, not errors).",
         "sql": """select edition_id, target, count(*) as times, group_concat(distinct raw) as printed
 from refs where resolved = 0 group by edition_id, target order by edition_id, times desc""",
     },
@@ -51,7 +52,8 @@ limit 500""",
 
 
 def metadata() -> dict:
-    from . import align as align_mod, diff as diff_mod
+    from . import align as align_mod
+    from . import diff as diff_mod
 
     return {
         "title": "MTG rules knowledge base",
@@ -79,7 +81,8 @@ def metadata() -> dict:
                         "text": "text as printed (wrapped lines joined)",
                         "text_norm": "text with mana symbols in one notation ({W}{U}{B}{R}{G}{X}{2}{T}{Q})",
                         "lemmas": "lemmas of title and text, for inflection-aware search",
-                        "seq": "order in the edition", "line_start": "first source line", "line_end": "last source line",
+                        "seq": "order in the edition", "line_start": "first source line",
+                        "line_end": "last source line",
                         "text_sha256": "SHA-256 of text (engine trace links are reviewed against it)",
                     },
                 },

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from .concepts import assign_concepts
 from .crossedition import XEDITION, align_cross_edition
-from .matcher import EditionMatcher
 from .crosslang import NUMBER_WEIGHT, XLANG_WEIGHTS, PairScorer, align_cross_language
 from .features import Feat, Lexicon, features, merge_feats, sentences, stop_words
 from .items import align_items
 from .lexical import TERMINOLOGY, LexicalIndex, Vectoriser, load_terminology, rewrite
+from .matcher import EditionMatcher
 from .numbering import number_affinity
 from .store import CANNED_QUERIES, PAIRS, TABLE_METADATA, run_all, store
 from .views import RELATIONS, Alignment, AlignRule, items_from_db, make_view, views_from_db

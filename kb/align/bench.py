@@ -56,7 +56,8 @@ def replicate(base: list[align.AlignRule], size: int, edition: str = "syn-old") 
             section, offset = 100 + slot % 900, 40 * (slot // 900)
             norm = _renumber(v.norm, section, offset)
             out.append(replace(v, key=f"{edition}/{norm}", edition=edition, norm=norm, seq=len(out),
-                               text=f"{v.text} {marker.capitalize()}.", lemmas=tuple(dialect[w] for w in v.lemmas) + (marker,), id=None,
+                               text=f"{v.text} {marker.capitalize()}.",
+                               lemmas=tuple(dialect[w] for w in v.lemmas) + (marker,), id=None,
                                line=None, examples=""))
             if len(out) == size:
                 break

@@ -14,7 +14,6 @@ from .. import paths
 from ..cli_common import DB_OPTION, open_db
 
 
-
 @click.command("align-eval")
 @DB_OPTION
 @click.option("--gold-dir", type=click.Path(path_type=Path), default=paths.DATA / "gold", show_default=True)

@@ -6,11 +6,9 @@ from collections import Counter, defaultdict
 
 from ingest import numbers
 
-from .features import (Feat, Lexicon, _gale_church, _jaccard, _overlap, _ref_agreement, features,
-                       merge_feats)
+from .features import Feat, Lexicon, _gale_church, _jaccard, _overlap, _ref_agreement, features, merge_feats
 from .numbering import _lis, _parent_index, number_affinity
 from .views import Alignment, AlignRule
-
 
 # --------------------------------------------------------------------------- cross-language aligner
 
@@ -228,6 +226,15 @@ SPLIT_PENALTY = 0.05
 def _link(sc: PairScorer, path: dict[int, list[int]], expected: list[float], band: int, threshold: float,
           parents_from: dict[int, list[int]] | None = None) -> dict[int, list[int]]:
     """Competitive linking inside the band: best pairs first, each target once unless evidence says merge."""
+    cands = _candidates(sc, path, expected, band, threshold, parents_from)
+    owner, assigned = _assign(sc, cands)
+    _join_free_neighbours(sc, owner, assigned)
+    return assigned
+
+
+def _candidates(sc: PairScorer, path: dict[int, list[int]], expected: list[float], band: int, threshold: float,
+                parents_from: dict[int, list[int]] | None) -> list[tuple]:
+    """(value, source, target or pair of neighbouring targets) above ``threshold``, best first."""
     n, m = len(sc.src), len(sc.tgt)
     sp, tp = _parent_index(sc.src), _parent_index(sc.tgt)
     parents = parents_from if parents_from is not None else path
@@ -240,7 +247,7 @@ def _link(sc: PairScorer, path: dict[int, list[int]], expected: list[float], ban
             bonus += PARENT_BONUS
         return total + bonus
 
-    cands = []
+    cands: list[tuple] = []
     for a in range(n):
         e = int(round(expected[a]))
         for t in range(max(0, e - band), min(m, e + band + 1)):
@@ -252,6 +259,11 @@ def _link(sc: PairScorer, path: dict[int, list[int]], expected: list[float], ban
                     cands.append((v - sc.score((a,), (t,))[0] + sc.score((a,), (t, t + 1))[0] - SPLIT_PENALTY,
                                   a, (t, t + 1)))
     cands.sort(key=lambda c: (-c[0], c[1], str(c[2])))
+    return cands
+
+
+def _assign(sc: PairScorer, cands: list[tuple]) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """Greedy assignment of the candidates: (target -> source, source -> targets), merges included."""
     owner: dict[int, int] = {}
     assigned: dict[int, list[int]] = {}
     merge: dict[int, tuple[float, int]] = {}
@@ -274,11 +286,15 @@ def _link(sc: PairScorer, path: dict[int, list[int]], expected: list[float], ban
             continue
         owner[t] = a
         assigned[a] = [t]
-    for a, (v, t) in merge.items():
+    for a, (_, t) in merge.items():
         if a not in assigned:
             assigned[a] = [t]
-    # a free target next to a source's target that, joined to it, explains the source better is a split
-    for t in range(m):
+    return owner, assigned
+
+
+def _join_free_neighbours(sc: PairScorer, owner: dict[int, int], assigned: dict[int, list[int]]) -> None:
+    """A free target next to a source's target that, joined to it, explains the source better is a split."""
+    for t in range(len(sc.tgt)):
         if t in owner:
             continue
         best = None
@@ -294,4 +310,3 @@ def _link(sc: PairScorer, path: dict[int, list[int]], expected: list[float], ban
         if best:
             assigned[best[1]].append(t)
             owner[t] = best[1]
-    return assigned

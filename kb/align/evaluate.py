@@ -128,7 +128,8 @@ def baseline_same_number(src: list[align.AlignRule], tgt: list[align.AlignRule])
             for v in src]
 
 
-def baseline_difflib(src: list[align.AlignRule], tgt: list[align.AlignRule], cutoff: float = 0.4) -> list[align.Alignment]:
+def baseline_difflib(src: list[align.AlignRule], tgt: list[align.AlignRule],
+                     cutoff: float = 0.4) -> list[align.Alignment]:
     """Academy Ruins style: identical same-number rules pruned, close matches by words, greedy pairing."""
     by_norm = {v.norm: v for v in tgt}
     links, old, new = [], [], list(tgt)

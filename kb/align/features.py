@@ -14,7 +14,6 @@ from ingest import refs as refs_mod
 from .numbering import _near_number
 from .views import AlignRule
 
-
 # --------------------------------------------------------------------------- features
 
 _WORD = re.compile(r"[^\W\d_]{2,}")

@@ -5,7 +5,6 @@ from .. import lemmas as lemmas_mod
 from .lexical import LexicalIndex, Vectoriser, rewrite
 from .views import Alignment, AlignRule
 
-
 # --------------------------------------------------------------------------- items → rules
 
 

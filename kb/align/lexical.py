@@ -11,8 +11,6 @@ from .. import terminology
 from ..terminology import TERMINOLOGY
 from .features import stop_words
 
-
-
 # --------------------------------------------------------------------------- terminology
 
 

@@ -12,7 +12,6 @@ from .items import align_items
 from .lexical import load_terminology
 from .views import Alignment, AlignRule, items_from_db, views_from_db
 
-
 # --------------------------------------------------------------------------- the KB's alignments
 
 #: (source edition, target edition, kind) of every alignment the build computes

@@ -124,6 +124,21 @@ def _fill_gaps(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, lis
                 chosen[i] = [best[1]] + [d for d in chosen.get(i, [])[1:] if prev < d < nxt]
 
 
+def _covering_nodes(v: AlignRule, targets: list[int], tgt: list[AlignRule], t_index: dict[str, int],
+                    cover_min: float, share: float) -> list[int]:
+    """The deepest target node covering ``cover_min`` of a heading's targets, else the sections sharing them."""
+    cover: Counter = Counter()
+    for d in targets:
+        for anc in _ancestors(tgt[d].norm):
+            if anc in t_index and tgt[t_index[anc]].level != "chapter":
+                cover[anc] += 1
+    deep = [n for n, c in cover.items() if c >= cover_min * len(targets)]
+    if deep and not (v.level == "section" and tgt[t_index[max(deep, key=len)]].level != "section"):
+        return [t_index[max(deep, key=len)]]
+    return [t_index[n] for n, c in sorted(cover.items()) if tgt[t_index[n]].level == "section"
+            and c >= share * len(targets)]
+
+
 def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, list[int]], has_text: list[bool],
                   p: dict, vec: Vectoriser, terms, strong) -> None:
     """Headings take the target nodes that cover their descendants' targets (in place).
@@ -157,17 +172,7 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
         targets = below.get(h, [])
         picked: list[int] = []
         if targets and len(targets) >= 0.5 * texts[h]:
-            cover: Counter = Counter()
-            for d in targets:
-                for anc in _ancestors(tgt[d].norm):
-                    if anc in t_index and tgt[t_index[anc]].level != "chapter":
-                        cover[anc] += 1
-            deep = [n for n, c in cover.items() if c >= cover_min * len(targets)]
-            if deep and not (v.level == "section" and tgt[t_index[max(deep, key=len)]].level != "section"):
-                picked = [t_index[max(deep, key=len)]]
-            else:
-                picked = [t_index[n] for n, c in sorted(cover.items()) if tgt[t_index[n]].level == "section"
-                          and c >= share * len(targets)]
+            picked = _covering_nodes(v, targets, tgt, t_index, cover_min, share)
         if not picked and v.title and strong(h):
             title = tuple(vec.content(lemmas_mod.lemmatize(rewrite(v.title, terms), vec.lang).split()))
             d = titles.get((v.level, title))

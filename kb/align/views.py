@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from .. import lemmas as lemmas_mod
 
-
 RELATIONS = ("equivalent", "reworded", "renumbered", "split", "merged", "no counterpart")
 
 

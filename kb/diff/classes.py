@@ -76,14 +76,9 @@ def _same_text(a: Rule, b: Rule) -> bool:
     return norm(a) == norm(b)
 
 
-def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tuple], *,
-             cross_language: bool = False) -> Classification:
-    """Change classes of every rule of two editions from their aligned pairs (see the module doc).
-
-    ``pairs`` are :class:`Pair` or plain tuples ``(old, new, relation, score)``; rules are named by
-    key or normalised number.  Unknown names raise ``KeyError`` (a pair must point at real rules).
-    """
-    old, new = list(old), list(new)
+def _linked(old: list[Rule], new: list[Rule], pairs: Iterable[Pair | tuple]
+            ) -> tuple[dict[str, list[Rule]], dict[str, list[Rule]], dict[tuple[str, str], Pair]]:
+    """Old key -> new rules, new key -> old rules (each in edition order) and (old, new) -> its pair."""
     oi, ni = _index(old), _index(new)
     targets: dict[str, list[Rule]] = defaultdict(list)
     sources: dict[str, list[Rule]] = defaultdict(list)
@@ -102,7 +97,18 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
         targets[k].sort(key=lambda r: r.seq)
     for k in sources:
         sources[k].sort(key=lambda r: r.seq)
+    return targets, sources, info
 
+
+def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tuple], *,
+             cross_language: bool = False) -> Classification:
+    """Change classes of every rule of two editions from their aligned pairs (see the module doc).
+
+    ``pairs`` are :class:`Pair` or plain tuples ``(old, new, relation, score)``; rules are named by
+    key or normalised number.  Unknown names raise ``KeyError`` (a pair must point at real rules).
+    """
+    old, new = list(old), list(new)
+    targets, sources, info = _linked(old, new, pairs)
     section_map, chapter_map = _place_maps(old, targets)
     old_class: dict[str, str] = {}
     new_class: dict[str, str] = {}
@@ -241,6 +247,29 @@ def renumbering_map(cls: Classification) -> list[dict]:
 # --------------------------------------------------------------------------- completing splits and merges
 
 
+def _completing_neighbours(keys, whole: Counter, first: Rule, seq: list[Rule], at: int, level: str | None,
+                           linked: dict) -> list[tuple[Rule, Counter]]:
+    """Neighbours of ``seq[at]`` (``first``) without a counterpart that, with it, cover ``whole``
+    (an empty list unless together they cover it at least ``COVER_WITH``); ``keys(rule)`` gives words."""
+    parts = [keys(first)]
+    if _cover(whole, *parts) > COVER_ALONE:
+        return []
+    found = []
+    for step in (1, -1):
+        j = at + step
+        while 0 <= j < len(seq):
+            nb = seq[j]
+            if linked.get(nb.key) or nb.level != level and nb.level not in ("rule", "subrule"):
+                break
+            kn = keys(nb)
+            if not kn or _cover(kn, whole) < NEIGHBOUR_FROM or _cover(whole, *parts, kn) <= _cover(whole, *parts):
+                break
+            parts.append(kn)
+            found.append((nb, kn))
+            j += step
+    return found if found and _cover(whole, *parts) >= COVER_WITH else []
+
+
 def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: EditionInfo, new_e: EditionInfo,
                  terms: Sequence[Term] = ()) -> list[Pair]:
     """Complete splits and merges the alignment missed, from word evidence (same language only).
@@ -265,25 +294,7 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
 
     def complete(whole: Counter, first: Rule, seq: list[Rule], at: int, level: str | None, side: str,
                  linked: dict) -> list[tuple[Rule, Counter]]:
-        """Neighbours of ``seq[at]`` (``first``) without a counterpart that, with it, cover ``whole``
-        (an empty list unless together they cover it at least ``COVER_WITH``)."""
-        parts = [keys(first, side)]
-        if _cover(whole, *parts) > COVER_ALONE:
-            return []
-        found = []
-        for step in (1, -1):
-            j = at + step
-            while 0 <= j < len(seq):
-                nb = seq[j]
-                if linked.get(nb.key) or nb.level != level and nb.level not in ("rule", "subrule"):
-                    break
-                kn = keys(nb, side)
-                if not kn or _cover(kn, whole) < NEIGHBOUR_FROM or _cover(whole, *parts, kn) <= _cover(whole, *parts):
-                    break
-                parts.append(kn)
-                found.append((nb, kn))
-                j += step
-        return found if found and _cover(whole, *parts) >= COVER_WITH else []
+        return _completing_neighbours(lambda r: keys(r, side), whole, first, seq, at, level, linked)
 
     oi, ni = _index(old), _index(new)
     targets: dict[str, list[str]] = defaultdict(list)

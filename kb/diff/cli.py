@@ -63,7 +63,7 @@ def diff(old, new, rule, fmt, fold, only, output, base_url, terms, bench, db_pat
             term_list = load_terms(terms, load_edition(conn, new).language)
         rep = compare(conn, old, new, terms=term_list)
     except LookupError as e:
-        raise click.ClickException(str(e.args[0] if e.args else e))
+        raise click.ClickException(str(e.args[0] if e.args else e)) from None
     if rule and not rep.story(rule):
         raise click.ClickException(f"no rule {rule} in {old} or {new}")
     if fmt == "all":

@@ -7,9 +7,8 @@ from typing import Iterable, Sequence
 
 from ingest import UnknownParser, get_parser
 
-
-from .classes import classify, refine_pairs
 from ..terminology import Term
+from .classes import classify, refine_pairs
 from .model import EditionInfo, Pair, Report, Rule, rule_from_row
 from .terminology import TERMINOLOGY, load_terms, terminology_table
 from .tokens import seed_lemmas

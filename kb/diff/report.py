@@ -190,6 +190,12 @@ def render_text(rep: Report, rule: str | None = None, fold: bool = True, only: t
                 width: int = 100) -> str:
     if rule:
         return _render_story_text(rep, rule, fold, width)
+    return "\n".join(_summary_text(rep, fold, width) + _rules_text(rep, fold, only, width)
+                     + _removed_text(rep, only, width) + _terminology_text(rep))
+
+
+def _summary_text(rep: Report, fold: bool, width: int) -> list[str]:
+    """Title, class counts, counts per chapter and the section map."""
     out: list[str] = []
     o, n = rep.old, rep.new
     cls = rep.cls
@@ -223,6 +229,14 @@ def render_text(rep: Report, rule: str | None = None, fold: bool = True, only: t
         if len(moved) < len(cls.section_map):
             out.append(f"  {len(cls.section_map) - len(moved)} sections keep their number")
         out.append("")
+    return out
+
+
+def _rules_text(rep: Report, fold: bool, only: tuple[str, ...], width: int) -> list[str]:
+    """The rule-by-rule part (every class but "removed"), by section of the newer edition."""
+    out: list[str] = []
+    n = rep.new
+    cls = rep.cls
     out.append(click.style("Rule by rule", bold=True))
     shown = [g for g in cls.groups if g.change_class != "removed" and (not only or g.change_class in only)]
     titles = {r.section: r for r in cls.new if r.level == "section"}
@@ -238,6 +252,14 @@ def render_text(rep: Report, rule: str | None = None, fold: bool = True, only: t
                                    f"{' ' + head.title if head is not None and head.title else ''} —", bold=True))
         out.append(_group_head(g))
         out.extend(_group_body_text(rep, g, fold, width))
+    return out
+
+
+def _removed_text(rep: Report, only: tuple[str, ...], width: int) -> list[str]:
+    """Old rules without a counterpart, per chapter."""
+    out: list[str] = []
+    o, n = rep.old, rep.new
+    cls = rep.cls
     removed = [g for g in cls.groups if g.change_class == "removed" and (not only or "removed" in only)]
     if removed:
         out.append("")
@@ -247,6 +269,13 @@ def render_text(rep: Report, rule: str | None = None, fold: bool = True, only: t
             per[g.old[0].chapter].append(g.old[0].label)
         for ch, nums in per.items():
             out.append(_plain_wrap(f"chapter {ch}: " + ", ".join(nums), width, "  ", {"fg": "red"}))
+    return out
+
+
+def _terminology_text(rep: Report) -> list[str]:
+    """The terminology table and recurring substitutions that it lacks."""
+    out: list[str] = []
+    o, n = rep.old, rep.new
     if rep.terminology:
         out.append("")
         out.append(click.style(f"Terminology {o.id} → {n.id} (curated table, as found in the aligned rules)",
@@ -261,7 +290,7 @@ def render_text(rep: Report, rule: str | None = None, fold: bool = True, only: t
         out.append(click.style("Recurring one-word substitutions not in the terminology table", bold=True))
         for t in rep.candidates:
             out.append(f"  {t['old']} → {t['new']}  {t['count']}×  {', '.join(t['rules'])}")
-    return "\n".join(out)
+    return out
 
 
 def _group_body_text(rep: Report, g: Group, fold: bool, width: int) -> list[str]:
@@ -305,7 +334,7 @@ def _render_story_text(rep: Report, rule: str, fold: bool, width: int) -> str:
         if g.relation or g.method:
             out.append(click.style(f"    aligner: relation {g.relation or '—'}, method {g.method or '—'}",
                                    dim=True))
-        for side, rules, ed in (("old", g.old, rep.old), ("new", g.new, rep.new)):
+        for rules, ed in ((g.old, rep.old), (g.new, rep.new)):
             for r in rules:
                 out.append(_plain_wrap(f"{ed.id} {r.label}: {r.full_text}", width, "    ", {"dim": True}))
         if g.diff is not None:

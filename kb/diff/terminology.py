@@ -107,39 +107,56 @@ def terminology_table(groups: Sequence[Group], terms: Sequence[Term], lang: str,
     Also *candidates*: one-word substitutions (lemma → lemma) not in the table that recur in at
     least ``min_candidate`` groups, a hint for curating the table.
     """
+    tindex = term_index(terms, lang)
+    known_pairs = {(" ".join(o), " ".join(n)) for o, n, _ in (tindex.old if tindex else ())}
     # counted per (old rule, new rule) row: a pair inside a many-to-many cluster appears in
     # both its split and its merged group, so each row keeps the larger of the two counts
     shifts: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
-    forms: dict[tuple[str, str], dict[tuple[str, str], Counter]] = defaultdict(dict)
+    forms: dict[tuple[str, str], dict[str, Counter]] = defaultdict(dict)
     cand: dict[tuple[str, str], set[str]] = defaultdict(set)
-    tindex = term_index(terms, lang)
-    known_pairs = {(" ".join(o), " ".join(n)) for o, n, _ in (tindex.old if tindex else ())}
     for g in groups:
         if not g.diff:
             continue
-        row = (", ".join(g.old_numbers), ", ".join(g.new_numbers))
-        local: dict[tuple[str, str], Counter] = defaultdict(Counter)
-        local_forms: dict[tuple[str, str], dict] = defaultdict(lambda: defaultdict(Counter))
-        for s in g.diff:
-            if s.op == "part":
-                row = (g.old_numbers[0], s.label) if len(g.new) > 1 else (s.label, g.new_numbers[0])
-            elif s.op == "term" and "→" in s.label:
-                old_t, new_t = (x.strip() for x in s.label.split("→", 1))
-                where = f"{row[0]} → {row[1]}"
-                local[old_t, new_t][where] += 1
-                local_forms[old_t, new_t][where][f"{s.old.strip()} → {s.new.strip()}"] += 1
-            elif s.op == "replace":
-                wo, wn = words(s.old), words(s.new)
-                if len(wo) == 1 and len(wn) == 1 and not wo[0][0].isdigit() and not wn[0][0].isdigit():
-                    lo, ln = lemma(wo[0], lang), lemma(wn[0], lang)
-                    if lo != ln and (lo, ln) not in known_pairs:
-                        cand[lo, ln].add(f"{row[0]} → {row[1]}")
+        local, local_forms = _group_shifts(g, lang, known_pairs, cand)
         for k, per_row in local.items():
             for where, c in per_row.items():
                 if c > shifts[k].get(where, 0):
                     shifts[k][where] = c
                     forms[k][where] = local_forms[k][where]
-    # survivals: the old term still printed in the new edition; vanished terms in the old one
+    kept, gone = _survivals(groups, terms, lang)
+    table = [_table_row(t, shifts, forms, kept, gone) for t in terms
+             if shifts.get((t.old, t.new)) or gone.get((t.old, t.new))]
+    table.sort(key=lambda r: (-r["count"], r["old"].lower(), r["old"], r["new"]))
+    return table, _candidates(groups, cand, lang, min_candidate)
+
+
+def _group_shifts(g: Group, lang: str, known_pairs: set[tuple[str, str]], cand: dict[tuple[str, str], set[str]]
+                  ) -> tuple[dict[tuple[str, str], Counter], dict[tuple[str, str], dict]]:
+    """Term shifts of one group's diff per (old rule → new rule) row, and their printed forms;
+    one-word substitutions not in the table are added to ``cand``."""
+    row = (", ".join(g.old_numbers), ", ".join(g.new_numbers))
+    local: dict[tuple[str, str], Counter] = defaultdict(Counter)
+    local_forms: dict[tuple[str, str], dict] = defaultdict(lambda: defaultdict(Counter))
+    for s in g.diff or ():
+        if s.op == "part":
+            row = (g.old_numbers[0], s.label) if len(g.new) > 1 else (s.label, g.new_numbers[0])
+        elif s.op == "term" and "→" in s.label:
+            old_t, new_t = (x.strip() for x in s.label.split("→", 1))
+            where = f"{row[0]} → {row[1]}"
+            local[old_t, new_t][where] += 1
+            local_forms[old_t, new_t][where][f"{s.old.strip()} → {s.new.strip()}"] += 1
+        elif s.op == "replace":
+            wo, wn = words(s.old), words(s.new)
+            if len(wo) == 1 and len(wn) == 1 and not wo[0][0].isdigit() and not wn[0][0].isdigit():
+                lo, ln = lemma(wo[0], lang), lemma(wn[0], lang)
+                if lo != ln and (lo, ln) not in known_pairs:
+                    cand[lo, ln].add(f"{row[0]} → {row[1]}")
+    return local, local_forms
+
+
+def _survivals(groups: Sequence[Group], terms: Sequence[Term], lang: str
+               ) -> tuple[dict[tuple[str, str], list[str]], dict[tuple[str, str], list[str]]]:
+    """The old term still printed in the new edition (kept); vanished terms in the old one (gone)."""
     kept: dict[tuple[str, str], list[str]] = defaultdict(list)
     gone: dict[tuple[str, str], list[str]] = defaultdict(list)
     term_lemmas = [(t, _term_lemmas(t.old, lang)) for t in terms]
@@ -156,30 +173,36 @@ def terminology_table(groups: Sequence[Group], terms: Sequence[Term], lang: str,
                 lem = [lemma(w, lang) for w in words(r.full_text)]
                 lem_set = set(lem)
                 for t, o in term_lemmas:
-                    if not o or o[0] not in lem_set or not (spelling[t].search(r.full_text) if t in spelling else _contains(lem, o)):
+                    if not o or o[0] not in lem_set:
+                        continue
+                    if not (spelling[t].search(r.full_text) if t in spelling else _contains(lem, o)):
                         continue
                     if side == "new":
                         kept[t.old, t.new].append(r.label)
                     elif not t.new and g.new:
                         gone[t.old, t.new].append(f"{r.label} → {', '.join(g.new_numbers)}")
-    table = []
-    for t in terms:
-        k = (t.old, t.new)
-        if not (shifts.get(k) or gone.get(k)):
-            continue
-        all_forms = Counter()
-        for c in forms.get(k, {}).values():
-            all_forms.update(c)
-        rules = list(shifts[k]) if shifts.get(k) else gone.get(k, [])
-        table.append({"old": t.old, "new": t.new, "note": t.note,
-                      "count": sum(shifts[k].values()) if shifts.get(k) else len(set(gone.get(k, []))),
-                      "rules": sorted(set(rules), key=_where_key),
-                      "forms": dict(all_forms.most_common()),
-                      "kept": len(set(kept.get(k, []))), "kept_in": sorted(set(kept.get(k, [])), key=_num_key),
-                      "gone": not t.new})
-    table.sort(key=lambda r: (-r["count"], r["old"].lower(), r["old"], r["new"]))
-    # function words (lemmas in more than a quarter of the rules) are grammar, not terminology
-    df, n_rules = Counter(), 0
+    return kept, gone
+
+
+def _table_row(t: Term, shifts: dict, forms: dict, kept: dict, gone: dict) -> dict:
+    k = (t.old, t.new)
+    all_forms: Counter = Counter()
+    for c in forms.get(k, {}).values():
+        all_forms.update(c)
+    rules = list(shifts[k]) if shifts.get(k) else gone.get(k, [])
+    return {"old": t.old, "new": t.new, "note": t.note,
+            "count": sum(shifts[k].values()) if shifts.get(k) else len(set(gone.get(k, []))),
+            "rules": sorted(set(rules), key=_where_key),
+            "forms": dict(all_forms.most_common()),
+            "kept": len(set(kept.get(k, []))), "kept_in": sorted(set(kept.get(k, [])), key=_num_key),
+            "gone": not t.new}
+
+
+def _candidates(groups: Sequence[Group], cand: dict[tuple[str, str], set[str]], lang: str,
+                min_candidate: int) -> list[dict]:
+    """Recurring one-word substitutions, without function words (lemmas in over a quarter of the rules)."""
+    df: Counter = Counter()
+    n_rules = 0
     for g in groups:
         for r in g.old + g.new:
             n_rules += 1
@@ -188,7 +211,7 @@ def terminology_table(groups: Sequence[Group], terms: Sequence[Term], lang: str,
     candidates = [{"old": o, "new": n, "count": len(w), "rules": sorted(w, key=_where_key)}
                   for (o, n), w in cand.items() if len(w) >= min_candidate and o not in common and n not in common]
     candidates.sort(key=lambda r: (-r["count"], r["old"], r["new"]))
-    return table, candidates
+    return candidates
 
 
 def _contains(seq: list[str], sub: tuple[str, ...]) -> bool:

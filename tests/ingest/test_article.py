@@ -4,7 +4,6 @@ Expected values were read from data/sources/003_255d457772eddf13.txt (line
 numbers, grep counts), not taken from the parser's output.
 """
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

@@ -7,7 +7,6 @@ import pytest
 
 import ingest
 from ingest import SourceError, numbers
-
 from tests.helpers import ROOT, SEEDS
 
 FIXTURE = ROOT / "tests/fixtures/cr_text/MagicCompRules-mini.txt"
@@ -130,8 +129,8 @@ def de2024():
 
 def test_web_page_rules_and_examples_match_the_source(de2024):
     raw = SEEDS["000"].read_text(encoding="utf-8").splitlines()
-    rule_lines = [l for l in raw if re.match(r"^\d{1,3}\.(\d+[a-z]?)?\s", l) and "→←" not in l]
-    example_lines = [l for l in raw if l.startswith("Beispiel:")]
+    rule_lines = [line for line in raw if re.match(r"^\d{1,3}\.(\d+[a-z]?)?\s", line) and "→←" not in line]
+    example_lines = [line for line in raw if line.startswith("Beispiel:")]
     rules = [r for r in de2024.records if r.kind == "rule"]
     assert len(rules) == len(rule_lines)
     assert sum(r.kind == "example" for r in de2024.records) == len(example_lines)

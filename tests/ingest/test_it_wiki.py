@@ -4,7 +4,6 @@ Expected values were read from data/sources/002_d585925650711c17.txt (line
 numbers, grep counts), not taken from the parser's output.
 """
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

@@ -4,7 +4,6 @@ Expected values were read from data/sources/004_04f47a11a442ed7b.txt (line
 numbers, grep counts), not taken from the parser's output.
 """
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings

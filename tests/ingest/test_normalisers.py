@@ -58,7 +58,8 @@ def test_index_reference_lists():
 @pytest.mark.parametrize("scheme,printed,canonical", [
     ("de-braces", "{1}{s}, {X}{r}{r}, {tap}: {enttap}", "{1}{B}, {X}{R}{R}, {T}: {Q}"),
     ("font-1999", "Manakosten von o2oW; o2oWoB; ( ocT ); \"oX\"", "Manakosten von {2}{W}; {2}{W}{B}; ( {T} ); \"{X}\""),
-    ("it-bare", "che costa 1B e \"2, T: Guadagni\"; (T) o (Q)", "che costa {1}{B} e \"{2}, {T}: Guadagni\"; ({T}) o ({Q})"),
+    ("it-bare", "che costa 1B e \"2, T: Guadagni\"; (T) o (Q)",
+     "che costa {1}{B} e \"{2}, {T}: Guadagni\"; ({T}) o ({Q})"),
     ("font-1999", "oder Worte wie oben bleiben", "oder Worte wie oben bleiben"),
 ])
 def test_symbols(scheme, printed, canonical):

@@ -13,7 +13,6 @@ counted with grep/awk, not taken from the parser's output:
 * toc: lines 1-74 ending in ``<TAB>page``: 71.
 """
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -130,7 +129,8 @@ def test_rule_text_and_spans(parsed):
     assert rule(parsed, "416.2.").first_line == 1265
     assert rule(parsed, "416.1.").last_line == 1264
     assert rule(parsed, "214.8f").text == "Eine lokale Verzauberung kann sich nicht selbst zugeordnet werden."
-    assert rule(parsed, "402.10.").text == "Es gibt drei allgemeine Typen von Fähigkeiten: aktivierte, ausgelöste und statische."
+    assert rule(parsed, "402.10.").text == ("Es gibt drei allgemeine Typen von Fähigkeiten: "
+                                           "aktivierte, ausgelöste und statische.")
 
 
 def test_continuation_starting_with_a_number_is_not_a_rule(parsed):
@@ -153,8 +153,9 @@ def test_front_matter_headings(parsed):
 
 
 def test_title_only_rules(parsed):
-    for number, title in [("214.6.", "Artefakte"), ("214.8.", "Verzauberungen"), ("217.7.", "Ganz aus dem Spiel entfernt"),
-                          ("406.1.", "Manafähigkeiten"), ("408.1.", "Timing, Vorrang und der Stapel"), ("502.9.", "Trampelschaden")]:
+    for number, title in [("214.6.", "Artefakte"), ("214.8.", "Verzauberungen"),
+                          ("217.7.", "Ganz aus dem Spiel entfernt"), ("406.1.", "Manafähigkeiten"),
+                          ("408.1.", "Timing, Vorrang und der Stapel"), ("502.9.", "Trampelschaden")]:
         rec = rule(parsed, number)
         assert (rec.title, rec.text) == (title, ""), number
     # rules that have subrules but also text keep their text

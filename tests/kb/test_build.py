@@ -8,7 +8,6 @@ import pytest
 
 from kb.build import BuildError, build
 from kb.manifest import load
-
 from tests.helpers import ROOT
 
 
@@ -78,7 +77,8 @@ def test_italian_defects_are_kept_and_flagged(conn):
 def test_rule_model(conn):
     r = q(conn, "select r.*, p.norm as parent from rules r join rules p on p.id = r.parent_id "
                 "where r.key = 'de-2024/601.2a'")[0]
-    assert (r["number"], r["level"], r["parent"], r["chapter"], r["line_start"]) == ("601.2a", "subrule", "601.2", 6, 19)
+    got = (r["number"], r["level"], r["parent"], r["chapter"], r["line_start"])
+    assert got == ("601.2a", "subrule", "601.2", 6, 19)
     sec = q(conn, "select r.title, p.norm as parent from rules r join rules p on p.id = r.parent_id "
                   "where r.key = 'de-2024/601'")[0]
     assert sec == {"title": "Zaubersprüche wirken", "parent": "6"}

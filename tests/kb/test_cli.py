@@ -6,7 +6,6 @@ import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
-
 from tests.helpers import ROOT
 
 FIXTURE = ROOT / "tests/fixtures/cr_text/MagicCompRules-mini.txt"
@@ -106,5 +105,6 @@ def test_build_reports_bad_input_with_file_and_line(tmp_path, data_dir):
     db = tmp_path / "kb.db"
     result = run("build", "--data-dir", data_dir, "--db", db)
     assert result.exit_code == 1
-    assert f"data/sources/cut.txt:{text[: text.index('Glossary' + chr(10) + chr(10) + 'Abandon')].count(chr(10))}: truncated file" in result.output
+    line = text[: text.index("Glossary\n\nAbandon")].count("\n")
+    assert f"data/sources/cut.txt:{line}: truncated file" in result.output
     assert not db.exists()

@@ -7,12 +7,11 @@ import csv
 import sqlite3
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from kb import diff as D
-
 from tests.helpers import ROOT
-
 
 # --------------------------------------------------------------------------- synthetic classification
 

@@ -36,7 +36,8 @@ def test_store_writes_every_rule_of_every_aligned_pair(diff_db):
                 f"and {side}_rule_id is not null", (old, new))}
             assert in_diffs == ids, (old, new, side)
             # one class per rule, whatever the number of rows it appears in
-            multi = conn.execute(f"select {side}_rule_id, count(distinct {side}_class) from diffs where old_edition = ? "
+            multi = conn.execute(f"select {side}_rule_id, count(distinct {side}_class) from diffs "
+                                 "where old_edition = ? "
                                  f"and new_edition = ? and {side}_rule_id is not null group by 1 having count(distinct "
                                  f"{side}_class) > 1", (old, new)).fetchall()
             assert multi == []
@@ -49,7 +50,8 @@ def test_store_writes_every_rule_of_every_aligned_pair(diff_db):
     assert any('class="term"' in b for _, b in rows)  # a folded shift somewhere
     assert all(a == b for a, b in conn.execute("select diff_html, diff_html_folded from diffs "
                                                 "where text_changed = 0"))
-    xl = conn.execute("select diff_html from diffs where old_edition = 'it-wiki' and diff_html like '%<ins>%'").fetchall()
+    xl = conn.execute("select diff_html from diffs "
+                      "where old_edition = 'it-wiki' and diff_html like '%<ins>%'").fetchall()
     assert xl == []
     # the stage can run again (a rebuild replaces the table)
     n = conn.execute("select count(*) from diffs").fetchone()[0]

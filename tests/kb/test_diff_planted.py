@@ -13,7 +13,6 @@ import ingest
 from ingest import symbols
 from kb import align
 from kb import diff as D
-
 from tests.helpers import SEEDS
 
 OLD_ED, NEW_ED = "de-2024", "de-2024-planted"
