@@ -151,14 +151,16 @@ class _Parser:
         if indent != INDENT[level]:
             self.warn(no, "rule-indent",
                       f"{level} {num} is indented {indent} spaces, expected {INDENT[level]}", num)
-        head = numbers.split(num)[0]
+        head = numbers.parts(num)[0]
         if self.section is not None and head != self.section:
             self.warn(no, "section-mismatch", f"rule {num} is printed under section {self.section}", num)
         self.rule = self.add(Record("rule", [Span(no)], number=num, text=clean(text)))
         self.open = self.records[self.rule]
 
     def example(self, no: int, indent: int, m: re.Match) -> None:
+        assert self.rule is not None, "examples are only dispatched after a rule"
         owner = self.records[self.rule]
+        assert owner.number is not None
         expected = INDENT[numbers.level(owner.number)] + STEP
         if indent != expected:
             self.warn(no, "example-indent",
@@ -168,6 +170,7 @@ class _Parser:
         self.open = rec
 
     def extend(self, no: int, text: str) -> None:
+        assert self.open is not None, "continuation lines are only dispatched to an open record"
         self.open.spans.append(Span(no))
         self.open.text = f"{self.open.text}\n{text}" if self.open.text else text
 

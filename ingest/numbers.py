@@ -12,6 +12,7 @@ from functools import lru_cache
 
 NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z])?)?\.?$")
 
+
 @lru_cache(maxsize=None)
 def split(number: str) -> tuple[int, int | None, str | None] | None:
     """``"601.2f"`` -> ``(601, 2, "f")``; ``"6"`` -> ``(6, None, None)``; invalid -> None."""
@@ -20,6 +21,14 @@ def split(number: str) -> tuple[int, int | None, str | None] | None:
         return None
     head, rule, letter = m.groups()
     return int(head), (int(rule) if rule is not None else None), letter
+
+
+def parts(number: str) -> tuple[int, int | None, str | None]:
+    """:func:`split` for a number known to be valid; ``ValueError`` otherwise."""
+    got = split(number)
+    if got is None:
+        raise ValueError(f"not a rule number: {number!r}")
+    return got
 
 
 def normalize(printed: str) -> str:
@@ -32,14 +41,14 @@ def is_number(text: str) -> bool:
 
 
 def level(number: str) -> str:
-    head, rule, letter = split(number)
+    head, rule, letter = parts(number)
     if rule is None:
         return "chapter" if head < 10 else "section"
     return "subrule" if letter else "rule"
 
 
 def parent(number: str) -> str | None:
-    head, rule, letter = split(number)
+    head, rule, letter = parts(number)
     if letter:
         return f"{head}.{rule}"
     if rule is not None:
@@ -50,13 +59,13 @@ def parent(number: str) -> str | None:
 
 
 def chapter(number: str) -> int:
-    head = split(number)[0]
+    head = parts(number)[0]
     return head if head < 10 else head // 100
 
 
 def sort_key(number: str) -> tuple:
     """Document order of rule numbers: chapter, section, rule, letter."""
-    head, rule, letter = split(number)
+    head, rule, letter = parts(number)
     if head < 10:
         return (head, -1, -1, "")
     return (head // 100, head, -1 if rule is None else rule, letter or "")
@@ -71,7 +80,7 @@ def full_end(start: str, end: str) -> str | None:
     end = normalize(end)
     if split(end) and ("." in end or len(end) == 3):
         return end
-    head, rule, letter = split(start)
+    head, rule, letter = parts(start)
     if re.fullmatch(r"[a-z]", end) and letter:
         return f"{head}.{rule}{end}"
     if re.fullmatch(r"\d+", end) and rule is not None and not letter:
@@ -87,10 +96,12 @@ def expand_range(start: str, end: str, existing: list[str]) -> list[str]:
     ``existing`` are normalised numbers of one edition.  Numbers that do not exist
     are never invented: a range in a document is only as good as the document.
     """
-    end = full_end(start, end)
-    if end is None or split(start) is None or split(end) is None:
+    if split(start) is None:
         return []
-    lo, hi = sort_key(start), sort_key(end)
+    last = full_end(start, end)
+    if last is None or split(last) is None:
+        return []
+    lo, hi = sort_key(start), sort_key(last)
     if hi < lo:
         lo, hi = hi, lo
     lvl = level(start)

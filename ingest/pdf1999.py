@@ -177,7 +177,7 @@ def _parse_toc(b: _Builder) -> int:
 
 
 def _toc_label(rec: Record) -> str:
-    return f"{rec.meta['number']}. {rec.title}" if rec.meta["number"] else rec.title
+    return f"{rec.meta['number']}. {rec.title}" if rec.meta["number"] else rec.title or ""
 
 
 def _check_promises(b: _Builder, toc: list[Record]) -> None:
@@ -192,7 +192,7 @@ def _check_promises(b: _Builder, toc: list[Record]) -> None:
             if body is not None and _norm_title(body.title) != _norm_title(entry.title):
                 b.warn(body.first_line, "toc-mismatch",
                        f"heading {body.title!r} differs from the table of contents "
-                       f"entry {entry.title!r} (line {entry.first_line})", numbers.normalize(body.number))
+                       f"entry {entry.title!r} (line {entry.first_line})", numbers.normalize(body.number or ""))
         else:
             found.append(entry.title in headings)
     last = max((k for k, ok in enumerate(found) if ok), default=-1)
@@ -217,7 +217,8 @@ def _norm_title(title: str | None) -> str:
 
 def _blocks(lines: list[str], start: int, end: int) -> list[list[int]]:
     """Blank-separated groups of 0-based line indexes."""
-    out, cur = [], []
+    out: list[list[int]] = []
+    cur: list[int] = []
     for i in range(start, end):
         if _is_blank(lines[i]):
             if cur:

@@ -52,6 +52,7 @@ def _it_bare(text: str) -> str:
 
 def _split_cost(cost: str) -> list[str]:
     m = re.match(r"(X*)(\d*)(.*)", cost)
+    assert m is not None  # every string matches
     xs, digits, letters = m.groups()
     return list(xs) + ([digits] if digits else []) + list(letters)
 

@@ -31,7 +31,7 @@ from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 
 #: Later stages, called with the database once rules, items and refs exist.
-STAGES: list[tuple[str, Callable[[sqlite_utils.Database], None]]] = [
+STAGES: list[tuple[str, Callable[[sqlite_utils.Database], object]]] = [
     ("engine trace links", engine_trace.store),
     ("alignments", align_store),
     ("diffs", diff_store),
@@ -133,7 +133,7 @@ def _parse(doc: Document, data_dir: Path):
 
 
 class _Tables:
-    def __init__(self):
+    def __init__(self) -> None:
         self.rules: list[dict] = []
         self.items: list[dict] = []
         self.unparsed: list[dict] = []
@@ -232,7 +232,7 @@ def _link_parents(t: _Tables, rows: list[dict]) -> None:
 def _resolve_refs(t: _Tables) -> None:
     def add(edition: str, source: tuple[str, int], line: int, r: refs_mod.Ref, kind: str) -> None:
         ids, order = t.rule_ids[edition], t.order[edition]
-        targets = numbers.expand_range(r.target, r.range_end, order) if r.is_range else [r.target]
+        targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
         resolved = [n for n in targets if n in ids]
         base = {"edition_id": edition, "from_rule_id": source[1] if source[0] == "rules" else None,
                 "from_item_id": source[1] if source[0] == "items" else None, "raw": r.raw,
@@ -269,50 +269,50 @@ def _lemmatise(t: _Tables) -> None:
 def _write(db: sqlite_utils.Database, manifest: Manifest, t: _Tables) -> None:
     db.execute("pragma journal_mode = off")
     db.execute("pragma synchronous = off")
-    db["documents"].insert_all(
+    db.table("documents").insert_all(
         ({"id": d.id, "path": f"data/{d.path}", "sha256": d.sha256, "parser": d.parser, "encoding": d.encoding,
           "source": d.source,
           "lines": sum(1 for row in t.lines if row["document_id"] == d.id and row["col_start"] == 0)}
          for d in manifest.documents), pk="id")
-    db["editions"].insert_all(
+    db.table("editions").insert_all(
         ({"id": e.id, "document_id": d.id, "language": e.language, "date": e.date, "kind": e.kind,
           "title": e.title, "parser": d.parser, "source": f"data/{d.path}"} for d, e in manifest.editions),
         pk="id", foreign_keys=[("document_id", "documents", "id")])
-    db["rules"].create({
+    db.table("rules").create({
         "id": int, "key": str, "edition_id": str, "language": str, "document_id": str, "number": str, "norm": str,
         "level": str, "chapter": int, "section": int, "parent_id": int, "title": str, "text": str, "text_norm": str,
         "lemmas": str, "seq": int, "line_start": int, "line_end": int, "text_sha256": str,
     }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("document_id", "documents", "id"),
                               ("parent_id", "rules", "id")])
-    db["rules"].insert_all(t.rules)
-    db["items"].create({
+    db.table("rules").insert_all(t.rules)
+    db.table("items").create({
         "id": int, "edition_id": str, "language": str, "document_id": str, "kind": str, "rule_id": int, "label": str,
         "title": str, "text": str, "text_norm": str, "lemmas": str, "seq": int, "line_start": int, "line_end": int,
         "meta": str,
     }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("document_id", "documents", "id"),
                               ("rule_id", "rules", "id")])
-    db["items"].insert_all(t.items)
-    db["refs"].create({
+    db.table("items").insert_all(t.items)
+    db.table("refs").create({
         "id": int, "edition_id": str, "from_rule_id": int, "from_item_id": int, "kind": str, "raw": str,
         "target": str, "range_end": str, "target_rule_id": int, "resolved": int, "line": int,
     }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("from_rule_id", "rules", "id"),
                               ("from_item_id", "items", "id"), ("target_rule_id", "rules", "id")])
-    db["refs"].insert_all(t.refs)
-    db["unparsed"].create({"id": int, "document_id": str, "edition_id": str, "line": int, "text": str,
+    db.table("refs").insert_all(t.refs)
+    db.table("unparsed").create({"id": int, "document_id": str, "edition_id": str, "line": int, "text": str,
                            "reason": str}, pk="id",
                           foreign_keys=[("document_id", "documents", "id"), ("edition_id", "editions", "id")])
-    db["unparsed"].insert_all(t.unparsed)
-    db["warnings"].create({"id": int, "document_id": str, "path": str, "line": int, "code": str, "number": str,
+    db.table("unparsed").insert_all(t.unparsed)
+    db.table("warnings").create({"id": int, "document_id": str, "path": str, "line": int, "code": str, "number": str,
                            "message": str}, pk="id", foreign_keys=[("document_id", "documents", "id")])
-    db["warnings"].insert_all(({"id": i, **w} for i, w in enumerate(t.warnings, 1)))
-    db["source_lines"].create({"document_id": str, "line": int, "col_start": int, "col_end": int, "text": str,
+    db.table("warnings").insert_all(({"id": i, **w} for i, w in enumerate(t.warnings, 1)))
+    db.table("source_lines").create({"document_id": str, "line": int, "col_start": int, "col_end": int, "text": str,
                                "record_table": str, "record_id": int, "kind": str},
                               pk=("document_id", "line", "col_start"),
                               foreign_keys=[("document_id", "documents", "id")])
-    db["source_lines"].insert_all(t.lines)
+    db.table("source_lines").insert_all(t.lines)
     for table, cols in (("rules", ["edition_id", "norm"]), ("rules", ["parent_id"]), ("items", ["rule_id"]),
                         ("items", ["edition_id", "kind"]), ("refs", ["target_rule_id"]), ("refs", ["from_rule_id"]),
                         ("refs", ["from_item_id"])):
-        db[table].create_index(cols)
-    db["rules"].enable_fts(["number", "title", "text", "lemmas"], tokenize="unicode61 remove_diacritics 0")
-    db["items"].enable_fts(["title", "text", "lemmas"], tokenize="unicode61 remove_diacritics 0")
+        db.table(table).create_index(cols)
+    db.table("rules").enable_fts(["number", "title", "text", "lemmas"], tokenize="unicode61 remove_diacritics 0")
+    db.table("items").enable_fts(["title", "text", "lemmas"], tokenize="unicode61 remove_diacritics 0")

@@ -47,7 +47,7 @@ def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: boo
         report = run(db_path, data_dir, strict=strict, progress=(lambda m: None) if quiet else click.echo)
     except BuildError as e:
         _fail(e)
-    others = Counter()
+    others: Counter[str] = Counter()
     for w in report.warnings:
         if verbose or w["code"] in SERIOUS:
             click.echo(click.style("warning: ", fg="yellow") + f"{w['path']}:{w['line']}: {w['message']}", err=True)

@@ -37,14 +37,15 @@ def base_views(db_path: Path = paths.DEFAULT_DB, edition: str = "de-2024") -> li
 
 
 def _renumber(norm: str, section: int, offset: int) -> str:
-    head, rule, letter = numbers.split(norm)
-    return f"{section}.{rule + offset}{letter or ''}"
+    _, rule, letter = numbers.parts(norm)
+    return f"{section}.{(rule or 0) + offset}{letter or ''}"
 
 
 def replicate(base: list[align.AlignRule], size: int, edition: str = "syn-old") -> list[align.AlignRule]:
     """``size`` rules: copies of ``base`` in fresh sections, each copy with a marker token."""
-    sections = sorted({numbers.split(v.norm)[0] for v in base})
-    out, copy = [], 0
+    sections = sorted({numbers.parts(v.norm)[0] for v in base})
+    out: list[align.AlignRule] = []
+    copy = 0
     while len(out) < size:
         rnd = random.Random(copy)
         marker = "karte" + "".join(rnd.choice(string.ascii_lowercase) for _ in range(6))
@@ -52,7 +53,7 @@ def replicate(base: list[align.AlignRule], size: int, edition: str = "syn-old") 
         # so copies are as distinct from each other as unrelated rules are
         dialect = {w: (f"{w}{copy}" if copy and rnd.random() < 0.5 else w) for v in base for w in v.lemmas}
         for v in base:
-            slot = copy * len(sections) + sections.index(numbers.split(v.norm)[0])
+            slot = copy * len(sections) + sections.index(numbers.parts(v.norm)[0])
             section, offset = 100 + slot % 900, 40 * (slot // 900)
             norm = _renumber(v.norm, section, offset)
             out.append(replace(v, key=f"{edition}/{norm}", edition=edition, norm=norm, seq=len(out),
@@ -78,7 +79,7 @@ def derive(old: list[align.AlignRule], seed: int = 7, rate: float = 0.04, editio
         return key
 
     for v in old:
-        head, rule, letter = numbers.split(v.norm)
+        head, rule, letter = numbers.parts(v.norm)
         base = f"{head}.{rule}"
         shift = pending_shift.get(base, 0)
         norm = f"{base}{_shift(letter, shift)}" if letter else v.norm

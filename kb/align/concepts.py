@@ -39,6 +39,7 @@ def assign_concepts(links: list[Alignment], anchor_editions: tuple[str, ...] = (
         if link.target:
             edition_of[link.target.key] = link.target.edition
     for link in best.values():
+        assert link.target is not None  # only links with a target are kept in best
         a, b = find(link.source.key), find(link.target.key)
         if a != b:
             # the target side stays the root, so anchors are targets

@@ -94,8 +94,8 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
             continue
         for d in ds:
             s = scores.get((i, d)) if mt.has_text[i] else None
-            ev = {"lexical": round(cand[i].get(d, 0.0), 3), "prior": round(prior(i, d), 3)} if s is not None \
-                else {"children": True}
+            ev: dict[str, object] = ({"lexical": round(cand[i].get(d, 0.0), 3), "prior": round(prior(i, d), 3)}
+                                     if s is not None else {"children": True})
             if (i, d) in votes:
                 ev["sentences"] = votes[i, d]
             if (i, d) in covered:

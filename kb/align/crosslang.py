@@ -199,8 +199,8 @@ def _dp_path(sc: PairScorer, expected: list[float], band: int, threshold: float,
                 best[i, j] = cand
     out: dict[int, list[int]] = defaultdict(list)
     cell = (n, m)
-    while cell in best and best[cell][1] is not None:
-        (pi, pj), (i, j) = best[cell][1], cell
+    while cell in best and (back := best[cell][1]) is not None:
+        (pi, pj), (i, j) = back, cell
         if i > pi and j > pj:
             for a in range(pi, i):
                 out[a].extend(range(pj, j))
@@ -243,7 +243,8 @@ def _candidates(sc: PairScorer, path: dict[int, list[int]], expected: list[float
     def value(a: int, t: int) -> float:
         total = sc.score((a,), (t,))[0]
         bonus = PATH_BONUS if (a, t) in on_path else 0.0
-        if sp[a] is not None and tp[t] is not None and tp[t] in parents.get(sp[a], ()):
+        pa, pt = sp[a], tp[t]
+        if pa is not None and pt is not None and pt in parents.get(pa, ()):
             bonus += PARENT_BONUS
         return total + bonus
 

@@ -67,10 +67,11 @@ def resolve_gold(rows: list[GoldRow], src: list[align.AlignRule], tgt: list[alig
     by_norm: dict[str, align.AlignRule] = {}
     for v in src:
         by_norm.setdefault(v.norm, v)
-    tgt_by_norm = {}
+    tgt_by_norm: dict[str, align.AlignRule] = {}
     for v in tgt:
         tgt_by_norm.setdefault(v.norm, v)
-    pairs, missing = set(), []
+    pairs: set[tuple[str, str | None]] = set()
+    missing = []
     for r in rows:
         s = by_line.get(r.source_line) if r.source_line is not None else None
         if s is None or (r.source_number not in ("", s.norm) and s.kind == "rule"):
@@ -120,7 +121,7 @@ def differing(gold: set, src: list[align.AlignRule], tgt: list[align.AlignRule])
 
 
 def baseline_same_number(src: list[align.AlignRule], tgt: list[align.AlignRule]) -> list[align.Alignment]:
-    by_norm = {}
+    by_norm: dict[str, align.AlignRule] = {}
     for v in tgt:
         by_norm.setdefault(v.norm, v)
     return [align.Alignment(v, by_norm.get(v.norm), 1.0 if v.norm in by_norm else 0.0,

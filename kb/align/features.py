@@ -67,7 +67,7 @@ def features(v: AlignRule, lemma_list: tuple[str, ...] | None = None) -> Feat:
 
 
 def merge_feats(feats: list[Feat]) -> Feat:
-    tf = Counter()
+    tf: Counter[str] = Counter()
     for f in feats:
         tf.update(f.tf)
     return Feat(frozenset().union(*(f.content for f in feats)), tf, frozenset().union(*(f.refs for f in feats)),
@@ -120,7 +120,9 @@ class Lexicon:
     """
 
     def __init__(self, pairs: list[tuple[frozenset, frozenset]], top: int = 3, min_dice: float = 0.25):
-        ca, cb, cab = Counter(), Counter(), Counter()
+        ca: Counter = Counter()
+        cb: Counter = Counter()
+        cab: Counter = Counter()
         for a, b in pairs:
             ca.update(a)
             cb.update(b)

@@ -34,7 +34,7 @@ class LexicalIndex:
 
     def __init__(self, docs: list[Counter]):
         self.n = len(docs)
-        df = Counter()
+        df: Counter[str] = Counter()
         for d in docs:
             df.update(d.keys())
         self.idf = {w: math.log((1 + self.n) / (1 + c)) + 1 for w, c in df.items()}

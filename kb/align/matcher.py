@@ -72,8 +72,9 @@ class EditionMatcher:
     def rule_sim(self, i: int, d: int) -> float:
         """Cosine of the rule bags; matching examples count for a fifth when both rules have some."""
         s = self.index.dot(self.s_vecs[i], d)
-        if self.s_ex_vecs[i] and self.tgt[d].examples:
-            s = 0.8 * s + 0.2 * self.ex_index.dot(self.s_ex_vecs[i], d)
+        ex = self.s_ex_vecs[i]
+        if ex and self.tgt[d].examples:
+            s = 0.8 * s + 0.2 * self.ex_index.dot(ex, d)
         return s
 
     def wording_sims(self, i: int, d: int) -> tuple[float, ...]:

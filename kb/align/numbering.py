@@ -13,15 +13,15 @@ def _near_number(x: str, y: str) -> bool:
     px, py = x.split("-")[0], y.split("-")[0]
     if not (numbers.is_number(px) and numbers.is_number(py)):
         return False
-    hx, rx, lx = numbers.split(px)
-    hy, ry, ly = numbers.split(py)
+    hx, rx, lx = numbers.parts(px)
+    hy, ry, ly = numbers.parts(py)
     if (rx is None) != (ry is None) or (lx is None) != (ly is None):
         return False
     if hx != hy:
         return abs(hx - hy) <= 2 and rx == ry and lx == ly
     if rx != ry:
         return abs((rx or 0) - (ry or 0)) <= 1 and lx == ly
-    return lx is not None and abs(_letter(lx) - _letter(ly)) <= 2
+    return lx is not None and ly is not None and abs(_letter(lx) - _letter(ly)) <= 2
 
 
 def _letter(c: str) -> int:
@@ -36,13 +36,13 @@ def number_affinity(a: str, b: str) -> float:
         return 1.0
     if not (numbers.is_number(a) and numbers.is_number(b)):
         return 0.0
-    ha, ra, la = numbers.split(a)
-    hb, rb, lb = numbers.split(b)
+    ha, ra, la = numbers.parts(a)
+    hb, rb, lb = numbers.parts(b)
     if (ra is None) != (rb is None) or (la is None) != (lb is None):
         return 0.0
     if ha == hb and ra == rb and la and lb:
         return {1: 0.6, 2: 0.4, 3: 0.2}.get(abs(_letter(la) - _letter(lb)), 0.0)
-    if ha == hb and la == lb and ra is not None:
+    if ha == hb and la == lb and ra is not None and rb is not None:
         return {1: 0.5, 2: 0.3}.get(abs(ra - rb), 0.0)
     if ra == rb and la == lb and abs(ha - hb) == 1:
         return 0.3  # a mistyped section ("613.13c" printed inside 614)
@@ -51,7 +51,9 @@ def number_affinity(a: str, b: str) -> float:
 
 def _lis(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Longest chain of pairs increasing in both coordinates (pairs sorted by the first)."""
-    tails, tails_idx, prev = [], [], [-1] * len(pairs)
+    tails: list[int] = []
+    tails_idx: list[int] = []
+    prev = [-1] * len(pairs)
     for k, (_, j) in enumerate(pairs):
         pos = bisect.bisect_left(tails, j)
         if pos == len(tails):
@@ -83,7 +85,7 @@ def _parent_index(views: list[AlignRule]) -> list[int | None]:
 def _section_of(v: AlignRule) -> str:
     if not v.norm or not numbers.is_number(v.norm):
         return ""
-    head = numbers.split(v.norm)[0]
+    head = numbers.parts(v.norm)[0]
     return str(head) if head >= 100 else ""
 
 
@@ -92,7 +94,8 @@ def _chapter(v: AlignRule) -> int:
 
 
 def _ancestors(norm: str) -> list[str]:
-    out, p = [], norm
+    out: list[str] = []
+    p: str | None = norm
     while p:
         out.append(p)
         p = numbers.parent(p) if numbers.is_number(p) else None

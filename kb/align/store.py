@@ -155,7 +155,8 @@ def store(db, progress=None) -> dict[str, int]:
         "target_number": str, "score": float, "relation": str, "method": str, "evidence": str,
     }, pk="id", foreign_keys=[("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"),
                               ("source_item_id", "items", "id"), ("target_item_id", "items", "id")])
-    rows, counts = [], Counter()
+    rows: list[dict] = []
+    counts: Counter[str] = Counter()
     for (src_ed, tgt_ed, _kind), links in runs.items():
         for link in links:
             s, t = link.source, link.target

@@ -33,8 +33,8 @@ def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
         if s >= p["anchor_min"] and best_of_tgt[d][0] == i:
             anchors[_section_of(src[i])][_section_of(tgt[d])] += 1
     # section titles are evidence too ("Effekte" / "Effekte", "Einmalige Effekte" / "Einmalige Effekte")
-    for sec, t_sec in _title_ties(mt, p["title_min"]):
-        anchors[sec][t_sec] = max(anchors[sec][t_sec], p["anchor_density"] * max(1, size[sec]))
+    for sec, tied in _title_ties(mt, p["title_min"]):
+        anchors[sec][tied] = max(anchors[sec][tied], p["anchor_density"] * max(1, size[sec]))
     means = {ch: sum(x) / len(x) for ch, x in chapter_best.items()}
     top_mean = max(means.values(), default=1.0) or 1.0
     fit = section_fit(mt, cand)
@@ -175,6 +175,6 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
             picked = _covering_nodes(v, targets, tgt, t_index, cover_min, share)
         if not picked and v.title and strong(h):
             title = tuple(vec.content(lemmas_mod.lemmatize(rewrite(v.title, terms), vec.lang).split()))
-            d = titles.get((v.level, title))
-            picked = [d] if title and d is not None else []
+            found = titles.get((v.level, title))
+            picked = [found] if title and found is not None else []
         chosen[h] = picked

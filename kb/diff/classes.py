@@ -203,7 +203,7 @@ def expected_numbers(o: Rule, section_map: dict, chapter_map: dict) -> list[str]
     if o.level in ("rule", "subrule") and o.section is not None:
         rest = o.norm[len(str(o.section)):]
         return [f"{s}{rest}" for s in section_map.get(o.section, [o.section])]
-    if o.level == "section":
+    if o.level == "section" and o.section is not None:
         return [str(c * 100 + o.section % 100) for c in chapter_map.get(o.chapter, [o.chapter])]
     return [o.norm]
 
@@ -302,9 +302,9 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
     for p in pairs:
         if p.old is None or p.new is None:
             continue
-        o, n = oi[p.old].key, ni[p.new].key
-        targets[o].append(n)
-        sources[n].append(o)
+        ok, nk = oi[p.old].key, ni[p.new].key
+        targets[ok].append(nk)
+        sources[nk].append(ok)
     old_pos = {r.key: i for i, r in enumerate(old)}
     new_pos = {r.key: i for i, r in enumerate(new)}
     extra: list[Pair] = []
@@ -337,7 +337,7 @@ def _cover(whole: Counter, *parts: Counter) -> float:
     total = sum(whole.values())
     if not total:
         return 0.0
-    joined = Counter()
+    joined: Counter = Counter()
     for p in parts:
         joined.update(p)
     return sum(min(c, joined[w]) for w, c in whole.items()) / total

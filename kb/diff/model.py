@@ -50,7 +50,7 @@ def make_rule(edition: str, number: str, text: str = "", title: str | None = Non
     """A rule built from a number and a text (tests, synthetic editions)."""
     norm = numbers.normalize(number)
     valid = numbers.is_number(norm)
-    head = numbers.split(norm)[0] if valid else None
+    head = numbers.parts(norm)[0] if valid else 0
     return Rule(key=key or f"{edition}/{norm}", edition=edition, number=number, norm=norm, text=text,
                 text_norm=text if text_norm is None else text_norm, title=title,
                 level=numbers.level(norm) if valid else None, chapter=numbers.chapter(norm) if valid else None,

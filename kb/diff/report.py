@@ -95,7 +95,8 @@ def _story_rules(rep: Report, rule: str) -> list[dict]:
                 out.append({"side": side, "rule": r, "cls": classes[r.key], "edition": ed, "other_edition": other_ed,
                             "other": cls.targets.get(r.key, []) if side == "old" else cls.sources.get(r.key, []),
                             "went": cls.section_map.get(r.section)
-                            if side == "old" and r.level in ("rule", "subrule") else None})
+                            if side == "old" and r.level in ("rule", "subrule") and r.section is not None
+                            else None})
     return out
 
 
@@ -223,7 +224,7 @@ def _summary_text(rep: Report, fold: bool, width: int) -> list[str]:
     if cls.section_map:
         out.append(click.style("Section map (where each old section went)", bold=True))
         moved = {s: t for s, t in sorted(cls.section_map.items()) if t != [s]}
-        items = [(f"{s}→{','.join(map(str, t))}", {}, True) for s, t in moved.items()]
+        items: list[tuple[str, dict, bool]] = [(f"{s}→{','.join(map(str, t))}", {}, True) for s, t in moved.items()]
         if items:
             out.append(_wrap(items, width, "  ").replace("→", " → ").replace(",", ", "))
         if len(moved) < len(cls.section_map):
@@ -343,8 +344,8 @@ def _render_story_text(rep: Report, rule: str, fold: bool, width: int) -> str:
             terms = [s for s in g.diff if s.op == "term"]
             if terms:
                 out.append(click.style("    folded shifts:", bold=True))
-                for s in terms:
-                    out.append(f"      {s.old.strip()} → {s.new.strip()}  ({s.label})")
+                for seg in terms:
+                    out.append(f"      {seg.old.strip()} → {seg.new.strip()}  ({seg.label})")
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -369,7 +370,8 @@ def _rows(g: Group, fold: bool) -> list[dict]:
         return [{"old_label": ", ".join(g.old_numbers), "new_label": ", ".join(g.new_numbers),
                  "old": Markup("<br>").join(escape(r.full_text) for r in g.old),
                  "new": Markup("<br>").join(escape(r.full_text) for r in g.new)}]
-    rows, cur = [], []
+    rows: list[tuple[tuple[str, str], list]] = []
+    cur: list = []
     head = (", ".join(g.old_numbers), ", ".join(g.new_numbers))
     for s in g.diff:
         if s.op == "part":

@@ -43,7 +43,7 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
             "old_rule_id": o.id if o else None, "new_rule_id": n.id if n else None,
             "old_edition": rep.old.id, "new_edition": rep.new.id,
             "old_number": o.label if o else None, "new_number": n.label if n else None,
-            "chapter": (o or n).chapter, "old_chapter": o.chapter if o else None,
+            "chapter": o.chapter if o else n.chapter if n else None, "old_chapter": o.chapter if o else None,
             "new_chapter": n.chapter if n else None, "change_class": cls_name,
             "old_class": cls.old_class[o.key] if o else None, "new_class": cls.new_class[n.key] if n else None,
             "relation": g.relation or None, "score": g.score, "note": g.note or None,
@@ -177,7 +177,7 @@ class _Sanitizer(HTMLParser):
     whose content did not come from :func:`kb.diff.inline_html` cannot inject markup.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.out: list[str] = []
         self.stack: list[str] = []

@@ -10,7 +10,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 from ingest import numbers
 
@@ -208,7 +208,7 @@ def _candidates(groups: Sequence[Group], cand: dict[tuple[str, str], set[str]], 
             n_rules += 1
             df.update(set(r.lemmas.split()) if r.lemmas else {lemma(w, lang) for w in words(r.full_text)})
     common = {w for w, c in df.items() if c > n_rules / 4}
-    candidates = [{"old": o, "new": n, "count": len(w), "rules": sorted(w, key=_where_key)}
+    candidates: list[dict[str, Any]] = [{"old": o, "new": n, "count": len(w), "rules": sorted(w, key=_where_key)}
                   for (o, n), w in cand.items() if len(w) >= min_candidate and o not in common and n not in common]
     candidates.sort(key=lambda r: (-r["count"], r["old"], r["new"]))
     return candidates

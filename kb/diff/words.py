@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from difflib import SequenceMatcher
-from typing import Sequence
+from typing import Any, Sequence
 
 from markupsafe import Markup, escape
 
@@ -44,7 +44,8 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
         if op[0] == "equal":
             ops.append(op)
         else:
-            ops.extend(_fold_region(a, b, *op[1:5], lang, old_scheme, new_scheme, tindex))
+            _, i1, i2, j1, j2, _ = op
+            ops.extend(_fold_region(a, b, i1, i2, j1, j2, lang, old_scheme, new_scheme, tindex))
     # a grammatical fold (inflection, case) next to a change is part of that rewrite, not a shift
     for k, op in enumerate(ops):
         if op[0] == "term" and op[5] in _GRAMMAR and (
@@ -172,7 +173,7 @@ def changed(segs: Sequence[Seg], fold: bool = True) -> bool:
 
 def diff_stats(segs: Sequence[Seg]) -> dict[str, int]:
     """Words deleted, inserted and folded."""
-    out = Counter()
+    out: Counter[str] = Counter()
     for s in segs:
         if s.op in ("delete", "replace"):
             out["deleted"] += len(words(s.old))
@@ -208,7 +209,7 @@ def group_diff(g: Group, old_e: EditionInfo, new_e: EditionInfo, terms: Sequence
     with the old sentences it took over; a merge is the same the other way round.  Each part
     starts with a ``part`` segment (``old``/``new``: the two rule numbers of that row).
     """
-    kw = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms)
+    kw: dict[str, Any] = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms)
     if len(g.old) == 1 and len(g.new) == 1:
         return word_diff(g.old[0].full_text, g.new[0].full_text, **kw)
     # the whole rule on one side, its parts on the other

@@ -98,7 +98,7 @@ def _walk(g: nx.MultiDiGraph, start: str, reverse: bool) -> list[str]:
 
 def most_cited(g: nx.MultiDiGraph, n: int = 10, edition: str | None = None) -> list[tuple[str, int]]:
     """The ``n`` rules cited most often (each citing node counts once per target)."""
-    counts = Counter()
+    counts: Counter[tuple[str, str]] = Counter()
     for u, v, k in g.edges(data="kind"):
         if k == "cites" and (edition is None or g.nodes[v].get("edition") == edition):
             counts[u, v] = 1
