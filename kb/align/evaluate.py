@@ -168,10 +168,10 @@ def baseline_difflib(src: list[align.AlignRule], tgt: list[align.AlignRule],
 # --------------------------------------------------------------------------- report
 
 
-def evaluate(db, gold_dir: Path = GOLD_DIR) -> list[dict]:
-    """One result row per (gold set, method, subset)."""
+def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[dict]:
+    """One result row per (gold set, method, subset); ``runs`` reuses an :func:`align.run_all` result."""
     t = time.perf_counter()
-    runs = align.run_all(db)
+    runs = runs if runs is not None else align.run_all(db)
     seconds = time.perf_counter() - t
     results = []
     for name, src_ed, tgt_ed, run_key in GOLD_SETS:
@@ -216,14 +216,16 @@ def format_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def errors(db, name: str = "it-wiki__de-2024.tsv", gold_dir: Path = GOLD_DIR, fold_name: str = "all") -> list[str]:
+def errors(db, name: str = "it-wiki__de-2024.tsv", gold_dir: Path = GOLD_DIR, fold_name: str = "all",
+           runs: dict | None = None) -> list[str]:
     """Human-readable differences between the aligner and one gold set (for curation and debugging).
 
     ``fold_name`` (``even``/``odd``) restricts the listing to the source rules of one fold (see
-    :func:`fold_of`), so that tuning can look at the tuning fold's errors only."""
+    :func:`fold_of`), so that tuning can look at the tuning fold's errors only; ``runs`` reuses an
+    :func:`align.run_all` result."""
     spec = next(g for g in GOLD_SETS if g[0] == name)
     _, src_ed, tgt_ed, run_key = spec
-    runs = align.run_all(db)
+    runs = runs if runs is not None else align.run_all(db)
     tgt = align.views_from_db(db, tgt_ed)
     src = (align.items_from_db(db, src_ed, ("step", "example", "paragraph")) if run_key[2] == "items"
            else align.views_from_db(db, src_ed))

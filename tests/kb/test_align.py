@@ -106,8 +106,8 @@ def test_1999_merges(old, old_numbers, new_number):
 
 # --- measured accuracy
 
-def test_accuracy_against_gold(db):
-    results = {(r["pair"], r["method"], r["subset"]): r for r in align_eval.evaluate(db) if "f1" in r}
+def test_accuracy_against_gold(db, runs):
+    results = {(r["pair"], r["method"], r["subset"]): r for r in align_eval.evaluate(db, runs=runs) if "f1" in r}
     it_all = results["it-wiki -> de-2024", "aligner", "all"]
     it_diff = results["it-wiki -> de-2024", "aligner", "numbers differ"]
     assert it_all["f1"] >= 0.98 and it_diff["f1"] >= 0.90
@@ -220,10 +220,10 @@ def test_datasette_rule_across_editions(db_path):
     assert r.status_code == 200
 
 
-def test_errors_listing_by_fold(db):
-    everything = align_eval.errors(db, "de-1999__de-2024.tsv")
-    even = align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="even")
-    odd = align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="odd")
+def test_errors_listing_by_fold(db, runs):
+    everything = align_eval.errors(db, "de-1999__de-2024.tsv", runs=runs)
+    even = align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="even", runs=runs)
+    odd = align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="odd", runs=runs)
     assert sorted(even + odd) == sorted(everything)
     assert all(align_eval.fold_of(line.split(":")[0]) == "even" for line in even)
     assert all(align_eval.fold_of(line.split(":")[0]) == "odd" for line in odd)
