@@ -1,18 +1,22 @@
 """Build the knowledge base: manifest -> parsed records -> SQLite.
 
-``build()`` is the one entry point (``kb build`` is a thin layer over it).  It
-checks every source file against the manifest's SHA-256, parses it, links rule
-parents, examples and cross-references, lemmatises text for search, runs the
-later stages (engine trace links, alignments) and writes the database to a
-temporary file that replaces the old one only when everything succeeded.
+``build()`` is the one entry point (``kb build`` is a thin layer over it).  It checks every
+source file against the manifest's SHA-256, parses what the cache does not hold yet (both cores
+at once), turns each document into rows (parents, examples, cross-references; :mod:`kb.rows`),
+lemmatises each distinct text once (:mod:`kb.cache`), writes the rows document by document
+(:mod:`kb.schema`), runs the later stages (engine trace links, alignments, diffs) and moves the
+new database over the old one only when everything succeeded.
+
+A build whose inputs (manifest, sources, data files, code) did not change since the database
+was written is skipped ("up to date"); ``force=True`` builds anyway.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 import os
+import sqlite3
 import time
-from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -21,14 +25,14 @@ import sqlite_utils
 
 import ingest
 from engine import trace as engine_trace
-from ingest import UnknownParser, get_parser, numbers, symbols
-from ingest import refs as refs_mod
-from ingest.model import Record, SourceError
+from ingest import SourceError, UnknownParser, get_parser
 
-from . import lemmas, paths
+from . import lemmas, paths, schema
 from .align.store import store as align_store
+from .cache import LemmaStore, ParseCache, lemmatiser_version
 from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
+from .rows import DocumentRows, Ids, document_rows, texts_of
 
 #: Later stages, called with the database once rules, items and refs exist.
 STAGES: list[tuple[str, Callable[[sqlite_utils.Database], object]]] = [
@@ -36,8 +40,10 @@ STAGES: list[tuple[str, Callable[[sqlite_utils.Database], object]]] = [
     ("alignments", align_store),
     ("diffs", diff_store),
 ]
-
-ITEM_KINDS_WITH_REFS = {"example", "note", "faq", "paragraph", "step", "glossary", "index", "heading"}
+#: the code and data whose change makes a database out of date (besides the manifest and sources)
+INPUT_TREES = ("ingest", "kb", "engine")
+#: fewer texts than this are lemmatised in-process (starting workers would cost more)
+PARALLEL_TEXTS = 1500
 
 
 class BuildError(Exception):
@@ -50,6 +56,11 @@ class BuildReport:
     counts: dict = field(default_factory=dict)
     warnings: list[dict] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
+    #: True when the database was already built from the same inputs (nothing was written)
+    up_to_date: bool = False
+    parsed: int = 0
+    cached: int = 0
+    lemmatised: int = 0
 
 
 def _echo(msg: str) -> None:
@@ -57,50 +68,59 @@ def _echo(msg: str) -> None:
 
 
 def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict: bool = False,
-          stages: bool = True, progress: Callable[[str], None] = _echo) -> BuildReport:
-    """Build the KB from ``data_dir/manifest.toml`` into ``db_path``; raises :class:`BuildError`."""
+          stages: bool = True, progress: Callable[[str], None] = _echo, force: bool = False,
+          workers: int | None = None, cache_dir: Path | None = None) -> BuildReport:
+    """Build the KB from ``data_dir/manifest.toml`` into ``db_path``; raises :class:`BuildError`.
+
+    ``cache_dir`` (default: ``cache/`` beside the database) holds the parsed documents and the
+    lemmas; ``workers`` (default: the number of CPUs, at most 2) parse and lemmatise in parallel.
+    """
     t0 = time.perf_counter()
-    data_dir = Path(data_dir)
+    data_dir, db_path = Path(data_dir), Path(db_path)
     try:
         manifest = load(data_dir / "manifest.toml")
     except ManifestError as e:
         raise BuildError(str(e)) from None
-    report = BuildReport(Path(db_path))
-    tables = _Tables()
-    for doc in manifest.documents:
-        t = time.perf_counter()
-        parsed, lines = _parse(doc, data_dir)
-        _collect(tables, doc, parsed, lines)
-        progress(f"parsed {doc.path} with {doc.parser}: {len(parsed.records)} records, "
-                 f"{len(parsed.warnings)} warning{'' if len(parsed.warnings) == 1 else 's'} "
-                 f"({time.perf_counter() - t:.2f}s)")
-    report.warnings = tables.warnings
-    if strict and tables.warnings:
-        first = tables.warnings[0]
-        raise BuildError(f"{len(tables.warnings)} source warnings and --strict; first: "
-                         f"{first['path']}:{first['line']}: {first['message']}")
-    t = time.perf_counter()
-    _resolve_refs(tables)
-    progress(f"resolved {len(tables.refs)} cross-references ({time.perf_counter() - t:.2f}s)")
-    t = time.perf_counter()
-    _lemmatise(tables)
-    progress(f"lemmatised {len(tables.rules) + len(tables.items)} texts ({time.perf_counter() - t:.2f}s)")
+    report = BuildReport(db_path)
+    fingerprint = _fingerprint(manifest, data_dir, strict, stages)
+    if not force and _built_from(db_path) == fingerprint:
+        report.up_to_date = True
+        report.counts = _counts(sqlite_utils.Database(db_path))
+        report.warnings = [dict(r) for r in sqlite_utils.Database(db_path).query("select * from warnings order by id")]
+        report.timings["total"] = time.perf_counter() - t0
+        progress(f"{db_path} is up to date (same manifest, sources, data and code); `kb build --force` rebuilds")
+        return report
+    workers = workers or min(2, os.cpu_count() or 1)
+    cache_root = Path(cache_dir) if cache_dir else db_path.parent / "cache"
+    parse_cache = ParseCache(cache_root)
+    keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress)
 
-    db_path = Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_leftovers(db_path)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
     try:
         db = sqlite_utils.Database(tmp)
-        _write(db, manifest, tables)
+        schema.create(db, manifest)
+        store = LemmaStore(cache_root, lemmatiser_version())
+        _write_documents(db, manifest, keys, parse_cache, store, workers, report, progress)
+        store.save()
+        parse_cache.prune(keys.values())
+        if strict and report.warnings:
+            first = report.warnings[0]
+            raise BuildError(f"{len(report.warnings)} source warnings and --strict; first: "
+                             f"{first['path']}:{first['line']}: {first['message']}")
+        t = time.perf_counter()
+        schema.finish(db)
+        progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
         if stages:
             for name, func in STAGES:
                 t = time.perf_counter()
                 func(db)
                 report.timings[name] = time.perf_counter() - t
                 progress(f"{name} ({report.timings[name]:.2f}s)")
-        report.counts = {name: db[name].count for name in db.table_names() if not name.endswith(
-            ("_fts", "_fts_data", "_fts_idx", "_fts_docsize", "_fts_config"))}
+        report.counts = _counts(db)
+        db.table("build_info").insert({"key": "fingerprint", "value": fingerprint}, pk="key")
         db.execute("analyze")
         db.close()
         os.replace(tmp, db_path)
@@ -111,7 +131,67 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
     return report
 
 
-def _parse(doc: Document, data_dir: Path):
+def _counts(db: sqlite_utils.Database) -> dict[str, int]:
+    return {name: db.table(name).count for name in db.table_names()
+            if not name.endswith(("_fts", "_fts_data", "_fts_idx", "_fts_docsize", "_fts_config"))}
+
+
+# -- up to date? ----------------------------------------------------------------------------------------------------
+
+def _fingerprint(manifest: Manifest, data_dir: Path, strict: bool, stages: bool) -> str:
+    """SHA-256 over everything the database is made from; checks each source against the manifest."""
+    h = hashlib.sha256(f"strict={strict} stages={stages}\n".encode())
+    h.update((data_dir / "manifest.toml").read_bytes())
+    for doc in manifest.documents:
+        _check_source(doc, data_dir)
+    sources = (data_dir / "sources").resolve()
+    files = [p for p in sorted(Path(data_dir).rglob("*"))
+             if p.is_file() and sources not in p.resolve().parents and p.name != "manifest.toml"]
+    for tree in INPUT_TREES:
+        files += sorted(p for p in (paths.ROOT / tree).rglob("*")
+                        if p.is_file() and p.suffix in (".py", ".html", ".css", ".js", ".toml", ".json"))
+    for p in files:
+        h.update(f"{p.relative_to(p.anchor)}\0".encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+def _built_from(db_path: Path) -> str | None:
+    """The fingerprint stored in an existing database, or None."""
+    if not db_path.exists():
+        return None
+    try:
+        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
+        try:
+            row = conn.execute("select value from build_info where key = 'fingerprint'").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:  # an old or damaged database is simply rebuilt
+        return None
+    return row[0] if row else None
+
+
+def _remove_leftovers(db_path: Path) -> None:
+    """Temporary databases of interrupted builds (their process is gone) are removed."""
+    for tmp in db_path.parent.glob(f".{db_path.name}.*.tmp"):
+        pid = tmp.name.rsplit(".", 2)[-2]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+# -- parsing --------------------------------------------------------------------------------------------------------
+
+def _check_source(doc: Document, data_dir: Path) -> None:
     path = doc.file(data_dir)
     shown = f"data/{doc.path}"
     if not path.exists():
@@ -122,197 +202,115 @@ def _parse(doc: Document, data_dir: Path):
             f"{shown}: SHA-256 {actual[:16]}… differs from the manifest ({doc.sha256[:16]}…). "
             "Source documents are kept byte-for-byte; add a new version with `kb add` instead of editing."
         )
+
+
+def _cache_key(doc: Document) -> str:
     try:
-        lines = ingest.read_lines(path, doc.encoding, shown)
+        spec = get_parser(doc.parser)
+    except UnknownParser as e:
+        raise BuildError(f"data/{doc.path}: {e.args[0]}") from None
+    return ParseCache.key(doc.sha256, spec.name, getattr(spec, "version", 1))
+
+
+def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, workers: int, report: BuildReport,
+                   progress: Callable[[str], None]) -> dict[str, str]:
+    """Parse the documents the cache lacks (in parallel); document id -> cache key."""
+    keys = {doc.id: _cache_key(doc) for doc in manifest.documents}
+    todo = [doc for doc in manifest.documents if not cache.has(keys[doc.id])]
+    report.cached = len(manifest.documents) - len(todo)
+    report.parsed = len(todo)
+    jobs = [(doc, data_dir, cache.dir.parent, keys[doc.id]) for doc in todo]
+    if len(jobs) > 1 and workers > 1:
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+            results = list(pool.map(_parse_job, jobs))
+    else:
+        results = [_parse_job(job) for job in jobs]
+    for doc, (error, message) in zip(todo, results, strict=True):
+        if error:
+            raise BuildError(message)
+        progress(f"parsed data/{doc.path} with {doc.parser}: {message}")
+    if report.cached:
+        progress(f"{report.cached} document(s) unchanged (parsed records from the cache)")
+    return keys
+
+
+def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
+    """Parse one document into the cache: (False, summary) or (True, error message)."""
+    doc, data_dir, cache_root, key = job
+    t = time.perf_counter()
+    shown = f"data/{doc.path}"
+    try:
+        lines = ingest.read_lines(doc.file(data_dir), doc.encoding, shown)
         parsed = ingest.parse_lines(lines, shown, doc.parser, doc.editions[0].language)
     except SourceError as e:
-        raise BuildError(str(e)) from None
-    except UnknownParser as e:
-        raise BuildError(f"{shown}: {e.args[0]}") from None
-    return parsed, lines
+        return True, str(e)
+    ParseCache(cache_root).put(key, parsed, lines, texts_of(doc, parsed))
+    n = len(parsed.warnings)
+    return False, (f"{len(parsed.records)} records, {n} warning{'' if n == 1 else 's'} "
+                   f"({time.perf_counter() - t:.2f}s)")
 
 
-class _Tables:
-    def __init__(self) -> None:
-        self.rules: list[dict] = []
-        self.items: list[dict] = []
-        self.unparsed: list[dict] = []
-        self.warnings: list[dict] = []
-        self.lines: list[dict] = []
-        self.refs: list[dict] = []
-        #: per edition: normalised number -> first rule id, and numbers in document order
-        self.rule_ids: dict[str, dict[str, int]] = defaultdict(dict)
-        self.order: dict[str, list[str]] = defaultdict(list)
+# -- rows, lemmas, writing ------------------------------------------------------------------------------------------
+
+def _write_documents(db: sqlite_utils.Database, manifest: Manifest, keys: dict[str, str], cache: ParseCache,
+                     store: LemmaStore, workers: int, report: BuildReport, progress: Callable[[str], None]) -> None:
+    """Rows of each document, lemmatised and written; only one document's records are in memory at a time."""
+    t = time.perf_counter()
+    _lemmatise_missing(manifest, keys, cache, store, workers, report)
+    if report.lemmatised:
+        progress(f"lemmatised {report.lemmatised} new distinct texts ({time.perf_counter() - t:.2f}s)")
+    t = time.perf_counter()
+    ids = Ids()
+    for doc in manifest.documents:
+        rows = _rows_of(doc, keys[doc.id], cache, ids)
+        for row, text in rows.texts():
+            row["lemmas"] = store.get(row["language"], text)
+        for w in rows.warnings:
+            w["id"] = ids.next("warnings")
+        schema.insert_document(db, doc.id, rows)
+        report.warnings += rows.warnings
+    progress(f"wrote {ids.last['rules']} rules, {ids.last['items']} items and {ids.last['refs']} cross-references "
+             f"({time.perf_counter() - t:.2f}s)")
 
 
-def _collect(t: _Tables, doc: Document, parsed: ingest.Parsed, lines: list[str]) -> None:
-    scheme = get_parser(doc.parser).symbols
-    rec_ids: dict[int, tuple[str, int]] = {}
-    seq: Counter = Counter()
-    for i, rec in enumerate(parsed.records):
-        edition = doc.edition_for(rec.lang).id
-        seq[edition] += 1
-        common = {"edition_id": edition, "language": doc.edition_for(rec.lang).language,
-                  "document_id": doc.id, "seq": seq[edition],
-                  "line_start": rec.first_line, "line_end": rec.last_line}
-        if rec.kind == "rule":
-            rid = len(t.rules) + 1
-            rec_ids[i] = ("rules", rid)
-            t.rules.append(_rule_row(t, rid, rec, common, scheme))
-        elif rec.kind == "unparsed":
-            rid = len(t.unparsed) + 1
-            rec_ids[i] = ("unparsed", rid)
-            t.unparsed.append({"id": rid, "document_id": doc.id, "edition_id": edition, "line": rec.first_line,
-                               "text": rec.text, "reason": rec.meta.get("reason", "")})
-        else:
-            rid = len(t.items) + 1
-            rec_ids[i] = ("items", rid)
-            t.items.append({
-                "id": rid, **common, "kind": rec.kind, "rule_id": None,
-                "label": rec.label, "title": rec.title, "text": rec.text,
-                "text_norm": symbols.normalize(rec.text or "", scheme),
-                "meta": json.dumps(rec.meta, ensure_ascii=False) if rec.meta else None,
-            })
-    for i, rec in enumerate(parsed.records):
-        if rec.owner is not None and rec_ids[i][0] == "items":
-            table, owner_id = rec_ids.get(rec.owner, (None, None))
-            if table == "rules":
-                t.items[rec_ids[i][1] - 1]["rule_id"] = owner_id
-        table, rid = rec_ids[i]
-        for s in rec.spans:
-            text = lines[s.line - 1]
-            end = len(text) if s.end is None else s.end
-            t.lines.append({"document_id": doc.id, "line": s.line, "col_start": s.start, "col_end": end,
-                            "text": text[s.start:end], "record_table": table, "record_id": rid, "kind": rec.kind})
-    for w in parsed.warnings:
-        t.warnings.append({"document_id": doc.id, "path": f"data/{doc.path}", "line": w.line, "code": w.code,
-                           "number": w.number, "message": w.message})
-    for rec in parsed.records:
-        if rec.kind == "unparsed":
-            t.warnings.append({"document_id": doc.id, "path": f"data/{doc.path}", "line": rec.first_line,
-                               "code": "unparsed", "number": None,
-                               "message": f"unparsed line ({rec.meta.get('reason', '')}): {rec.text[:60]}"})
-    _link_parents(t, [t.rules[rec_ids[i][1] - 1] for i, r in enumerate(parsed.records) if r.kind == "rule"])
+def _rows_of(doc: Document, key: str, cache: ParseCache, ids: Ids) -> DocumentRows:
+    got = cache.get(key)
+    if got is None:
+        raise BuildError(f"data/{doc.path}: the parse cache lost this document during the build; build again")
+    parsed, lines = got
+    return document_rows(doc, parsed, lines, ids)
 
 
-def _rule_row(t: _Tables, rid: int, rec: Record, common: dict, scheme: str) -> dict:
-    norm = numbers.normalize(rec.number or "")
-    valid = numbers.is_number(norm)
-    edition = common["edition_id"]
-    key = f"{edition}/{norm}"
-    if norm in t.rule_ids[edition]:
-        key += f"#{rec.first_line}"
+def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCache, store: LemmaStore,
+                       workers: int, report: BuildReport) -> None:
+    """Lemmatise every distinct text the store lacks, per language, in parallel chunks when there are many."""
+    wanted: dict[str, list[str]] = {}
+    for doc in manifest.documents:
+        doc_texts = cache.texts(keys[doc.id])
+        if doc_texts is None:
+            raise BuildError(f"data/{doc.path}: the parse cache lost this document during the build; build again")
+        for lang, text in doc_texts:
+            wanted.setdefault(lang, []).append(text)
+    jobs: list[tuple[str, list[str]]] = []
+    for lang, texts in wanted.items():
+        missing = store.missing(lang, texts)
+        chunks = workers if len(missing) >= PARALLEL_TEXTS and workers > 1 else 1
+        size = -(-len(missing) // chunks) if missing else 0
+        jobs += [(lang, missing[i:i + size]) for i in range(0, len(missing), size or 1)]
+    if not jobs:
+        return
+    for lang in {lang for lang, _ in jobs}:
+        lemmas.warm(lang)  # load the tokenizer before forking: the workers inherit it
+    if len(jobs) > 1 and workers > 1:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            results = list(pool.map(_lemmatise_job, jobs))
     else:
-        t.rule_ids[edition][norm] = rid
-        t.order[edition].append(norm)
-    text = rec.text or ""
-    return {
-        "id": rid, "key": key, **common, "number": rec.number, "norm": norm,
-        "level": numbers.level(norm) if valid else None,
-        "chapter": numbers.chapter(norm) if valid else None,
-        "section": (int(norm.split(".")[0]) if valid and "." in norm
-                    else (int(norm) if valid and len(norm) == 3 else None)),
-        "parent_id": None, "title": rec.title, "text": text, "text_norm": symbols.normalize(text, scheme),
-        "text_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-    }
+        results = [_lemmatise_job(job) for job in jobs]
+    for (lang, texts), lems in zip(jobs, results, strict=True):
+        store.add(lang, texts, lems)
+        report.lemmatised += len(texts)
 
 
-def _link_parents(t: _Tables, rows: list[dict]) -> None:
-    """Parent = nearest existing ancestor number of the same edition."""
-    for row in rows:
-        if row["level"] is None:
-            continue
-        ids = t.rule_ids[row["edition_id"]]
-        p = numbers.parent(row["norm"])
-        while p is not None and p not in ids:
-            p = numbers.parent(p)
-        row["parent_id"] = ids.get(p) if p else None
-
-
-def _resolve_refs(t: _Tables) -> None:
-    def add(edition: str, source: tuple[str, int], line: int, r: refs_mod.Ref, kind: str) -> None:
-        ids, order = t.rule_ids[edition], t.order[edition]
-        targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
-        resolved = [n for n in targets if n in ids]
-        base = {"edition_id": edition, "from_rule_id": source[1] if source[0] == "rules" else None,
-                "from_item_id": source[1] if source[0] == "items" else None, "raw": r.raw,
-                "range_end": r.range_end, "line": line, "kind": kind}
-        if not resolved:
-            t.refs.append({**base, "target": r.target, "target_rule_id": None, "resolved": 0})
-        for n in resolved:
-            t.refs.append({**base, "target": n, "target_rule_id": ids[n], "resolved": 1})
-
-    for row in t.rules:
-        for r in refs_mod.find_refs(row["text"]):
-            add(row["edition_id"], ("rules", row["id"]), row["line_start"], r, "text")
-    for row in t.items:
-        if row["kind"] not in ITEM_KINDS_WITH_REFS or not row["text"]:
-            continue
-        bare = row["kind"] == "index"
-        for r in refs_mod.find_refs(row["text"], bare=bare):
-            add(row["edition_id"], ("items", row["id"]), row["line_start"], r, row["kind"])
-    for i, ref in enumerate(t.refs, 1):
-        ref["id"] = i
-
-
-def _lemmatise(t: _Tables) -> None:
-    for rows in (t.rules, t.items):
-        by_lang: dict[str, list[dict]] = defaultdict(list)
-        for row in rows:
-            by_lang[row["language"]].append(row)
-        for lang, group in by_lang.items():
-            texts = [" ".join(x for x in (row.get("title"), row.get("text")) if x) for row in group]
-            for row, lem in zip(group, lemmas.lemmatize_many(texts, lang)):
-                row["lemmas"] = lem
-
-
-def _write(db: sqlite_utils.Database, manifest: Manifest, t: _Tables) -> None:
-    db.execute("pragma journal_mode = off")
-    db.execute("pragma synchronous = off")
-    db.table("documents").insert_all(
-        ({"id": d.id, "path": f"data/{d.path}", "sha256": d.sha256, "parser": d.parser, "encoding": d.encoding,
-          "source": d.source,
-          "lines": sum(1 for row in t.lines if row["document_id"] == d.id and row["col_start"] == 0)}
-         for d in manifest.documents), pk="id")
-    db.table("editions").insert_all(
-        ({"id": e.id, "document_id": d.id, "language": e.language, "date": e.date, "kind": e.kind,
-          "title": e.title, "parser": d.parser, "source": f"data/{d.path}"} for d, e in manifest.editions),
-        pk="id", foreign_keys=[("document_id", "documents", "id")])
-    db.table("rules").create({
-        "id": int, "key": str, "edition_id": str, "language": str, "document_id": str, "number": str, "norm": str,
-        "level": str, "chapter": int, "section": int, "parent_id": int, "title": str, "text": str, "text_norm": str,
-        "lemmas": str, "seq": int, "line_start": int, "line_end": int, "text_sha256": str,
-    }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("document_id", "documents", "id"),
-                              ("parent_id", "rules", "id")])
-    db.table("rules").insert_all(t.rules)
-    db.table("items").create({
-        "id": int, "edition_id": str, "language": str, "document_id": str, "kind": str, "rule_id": int, "label": str,
-        "title": str, "text": str, "text_norm": str, "lemmas": str, "seq": int, "line_start": int, "line_end": int,
-        "meta": str,
-    }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("document_id", "documents", "id"),
-                              ("rule_id", "rules", "id")])
-    db.table("items").insert_all(t.items)
-    db.table("refs").create({
-        "id": int, "edition_id": str, "from_rule_id": int, "from_item_id": int, "kind": str, "raw": str,
-        "target": str, "range_end": str, "target_rule_id": int, "resolved": int, "line": int,
-    }, pk="id", foreign_keys=[("edition_id", "editions", "id"), ("from_rule_id", "rules", "id"),
-                              ("from_item_id", "items", "id"), ("target_rule_id", "rules", "id")])
-    db.table("refs").insert_all(t.refs)
-    db.table("unparsed").create({"id": int, "document_id": str, "edition_id": str, "line": int, "text": str,
-                           "reason": str}, pk="id",
-                          foreign_keys=[("document_id", "documents", "id"), ("edition_id", "editions", "id")])
-    db.table("unparsed").insert_all(t.unparsed)
-    db.table("warnings").create({"id": int, "document_id": str, "path": str, "line": int, "code": str, "number": str,
-                           "message": str}, pk="id", foreign_keys=[("document_id", "documents", "id")])
-    db.table("warnings").insert_all(({"id": i, **w} for i, w in enumerate(t.warnings, 1)))
-    db.table("source_lines").create({"document_id": str, "line": int, "col_start": int, "col_end": int, "text": str,
-                               "record_table": str, "record_id": int, "kind": str},
-                              pk=("document_id", "line", "col_start"),
-                              foreign_keys=[("document_id", "documents", "id")])
-    db.table("source_lines").insert_all(t.lines)
-    for table, cols in (("rules", ["edition_id", "norm"]), ("rules", ["parent_id"]), ("items", ["rule_id"]),
-                        ("items", ["edition_id", "kind"]), ("refs", ["target_rule_id"]), ("refs", ["from_rule_id"]),
-                        ("refs", ["from_item_id"])):
-        db.table(table).create_index(cols)
-    db.table("rules").enable_fts(["number", "title", "text", "lemmas"], tokenize="unicode61 remove_diacritics 0")
-    db.table("items").enable_fts(["title", "text", "lemmas"], tokenize="unicode61 remove_diacritics 0")
+def _lemmatise_job(job: tuple[str, list[str]]) -> list[str]:
+    lang, texts = job
+    return lemmas.lemmatize_many(texts, lang)

@@ -38,27 +38,45 @@ def main():
 @click.option("--strict", is_flag=True, help="Fail on any source warning (duplicate or backwards numbers, ...).")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the summary.")
 @click.option("-v", "--verbose", is_flag=True, help="List every source warning, not only numbering defects.")
-def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: bool):
-    """Build the KB from data/manifest.toml (to a temporary file, then moved into place)."""
+@click.option("--force", is_flag=True, help="Build even if nothing changed since the last build.")
+def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: bool, force: bool):
+    """Build the KB from data/manifest.toml (to a temporary file, then moved into place).
+
+    Parsed documents and lemmas are cached beside the database (cache/), so only new or
+    changed documents are parsed; a build whose inputs did not change is skipped.
+    """
     from .build import BuildError
     from .build import build as run
 
     try:
-        report = run(db_path, data_dir, strict=strict, progress=(lambda m: None) if quiet else click.echo)
+        report = run(db_path, data_dir, strict=strict, force=force,
+                     progress=(lambda m: None) if quiet else click.echo)
     except BuildError as e:
         _fail(e)
+    if not report.up_to_date:
+        _print_warnings(report.warnings, verbose, quiet)
+    rules, items = report.counts.get("rules", 0), report.counts.get("items", 0)
+    verb = "up to date" if report.up_to_date else "built"
+    click.echo(f"{verb} {report.db_path}: {rules} rules, {items} items, {report.counts.get('refs', 0)} references, "
+               f"{len(report.warnings)} warnings in {report.timings['total']:.2f}s")
+
+
+#: at most this many numbering defects are listed by `kb build` (all with -v)
+SHOWN_WARNINGS = 20
+
+
+def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool) -> None:
     others: Counter[str] = Counter()
-    for w in report.warnings:
-        if verbose or w["code"] in SERIOUS:
+    shown = 0
+    for w in warnings:
+        if verbose or (w["code"] in SERIOUS and shown < SHOWN_WARNINGS):
             click.echo(click.style("warning: ", fg="yellow") + f"{w['path']}:{w['line']}: {w['message']}", err=True)
+            shown += 1
         else:
             others[w["code"]] += 1
     if others and not quiet:
         click.echo("other source warnings (kb build -v, or the warnings table): "
                    + ", ".join(f"{code} {n}" for code, n in sorted(others.items())), err=True)
-    rules, items = report.counts.get("rules", 0), report.counts.get("items", 0)
-    click.echo(f"built {report.db_path}: {rules} rules, {items} items, {report.counts.get('refs', 0)} references, "
-               f"{len(report.warnings)} warnings in {report.timings['total']:.2f}s")
 
 
 @main.command()

@@ -35,6 +35,12 @@ def lemma(word: str, lang: str) -> str:
         return word.lower()
 
 
+def warm(lang: str) -> None:
+    """Load the tokenizer of ``lang`` now (before worker processes are forked, which inherit it)."""
+    if lang in SUPPORTED:
+        _tokenizer(lang)
+
+
 def lemmatize(text: str, lang: str) -> str:
     """Space-separated lemmas of the words of ``text`` (numbers and punctuation dropped)."""
     if lang not in SUPPORTED or not text:

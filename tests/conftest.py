@@ -1,5 +1,11 @@
 """Shared fixtures: one KB built from data/ for the whole session (helpers are in tests/helpers.py)."""
 import pytest
+from hypothesis import settings
+
+# No deadline: a per-example time limit is a timing assertion that fails on a busy machine.
+# Derandomised: the same examples on every run, so a property test cannot fail at random in CI.
+settings.register_profile("kb", deadline=None, derandomize=True)
+settings.load_profile("kb")
 
 
 @pytest.fixture(scope="session")

@@ -1,0 +1,169 @@
+"""One parsed document -> rows of the KB tables (rules, items, unparsed, warnings, source lines, refs).
+
+:class:`Ids` hands out the row ids of the whole build, so that documents can be turned into rows
+one at a time (and their memory freed) while ids stay unique and in manifest order.  Everything
+here is per document: parents, cross-references and duplicate numbers never cross a document.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from ingest import Parsed, Record, get_parser, numbers, refs, symbols
+
+from .manifest import Document
+
+ITEM_KINDS_WITH_REFS = {"example", "note", "faq", "paragraph", "step", "glossary", "index", "heading"}
+
+
+@dataclass
+class Ids:
+    """The last id used per table, across the documents of one build."""
+
+    last: Counter = field(default_factory=Counter)
+
+    def next(self, table: str) -> int:
+        self.last[table] += 1
+        return self.last[table]
+
+
+@dataclass
+class DocumentRows:
+    rules: list[dict] = field(default_factory=list)
+    items: list[dict] = field(default_factory=list)
+    unparsed: list[dict] = field(default_factory=list)
+    warnings: list[dict] = field(default_factory=list)
+    lines: list[dict] = field(default_factory=list)
+    refs: list[dict] = field(default_factory=list)
+    #: per edition: normalised number -> first rule id, and numbers in document order
+    rule_ids: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
+    order: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    def texts(self) -> list[tuple[dict, str]]:
+        """(row, text to lemmatise) for every rule and item: title and text joined."""
+        return [(row, " ".join(x for x in (row.get("title"), row.get("text")) if x))
+                for row in (*self.rules, *self.items)]
+
+
+def texts_of(doc: Document, parsed: Parsed) -> list[tuple[str, str]]:
+    """(language, text) of every rule and item row of a document, as :meth:`DocumentRows.texts` joins them."""
+    return [(doc.edition_for(rec.lang).language, " ".join(x for x in (rec.title, rec.text) if x))
+            for rec in parsed.records if rec.kind != "unparsed"]
+
+
+def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> DocumentRows:
+    """The rows of one document (lemmas are filled in later, see :mod:`kb.cache`)."""
+    out = DocumentRows()
+    scheme = get_parser(doc.parser).symbols
+    rec_ids: dict[int, tuple[str, int]] = {}
+    seq: Counter = Counter()
+    path = f"data/{doc.path}"
+    for i, rec in enumerate(parsed.records):
+        edition = doc.edition_for(rec.lang)
+        seq[edition.id] += 1
+        common = {"edition_id": edition.id, "language": edition.language, "document_id": doc.id,
+                  "seq": seq[edition.id], "line_start": rec.first_line, "line_end": rec.last_line}
+        if rec.kind == "rule":
+            rid = ids.next("rules")
+            rec_ids[i] = ("rules", rid)
+            out.rules.append(_rule_row(out, rid, rec, common, scheme))
+        elif rec.kind == "unparsed":
+            rid = ids.next("unparsed")
+            rec_ids[i] = ("unparsed", rid)
+            out.unparsed.append({"id": rid, "document_id": doc.id, "edition_id": edition.id,
+                                 "line": rec.first_line, "text": rec.text, "reason": rec.meta.get("reason", "")})
+        else:
+            rid = ids.next("items")
+            rec_ids[i] = ("items", rid)
+            out.items.append({
+                "id": rid, **common, "kind": rec.kind, "rule_id": None,
+                "label": rec.label, "title": rec.title, "text": rec.text,
+                "text_norm": symbols.normalize(rec.text or "", scheme),
+                "meta": json.dumps(rec.meta, ensure_ascii=False) if rec.meta else None,
+            })
+    items_by_id = {row["id"]: row for row in out.items}
+    for i, rec in enumerate(parsed.records):
+        table, rid = rec_ids[i]
+        if rec.owner is not None and table == "items":
+            owner_table, owner_id = rec_ids.get(rec.owner, (None, None))
+            if owner_table == "rules":
+                items_by_id[rid]["rule_id"] = owner_id
+        for s in rec.spans:
+            text = lines[s.line - 1]
+            end = len(text) if s.end is None else s.end
+            out.lines.append({"document_id": doc.id, "line": s.line, "col_start": s.start, "col_end": end,
+                              "text": text[s.start:end], "record_table": table, "record_id": rid, "kind": rec.kind})
+    for w in parsed.warnings:
+        out.warnings.append({"document_id": doc.id, "path": path, "line": w.line, "code": w.code,
+                             "number": w.number, "message": w.message})
+    for rec in parsed.records:
+        if rec.kind == "unparsed":
+            out.warnings.append({"document_id": doc.id, "path": path, "line": rec.first_line,
+                                 "code": "unparsed", "number": None,
+                                 "message": f"unparsed line ({rec.meta.get('reason', '')}): {rec.text[:60]}"})
+    _link_parents(out)
+    _resolve_refs(out, ids)
+    return out
+
+
+def _rule_row(out: DocumentRows, rid: int, rec: Record, common: dict, scheme: str) -> dict:
+    norm = numbers.normalize(rec.number or "")
+    valid = numbers.is_number(norm)
+    edition = common["edition_id"]
+    key = f"{edition}/{norm}"
+    if norm in out.rule_ids[edition]:
+        key += f"#{rec.first_line}"
+    else:
+        out.rule_ids[edition][norm] = rid
+        out.order[edition].append(norm)
+    text = rec.text or ""
+    return {
+        "id": rid, "key": key, **common, "number": rec.number, "norm": norm,
+        "level": numbers.level(norm) if valid else None,
+        "chapter": numbers.chapter(norm) if valid else None,
+        "section": (int(norm.split(".")[0]) if valid and "." in norm
+                    else (int(norm) if valid and len(norm) == 3 else None)),
+        "parent_id": None, "title": rec.title, "text": text, "text_norm": symbols.normalize(text, scheme),
+        "text_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+    }
+
+
+def _link_parents(out: DocumentRows) -> None:
+    """Parent = nearest existing ancestor number of the same edition."""
+    for row in out.rules:
+        if row["level"] is None:
+            continue
+        known = out.rule_ids[row["edition_id"]]
+        p = numbers.parent(row["norm"])
+        while p is not None and p not in known:
+            p = numbers.parent(p)
+        row["parent_id"] = known.get(p) if p else None
+
+
+def _resolve_refs(out: DocumentRows, ids: Ids) -> None:
+    """Cross-references of the rules and items; ranges expand to the members the edition has."""
+    def add(row: dict, table: str, r: refs.Ref, kind: str) -> None:
+        edition = row["edition_id"]
+        known, order = out.rule_ids[edition], out.order[edition]
+        targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
+        resolved = [n for n in targets if n in known]
+        base = {"edition_id": edition, "from_rule_id": row["id"] if table == "rules" else None,
+                "from_item_id": row["id"] if table == "items" else None, "raw": r.raw,
+                "range_end": r.range_end, "line": row["line_start"], "kind": kind}
+        if not resolved:
+            out.refs.append({"id": ids.next("refs"), **base, "target": r.target, "target_rule_id": None,
+                             "resolved": 0})
+        for n in resolved:
+            out.refs.append({"id": ids.next("refs"), **base, "target": n, "target_rule_id": known[n],
+                             "resolved": 1})
+
+    for row in out.rules:
+        for r in refs.find_refs(row["text"]):
+            add(row, "rules", r, "text")
+    for row in out.items:
+        if row["kind"] not in ITEM_KINDS_WITH_REFS or not row["text"]:
+            continue
+        for r in refs.find_refs(row["text"], bare=row["kind"] == "index"):
+            add(row, "items", r, row["kind"])

@@ -1,0 +1,81 @@
+"""The SQLite schema of the KB's core tables, and fast bulk writes into it.
+
+:func:`create` makes the tables (with primary and foreign keys, through sqlite-utils),
+:func:`insert_document` appends one document's rows, :func:`finish` adds the indexes and the
+full-text indexes once every document is in.  The later stages (engine trace links,
+alignments, diffs) add their own tables.
+"""
+from __future__ import annotations
+
+import sqlite_utils
+
+from .manifest import Manifest
+from .rows import DocumentRows
+
+COLUMNS: dict[str, dict[str, type]] = {
+    "rules": {"id": int, "key": str, "edition_id": str, "language": str, "document_id": str, "number": str,
+              "norm": str, "level": str, "chapter": int, "section": int, "parent_id": int, "title": str,
+              "text": str, "text_norm": str, "lemmas": str, "seq": int, "line_start": int, "line_end": int,
+              "text_sha256": str},
+    "items": {"id": int, "edition_id": str, "language": str, "document_id": str, "kind": str, "rule_id": int,
+              "label": str, "title": str, "text": str, "text_norm": str, "lemmas": str, "seq": int,
+              "line_start": int, "line_end": int, "meta": str},
+    "refs": {"id": int, "edition_id": str, "from_rule_id": int, "from_item_id": int, "kind": str, "raw": str,
+             "target": str, "range_end": str, "target_rule_id": int, "resolved": int, "line": int},
+    "unparsed": {"id": int, "document_id": str, "edition_id": str, "line": int, "text": str, "reason": str},
+    "warnings": {"id": int, "document_id": str, "path": str, "line": int, "code": str, "number": str,
+                 "message": str},
+    "source_lines": {"document_id": str, "line": int, "col_start": int, "col_end": int, "text": str,
+                     "record_table": str, "record_id": int, "kind": str},
+}
+FOREIGN_KEYS = {
+    "rules": [("edition_id", "editions", "id"), ("document_id", "documents", "id"), ("parent_id", "rules", "id")],
+    "items": [("edition_id", "editions", "id"), ("document_id", "documents", "id"), ("rule_id", "rules", "id")],
+    "refs": [("edition_id", "editions", "id"), ("from_rule_id", "rules", "id"), ("from_item_id", "items", "id"),
+             ("target_rule_id", "rules", "id")],
+    "unparsed": [("document_id", "documents", "id"), ("edition_id", "editions", "id")],
+    "warnings": [("document_id", "documents", "id")],
+    "source_lines": [("document_id", "documents", "id")],
+}
+PRIMARY_KEYS: dict[str, str | tuple[str, ...]] = {"source_lines": ("document_id", "line", "col_start")}
+INDEXES = (("rules", ["edition_id", "norm"]), ("rules", ["parent_id"]), ("items", ["rule_id"]),
+           ("items", ["edition_id", "kind"]), ("refs", ["target_rule_id"]), ("refs", ["from_rule_id"]),
+           ("refs", ["from_item_id"]))
+FTS = {"rules": ["number", "title", "text", "lemmas"], "items": ["title", "text", "lemmas"]}
+
+
+def create(db: sqlite_utils.Database, manifest: Manifest) -> None:
+    """The documents and editions of the manifest, and the empty core tables."""
+    db.execute("pragma journal_mode = off")
+    db.execute("pragma synchronous = off")
+    db.table("documents").insert_all(
+        ({"id": d.id, "path": f"data/{d.path}", "sha256": d.sha256, "parser": d.parser, "encoding": d.encoding,
+          "source": d.source, "lines": 0} for d in manifest.documents), pk="id")
+    db.table("editions").insert_all(
+        ({"id": e.id, "document_id": d.id, "language": e.language, "date": e.date, "kind": e.kind,
+          "title": e.title, "parser": d.parser, "source": f"data/{d.path}"} for d, e in manifest.editions),
+        pk="id", foreign_keys=[("document_id", "documents", "id")])
+    for table, columns in COLUMNS.items():
+        db.table(table).create(columns, pk=PRIMARY_KEYS.get(table, "id"), foreign_keys=FOREIGN_KEYS[table])
+
+
+def insert_document(db: sqlite_utils.Database, document_id: str, rows: DocumentRows) -> None:
+    """Append one document's rows (one transaction; executemany, not row-by-row inserts)."""
+    with db.conn:
+        for table, columns in COLUMNS.items():
+            data = getattr(rows, "lines" if table == "source_lines" else table)
+            if not data:
+                continue
+            names = list(columns)
+            sql = f"insert into [{table}] ({', '.join(f'[{c}]' for c in names)}) values ({', '.join('?' * len(names))})"
+            db.conn.executemany(sql, [tuple(row.get(c) for c in names) for row in data])
+        first_columns = sum(1 for row in rows.lines if row["col_start"] == 0)
+        db.conn.execute("update documents set lines = ? where id = ?", (first_columns, document_id))
+
+
+def finish(db: sqlite_utils.Database) -> None:
+    """Indexes and the full-text indexes over printed text and lemmas."""
+    for table, cols in INDEXES:
+        db.table(table).create_index(cols)
+    for table, cols in FTS.items():
+        db.table(table).enable_fts(cols, tokenize="unicode61 remove_diacritics 0")
