@@ -170,33 +170,42 @@ def rule(number: str, edition: str | None, db_path: Path):
 
 
 @main.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--parser", "parser_name", required=True, help="Parser name (see `kb parsers`).")
-@click.option("--edition", "edition_id", required=True, help="New edition id, e.g. en-2025-02-07.")
-@click.option("--language", required=True, help="ISO 639-1 code: de, it, en, ...")
-@click.option("--date", required=True, help="Edition date, YYYY-MM-DD (or YYYY).")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--parser", "parser_name", default="cr-text", show_default=True, help="Parser name (see `kb parsers`).")
+@click.option("--edition", "edition_id", help="Edition id (one file only; default: LANGUAGE-DATE, e.g. en-2024-11-08).")
+@click.option("--language", help="ISO 639-1 code: de, it, en, ... (default: guessed from the text).")
+@click.option("--date", help="Edition date, YYYY-MM-DD (default: the date the document states).")
 @click.option("--kind", default="cr", type=click.Choice(["cr", "article", "excerpt"]), show_default=True)
 @click.option("--title", default="")
 @click.option("--source", default="", help="Where the document comes from.")
 @click.option("--encoding", default="auto", show_default=True)
+@click.option("--allow-partial", is_flag=True, help="Add a document in which the parser finds no rule.")
 @DATA_OPTION
-def add(path: Path, parser_name: str, edition_id: str, language: str, date: str, kind: str, title: str,
-        source: str, encoding: str, data_dir: Path):
-    """Copy a document into data/sources/ and register it in the manifest (ingested by the next build)."""
-    from ingest import SourceError, UnknownParser, parse_document
+def add(files: tuple[Path, ...], parser_name: str, edition_id: str | None, language: str | None, date: str | None,
+        kind: str, title: str, source: str, encoding: str, allow_partial: bool, data_dir: Path):
+    """Add documents (files, or directories of *.txt) to data/sources/ and the manifest.
 
-    from .manifest import ManifestError
-    from .manifest import add as run
+    Each file is parsed first and added or refused on its own; its edition id, language and date
+    come from its own text unless flags say otherwise.  `kb build` ingests what was added.
+    """
+    from .add import AddError, AddOptions, add_files
 
+    opts = AddOptions(parser_name, edition_id, language, date, kind, title, source, encoding, allow_partial)
     try:
-        parsed = parse_document(path, parser_name, language, encoding)
-        doc = run(path, parser_name, edition_id, language, date, kind, title, source, encoding, data_dir)
-    except (ManifestError, SourceError) as e:
+        results = add_files(list(files), opts, data_dir)
+    except AddError as e:
         _fail(e)
-    except UnknownParser as e:
-        _fail(Exception(e.args[0]))
-    click.echo(f"added {doc.path} as edition {edition_id} ({len(parsed.records)} records, "
-               f"{len(parsed.warnings)} warnings); run `kb build` to ingest it")
+    for r in results:
+        if r.ok:
+            click.echo(click.style("added ", fg="green") + f"{r.path}: {r.message}")
+            for note in r.notes:
+                click.echo(f"      {note}")
+        else:
+            click.echo(click.style("refused ", fg="red") + r.message, err=True)
+    added = sum(r.ok for r in results)
+    click.echo(f"{added} of {len(results)} file(s) added" + ("; run `kb build` to ingest them" if added else ""))
+    if added < len(results):
+        sys.exit(1)
 
 
 @main.command()

@@ -21,16 +21,16 @@ holds two (German and English), told apart by the records' language::
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import os
 import re
-import shutil
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import tomli_w
-
-from ingest import get_parser
 
 from . import paths
 
@@ -126,35 +126,47 @@ def validate(manifest: Manifest, where: Path | str = "manifest") -> None:
                 raise ManifestError(f"{where}: edition {e.id}: kind {e.kind!r} not one of {', '.join(KINDS)}")
 
 
+HEADER = "# Source documents of the knowledge base. Managed by `kb add`; see kb/manifest.py.\n"
+
+
 def save(manifest: Manifest, path: Path = paths.MANIFEST) -> None:
+    """Write the manifest atomically (temporary file, then rename), keeping the file's header comments."""
     def doc(d: Document) -> dict:
         out = {k: v for k, v in vars(d).items() if k != "editions" and v != ""}
         out["edition"] = [{k: v for k, v in vars(e).items() if v != ""} for e in d.editions]
         return out
 
-    header = "# Source documents of the knowledge base. Managed by `kb add`; see kb/manifest.py.\n\n"
-    path.write_text(header + tomli_w.dumps({"document": [doc(d) for d in manifest.documents]}), encoding="utf-8")
+    header = _header(path) or HEADER
+    text = header + "\n" + tomli_w.dumps({"document": [doc(d) for d in manifest.documents]})
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
-def add(src: Path, parser: str, edition_id: str, language: str, date: str, kind: str = "cr",
-        title: str = "", source: str = "", encoding: str = "auto", data_dir: Path = paths.DATA) -> Document:
-    """Copy ``src`` byte-for-byte into ``data/sources/`` and register it in the manifest."""
-    get_parser(parser)  # unknown parser -> UnknownParser with the list of known ones
-    manifest_path = Path(data_dir) / "manifest.toml"
-    manifest = load(manifest_path)
-    if any(e.id == edition_id for _, e in manifest.editions):
-        raise ManifestError(f"edition {edition_id!r} is already in the manifest")
-    dest = Path(data_dir) / "sources" / Path(src).name
-    if dest.exists() and sha256_of(dest) != sha256_of(src):
-        raise ManifestError(f"{dest} exists with other content; rename the file to add it")
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(src, dest)
-    document = Document(
-        id=edition_id, path=dest.relative_to(data_dir).as_posix(), sha256=sha256_of(dest), parser=parser,
-        encoding=encoding, source=source,
-        editions=[EditionEntry(edition_id, language, date, kind, title)],
-    )
-    manifest.documents.append(document)
-    validate(manifest, manifest_path)
-    save(manifest, manifest_path)
-    return document
+def _header(path: Path) -> str:
+    """The comment lines at the top of an existing manifest (they survive every `kb add`)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    except OSError:
+        return ""
+    out = []
+    for line in lines:
+        if not line.startswith("#"):
+            break
+        out.append(line)
+    return "".join(out)
+
+
+@contextmanager
+def locked(data_dir: Path):
+    """An exclusive lock on the manifest of ``data_dir`` (concurrent `kb add` runs wait for each other)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / ".manifest.lock", "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)

@@ -73,7 +73,7 @@ def test_add_then_build_ingests_the_new_document(tmp_path, data_dir):
     result = run("add", FIXTURE, "--parser", "cr-text", "--edition", "en-mini", "--language", "en",
                  "--date", "2024-11-08", "--data-dir", data_dir)
     assert result.exit_code == 0, result.output
-    assert (data_dir / "sources" / FIXTURE.name).read_bytes() == FIXTURE.read_bytes()
+    assert (data_dir / "sources" / "en-mini.txt").read_bytes() == FIXTURE.read_bytes()
     assert 'parser = "cr-text"' in (data_dir / "manifest.toml").read_text()
     db = tmp_path / "kb.db"
     assert run("build", "--data-dir", data_dir, "--db", db, "-q").exit_code == 0

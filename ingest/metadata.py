@@ -1,0 +1,73 @@
+"""What a rules document says about itself: its effective date and its language.
+
+``kb add`` uses these to name an edition without flags: the official Comprehensive Rules state
+"These rules are effective as of November 8, 2024." (older editions: "current as of").  German
+and Italian phrasings are recognised too.  The language is guessed from function words, the way
+a reader would; a flag always overrides both.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+MONTHS = {
+    "en": ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"],
+    "de": ["januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober",
+           "november", "dezember"],
+    "it": ["gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre", "ottobre",
+           "novembre", "dicembre"],
+}
+#: (language, pattern with named groups month, day, year); searched in the first lines of a document
+DATE_PATTERNS = [
+    ("en", re.compile(r"\b(?:effective|current)\s+as\s+of\s+(?P<month>[A-Za-z]+)\.?\s+(?P<day>\d{1,2}),?\s+"
+                      r"(?P<year>\d{4})", re.IGNORECASE)),
+    ("de", re.compile(r"\bgültig\s+(?:ab|seit)\s+(?:dem\s+)?(?P<day>\d{1,2})\.\s*(?P<month>[A-Za-zäÄ]+)\s+"
+                      r"(?P<year>\d{4})", re.IGNORECASE)),
+    ("it", re.compile(r"\b(?:in\s+vigore|valid[ei])\s+dal(?:l')?\s*(?P<day>\d{1,2})\s+(?P<month>[a-z]+)\s+"
+                      r"(?P<year>\d{4})", re.IGNORECASE)),
+]
+#: how far into a document the date is looked for
+HEAD_LINES = 60
+FUNCTION_WORDS = {
+    "en": {"the", "of", "and", "a", "to", "is", "that", "it", "if", "or", "be", "an", "this", "with", "as"},
+    "de": {"der", "die", "das", "und", "ist", "nicht", "ein", "eine", "den", "zu", "mit", "von", "wenn", "auf"},
+    "it": {"il", "la", "di", "che", "e", "un", "una", "del", "della", "non", "per", "con", "se", "lo", "gli"},
+}
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def effective_date(lines: list[str]) -> tuple[str, int] | None:
+    """``("2024-11-08", line)`` from the document's own statement of its date, or None."""
+    for no, line in enumerate(lines[:HEAD_LINES], 1):
+        for lang, pattern in DATE_PATTERNS:
+            m = pattern.search(line)
+            if not m:
+                continue
+            month = m.group("month").lower()
+            if month not in MONTHS[lang]:
+                continue
+            day, year = int(m.group("day")), int(m.group("year"))
+            if 1 <= day <= 31:
+                return f"{year:04d}-{MONTHS[lang].index(month) + 1:02d}-{day:02d}", no
+    return None
+
+
+def guess_language(lines: list[str], sample: int = 400) -> str | None:
+    """The language whose function words are most frequent in the first ``sample`` non-blank lines."""
+    counts: Counter[str] = Counter()
+    seen = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        seen += 1
+        if seen > sample:
+            break
+        for word in _WORD.findall(line.lower()):
+            for lang, words in FUNCTION_WORDS.items():
+                if word in words:
+                    counts[lang] += 1
+    if not counts:
+        return None
+    (best, n), *rest = counts.most_common() + [("", 0)]
+    return best if n >= 20 and n >= 2 * rest[0][1] else None
