@@ -12,11 +12,13 @@ was written is skipped ("up to date"); ``force=True`` builds anyway.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -77,10 +79,33 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
     """
     t0 = time.perf_counter()
     data_dir, db_path = Path(data_dir), Path(db_path)
-    try:
-        manifest = load(data_dir / "manifest.toml")
-    except ManifestError as e:
-        raise BuildError(str(e)) from None
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    with _exclusive(db_path, progress):
+        try:
+            manifest = load(data_dir / "manifest.toml")
+        except ManifestError as e:
+            raise BuildError(str(e)) from None
+        return _build(db_path, data_dir, manifest, strict, stages, progress, force, workers, cache_dir, t0)
+
+
+@contextmanager
+def _exclusive(db_path: Path, progress: Callable[[str], None]):
+    """One build at a time per database: a second build waits for the first (and may then be up to date)."""
+    with open(db_path.with_name(f".{db_path.name}.lock"), "a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            progress(f"another build of {db_path} is running; waiting for it to finish")
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, stages: bool,
+           progress: Callable[[str], None], force: bool, workers: int | None, cache_dir: Path | None,
+           t0: float) -> BuildReport:
     report = BuildReport(db_path)
     fingerprint = _fingerprint(manifest, data_dir, strict, stages)
     if not force and _built_from(db_path) == fingerprint:
@@ -94,8 +119,6 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
     cache_root = Path(cache_dir) if cache_dir else db_path.parent / "cache"
     parse_cache = ParseCache(cache_root)
     keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress)
-
-    db_path.parent.mkdir(parents=True, exist_ok=True)
     _remove_leftovers(db_path)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)

@@ -1,0 +1,157 @@
+"""``kb bench``: wall time and peak memory of the build, each run a fresh ``kb build`` process.
+
+Scenarios (all in a temporary copy of ``data/``; the real data is never touched):
+
+* ``cold``: the default data, empty cache;
+* ``unchanged``: the same again, nothing changed (the build says "up to date");
+* ``add one``: one more edition added to the built KB (with ``--archive``: its first file);
+* ``archive``: with ``--archive DIR``, every file of DIR added, then a cold build of it all;
+  ``--synthetic N`` adds N editions derived from DIR's files (each with its own date and about
+  2 % of its rule lines changed) to reach the size of the whole archive of ~110 editions.
+
+Peak memory is the largest sum of the resident sizes of the build process and its workers,
+sampled every 20 ms from /proc.  Figures are printed, never asserted: this is a benchmark.
+"""
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import paths
+
+
+@dataclass
+class Run:
+    seconds: float
+    peak_mb: float
+    output: str
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Resident size of a process and all its descendants (kB), from /proc."""
+    total, todo = 0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            status = Path(f"/proc/{p}/status").read_text()
+            total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) if "VmRSS" in status else 0  # type: ignore[union-attr]
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def run_kb(args: list[str], cwd: Path | None = None) -> Run:
+    """Run ``kb ARGS`` in a fresh interpreter; time it and sample its memory."""
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "kb", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, cwd=cwd)
+    peak = [0]
+
+    def sample() -> None:
+        while proc.poll() is None:
+            peak[0] = max(peak[0], _tree_rss_kb(proc.pid))
+            time.sleep(0.02)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    out, _ = proc.communicate()
+    seconds = time.perf_counter() - t
+    sampler.join()
+    if proc.returncode != 0:
+        raise RuntimeError(f"kb {' '.join(args)} failed ({proc.returncode}):\n{out}")
+    return Run(seconds, peak[0] / 1024, out)
+
+
+def copy_data(src: Path, dest: Path) -> Path:
+    """A copy of the data folder (sources, manifest, cards, scenarios, gold ...)."""
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns(".manifest.lock"))
+    return dest
+
+
+def synthetic_editions(files: list[Path], n: int, out: Path, seed: int = 1) -> list[Path]:
+    """``n`` edition files derived from ``files``: a date of their own and ~2 % of rule lines changed.
+
+    A stand-in for the real archive when only a sample of it is at hand: consecutive editions
+    repeat most rules word for word, as these do.
+    """
+    rnd = random.Random(seed)
+    out.mkdir(parents=True, exist_ok=True)
+    made = []
+    base_date = 20000
+    number = re.compile(r"^\d{3}\.\d+[a-z]?\.? ")
+    date = re.compile(r"(effective|current) as of [A-Z][a-z]+ \d{1,2}, \d{4}")
+    months = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+              "November", "December"]
+    for i in range(n):
+        src = files[i % len(files)]
+        raw = src.read_bytes()
+        text = raw.decode("utf-8-sig", errors="strict") if not raw.startswith((b"\xff\xfe", b"\xfe\xff")) \
+            else raw.decode("utf-16")
+        day = base_date + i
+        stamp = f"{months[day % 12]} {1 + day % 28}, {2030 + i // 12}"
+        text = date.sub(rf"\1 as of {stamp}", text, count=1)
+        lines = text.splitlines(keepends=True)
+        for k, line in enumerate(lines):
+            if number.match(line) and rnd.random() < 0.02:
+                lines[k] = line.rstrip("\r\n") + f" (revised {i})" + line[len(line.rstrip("\r\n")):]
+        path = out / f"synthetic-{i:03d}.txt"
+        path.write_text("".join(lines), encoding="utf-8")
+        made.append(path)
+    return made
+
+
+def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: int = 0, runs: int = 3,
+          echo=print) -> dict[str, Run]:
+    """Run the scenarios of the module doc; print and return the figures."""
+    results: dict[str, Run] = {}
+    with tempfile.TemporaryDirectory(prefix="kb-bench-") as tmp:
+        root = Path(tmp)
+        data = copy_data(data_dir, root / "data")
+        db = root / "build" / "kb.db"
+        base = ["--data-dir", str(data), "--db", str(db)]
+        cold = []
+        for i in range(runs):
+            shutil.rmtree(root / "build", ignore_errors=True)
+            cold.append(run_kb(["build", "-q", *base]))
+            echo(f"cold build of the default data, run {i + 1}: {cold[-1].seconds:.2f}s, "
+                 f"peak {cold[-1].peak_mb:.0f} MB")
+        results["cold"] = min(cold, key=lambda r: r.seconds)
+        results["cold (median)"] = sorted(cold, key=lambda r: r.seconds)[len(cold) // 2]
+        unchanged = [run_kb(["build", "-q", *base]) for _ in range(runs)]
+        results["unchanged"] = sorted(unchanged, key=lambda r: r.seconds)[len(unchanged) // 2]
+        echo(f"rebuild with nothing changed (median of {runs}): {results['unchanged'].seconds:.2f}s")
+        files = sorted(p for p in archive.iterdir() if p.suffix == ".txt") if archive else []
+        if files:
+            run_kb(["add", str(files[-1]), "--data-dir", str(data)])
+            results["add one"] = run_kb(["build", "-q", *base])
+            echo(f"adding one edition ({files[-1].name}) to the built KB: {results['add one'].seconds:.2f}s, "
+                 f"peak {results['add one'].peak_mb:.0f} MB")
+            extra = synthetic_editions(files, synthetic, root / "synthetic") if synthetic else []
+            added = run_kb(["add", *map(str, files[:-1]), *map(str, extra), "--data-dir", str(data)],) \
+                if len(files) > 1 or extra else None
+            if added is not None:
+                echo(added.output.strip().splitlines()[-1])
+            shutil.rmtree(root / "build", ignore_errors=True)
+            results["archive"] = run_kb(["build", "-q", *base])
+            n_docs = len(list((data / "sources").iterdir()))
+            echo(f"cold build of the default data + {n_docs - len(os.listdir(data_dir / 'sources'))} archive "
+                 f"editions ({n_docs} documents): {results['archive'].seconds:.2f}s, "
+                 f"peak {results['archive'].peak_mb:.0f} MB")
+            echo("  " + results["archive"].output.strip().splitlines()[-1])
+    echo(f"summary: cold {results['cold'].seconds:.2f}s (median {results['cold (median)'].seconds:.2f}s), "
+         f"unchanged {results['unchanged'].seconds:.2f}s"
+         + (f", add one {results['add one'].seconds:.2f}s" if "add one" in results else "")
+         + (f", archive {results['archive'].seconds:.2f}s / {results['archive'].peak_mb:.0f} MB"
+            if "archive" in results else ""))
+    return results
