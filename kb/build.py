@@ -232,7 +232,7 @@ def _cache_key(doc: Document) -> str:
         spec = get_parser(doc.parser)
     except UnknownParser as e:
         raise BuildError(f"data/{doc.path}: {e.args[0]}") from None
-    return ParseCache.key(doc.sha256, spec.name, getattr(spec, "version", 1))
+    return ParseCache.key(doc.sha256, spec.name, spec.version)
 
 
 def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, workers: int, report: BuildReport,
