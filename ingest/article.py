@@ -107,7 +107,7 @@ class _Parser:
             self.warnings.append(ParseWarning(no, "lost-symbol", f"probably a lost mana symbol: …{snippet}…"))
 
 
-@parser("article", symbols="none",
+@parser("article", symbols="none", requires=("step",),
         description="German rules article in prose (byline, headings, 'Beispiel:' examples, → step lists)")
 def parse(lines: list[str], path: str, lang: str) -> Parsed:
     """German rules article in prose (byline, headings, 'Beispiel:' examples, → step lists)."""

@@ -23,6 +23,8 @@ class ParserSpec:
     description: str
     #: bumped whenever the parser's output for the same input changes (parsed documents are cached by it)
     version: int = 1
+    #: record kinds a document of this format yields at least one of (else it is not of this format)
+    requires: tuple[str, ...] = ("rule",)
 
 
 PARSERS: dict[str, ParserSpec] = {}
@@ -32,12 +34,13 @@ class UnknownParser(LookupError):
     """A parser name that is not registered (the message lists the known ones)."""
 
 
-def parser(name: str, symbols: str = "none", description: str = "", version: int = 1):
+def parser(name: str, symbols: str = "none", description: str = "", version: int = 1,
+           requires: tuple[str, ...] = ("rule",)):
     def register(func):
         if name in PARSERS:
             raise ValueError(f"parser {name!r} registered twice")
         PARSERS[name] = ParserSpec(name, func, symbols, description or (func.__doc__ or "").strip().split("\n")[0],
-                                   version)
+                                   version, requires)
         return func
 
     return register

@@ -115,11 +115,13 @@ def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, li
     parsed = ingest.parse_lines(lines, shown, opts.parser, language)
     rules = sum(1 for r in parsed.records if r.kind == "rule")
     notes = []
-    if not rules:
+    requires = ingest.get_parser(opts.parser).requires
+    if not any(r.kind in requires for r in parsed.records):
+        what = " or ".join(requires)
         if not opts.allow_partial:
-            raise AddError(f"{shown}:{len(lines)}: no rule found: is this a document of the {opts.parser!r} "
+            raise AddError(f"{shown}:{len(lines)}: no {what} found: is this a document of the {opts.parser!r} "
                            "format? (--allow-partial adds it anyway)")
-        notes.append("no rule found (added with --allow-partial)")
+        notes.append(f"no {what} found (added with --allow-partial)")
     date = opts.date or (found[0] if found else None)
     if date is None:
         raise AddError(f"{shown}: the document does not state its date (\"These rules are effective as of …\"); "

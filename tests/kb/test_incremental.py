@@ -1,0 +1,105 @@
+"""The incremental build: parsed documents and lemmas cached by content, skipped builds, clean-ups."""
+from __future__ import annotations
+
+import dataclasses
+import os
+import sqlite3
+import threading
+
+import pytest
+
+from ingest import registry
+from kb.add import AddOptions, add_files
+from kb.build import build
+from tests.helpers import FIXTURES, SEEDS
+
+MINI = FIXTURES / "cr_text" / "MagicCompRules-mini.txt"
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    """A data folder with two documents: the hand-made cr-text miniature and the 2009 article."""
+    data = tmp_path / "data"
+    (data / "sources").mkdir(parents=True)
+    (data / "manifest.toml").write_text("# test manifest\n", encoding="utf-8")
+    results = add_files([MINI], AddOptions(edition="en-mini"), data)
+    results += add_files([SEEDS["003"]], AddOptions(parser="article", edition="de-article", language="de",
+                                                    date="2009-12-28", kind="article"), data)
+    assert all(r.ok for r in results), [r.message for r in results]
+    return data
+
+
+def dump(db_path) -> list:
+    conn = sqlite3.connect(db_path)
+    try:
+        return [conn.execute(f"select * from {t} order by 1, 2").fetchall()
+                for t in ("rules", "items", "refs", "source_lines", "warnings", "editions")]
+    finally:
+        conn.close()
+
+
+def run(data_dir, db, **kw):
+    return build(db, data_dir, stages=False, **kw)
+
+
+def test_unchanged_documents_come_from_the_cache(data_dir, tmp_path):
+    db = tmp_path / "build" / "kb.db"
+    first = run(data_dir, db)
+    assert (first.parsed, first.cached, first.up_to_date) == (2, 0, False)
+    assert first.lemmatised > 0
+    again = run(data_dir, db)
+    assert again.up_to_date and again.parsed == 0
+    forced = run(data_dir, db, force=True)
+    assert (forced.parsed, forced.cached, forced.lemmatised) == (0, 2, 0)
+    fresh = tmp_path / "fresh" / "kb.db"
+    run(data_dir, fresh)
+    assert dump(db) == dump(fresh)  # the cache changes nothing in the output
+
+
+def test_a_changed_document_is_parsed_again(data_dir, tmp_path):
+    db = tmp_path / "build" / "kb.db"
+    run(data_dir, db)
+    changed = tmp_path / "mini-changed.txt"
+    changed.write_text(MINI.read_text(encoding="utf-8").replace("Game Concepts", "Game Concept"), encoding="utf-8")
+    assert add_files([changed], AddOptions(edition="en-mini-2"), data_dir)[0].ok
+    report = run(data_dir, db)
+    assert (report.parsed, report.cached) == (1, 2)
+    editions = {r[0] for r in sqlite3.connect(db).execute("select edition_id from rules")}
+    assert editions == {"en-mini", "en-mini-2"}
+
+
+def test_a_parser_version_bump_reparses_its_documents_only(data_dir, tmp_path, monkeypatch):
+    db = tmp_path / "build" / "kb.db"
+    run(data_dir, db)
+    spec = registry.PARSERS["article"]
+    monkeypatch.setitem(registry.PARSERS, "article", dataclasses.replace(spec, version=spec.version + 1))
+    report = run(data_dir, db, force=True)
+    assert (report.parsed, report.cached) == (1, 1)
+
+
+def test_leftovers_of_an_interrupted_build_are_removed(data_dir, tmp_path):
+    db = tmp_path / "build" / "kb.db"
+    db.parent.mkdir(parents=True)
+    dead = db.parent / ".kb.db.999999999.tmp"     # no such process
+    mine = db.parent / f".kb.db.{os.getpid()}.tmp.other"
+    dead.write_bytes(b"x" * 1000)
+    mine.write_bytes(b"")
+    run(data_dir, db)
+    assert not dead.exists() and mine.exists()
+
+
+def test_two_builds_of_one_database_take_turns(data_dir, tmp_path):
+    db = tmp_path / "build" / "kb.db"
+    messages: list[str] = []
+    reports = []
+
+    def one():
+        reports.append(run(data_dir, db, progress=messages.append, workers=1))
+
+    threads = [threading.Thread(target=one) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(r.up_to_date for r in reports) == [False, True]  # the second waited, then found it done
+    assert dump(db)[0]
