@@ -3,18 +3,8 @@ import pytest
 
 from engine.costs import ManaCost, find_payment, pool_from
 from engine.registry import Tracer
-from engine.testing import (
-    ALICE,
-    BOB,
-    Choices,
-    ManaActivation,
-    names,
-    new_game,
-    object_target,
-    player_target,
-    pool,
-    resolve,
-)
+from engine.testing import (ALICE, BOB, Choices, ManaActivation, names, new_game, object_target, player_target,
+                            pool, resolve)
 
 
 def test_casting_follows_the_article_order():

@@ -3,7 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.registry import Registry, Tracer, check_citations, enforces, load_all, parse_citation
+from engine.registry import (Registry, Tracer, check_citations, enforces, load_all,
+                             parse_citation)
 from ingest import numbers, parse_document
 from kb.manifest import load as load_manifest
 

@@ -5,8 +5,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import COMMANDS
-from engine.cli import scenario as scenario_group
+from engine.cli import COMMANDS, scenario as scenario_group
 from engine.scenario import all_files, parse, run_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,8 +6,7 @@ import sqlite_utils
 from click.testing import CliRunner
 
 from engine import trace
-from engine.cli import coverage
-from engine.cli import trace as trace_cmd
+from engine.cli import coverage, trace as trace_cmd
 
 
 @pytest.fixture()

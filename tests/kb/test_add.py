@@ -25,9 +25,9 @@ def data_dir(tmp_path):
 
 def state(data_dir) -> tuple:
     """Everything `kb add` may write: the manifest and the files under data/."""
-    return ((data_dir / "manifest.toml").read_bytes(),
-            sorted((p.name, p.read_bytes()) for p in (data_dir / "sources").glob("*")) if (data_dir / "sources").exists()
-            else [])
+    sources = data_dir / "sources"
+    files = sorted((p.name, p.read_bytes()) for p in sources.glob("*")) if sources.exists() else []
+    return (data_dir / "manifest.toml").read_bytes(), files
 
 
 @pytest.mark.parametrize("line, date", [
