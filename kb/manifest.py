@@ -49,6 +49,14 @@ class EditionEntry:
     date: str
     kind: str
     title: str = ""
+    #: editions of one family form a chain by date (default: language and kind, e.g. "en-cr")
+    family: str = ""
+    #: the edition this one translates (default: the closest edition in the original language)
+    translation_of: str = ""
+    #: the parts of the rules the edition covers, as number prefixes ("6", "702.34"); empty: what it has
+    covers: list[str] = field(default_factory=list)
+    #: more editions to align this one with (beside its chain and its original)
+    align_with: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -133,7 +141,7 @@ def save(manifest: Manifest, path: Path = paths.MANIFEST) -> None:
     """Write the manifest atomically (temporary file, then rename), keeping the file's header comments."""
     def doc(d: Document) -> dict:
         out = {k: v for k, v in vars(d).items() if k != "editions" and v != ""}
-        out["edition"] = [{k: v for k, v in vars(e).items() if v != ""} for e in d.editions]
+        out["edition"] = [{k: v for k, v in vars(e).items() if v not in ("", [])} for e in d.editions]
         return out
 
     header = _header(path) or HEADER

@@ -53,7 +53,9 @@ def create(db: sqlite_utils.Database, manifest: Manifest) -> None:
           "source": d.source, "lines": 0} for d in manifest.documents), pk="id")
     db.table("editions").insert_all(
         ({"id": e.id, "document_id": d.id, "language": e.language, "date": e.date, "kind": e.kind,
-          "title": e.title, "parser": d.parser, "source": f"data/{d.path}"} for d, e in manifest.editions),
+          "title": e.title, "parser": d.parser, "source": f"data/{d.path}", "family": e.family or None,
+          "translation_of": e.translation_of or None, "covers": " ".join(e.covers) or None,
+          "align_with": " ".join(e.align_with) or None} for d, e in manifest.editions),
         pk="id", foreign_keys=[("document_id", "documents", "id")])
     for table, columns in COLUMNS.items():
         db.table(table).create(columns, pk=PRIMARY_KEYS.get(table, "id"), foreign_keys=FOREIGN_KEYS[table])

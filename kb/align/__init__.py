@@ -25,6 +25,7 @@ two editions in one language), ``structure`` (section priors, gaps, headings), `
 from __future__ import annotations
 
 from .concepts import assign_concepts
+from .consecutive import align_consecutive, identical_share
 from .crossedition import XEDITION, align_cross_edition
 from .crosslang import NUMBER_WEIGHT, XLANG_WEIGHTS, PairScorer, align_cross_language
 from .features import Feat, Lexicon, features, merge_feats, sentences, stop_words
@@ -32,11 +33,13 @@ from .items import align_items
 from .lexical import TERMINOLOGY, LexicalIndex, Vectoriser, load_terminology, rewrite
 from .matcher import EditionMatcher
 from .numbering import number_affinity
-from .store import CANNED_QUERIES, PAIRS, TABLE_METADATA, run_all, store
+from .pairs import EditionSpec, PlannedPair, plan
+from .store import CANNED_QUERIES, TABLE_METADATA, edition_specs, planned_pairs, run_all, store
 from .views import RELATIONS, Alignment, AlignRule, items_from_db, make_view, views_from_db
 
 __all__ = [
-    "CANNED_QUERIES", "NUMBER_WEIGHT", "PAIRS", "RELATIONS", "TABLE_METADATA", "TERMINOLOGY", "XEDITION",
+    "CANNED_QUERIES", "NUMBER_WEIGHT", "RELATIONS", "EditionSpec", "PlannedPair", "align_consecutive",
+    "edition_specs", "identical_share", "plan", "planned_pairs", "TABLE_METADATA", "TERMINOLOGY", "XEDITION",
     "XLANG_WEIGHTS", "EditionMatcher", "Feat", "Lexicon", "LexicalIndex", "Alignment", "PairScorer", "AlignRule",
     "Vectoriser", "align_cross_edition", "align_cross_language", "align_items", "assign_concepts", "features",
     "items_from_db", "load_terminology", "make_view", "merge_feats", "number_affinity", "rewrite", "run_all",

@@ -1,4 +1,4 @@
-"""Concepts: aligned versions of a rule share one stable identity, anchored on the German 2024 rule."""
+"""Concepts: aligned versions of a rule share one stable identity, whatever their numbers."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -6,13 +6,15 @@ from collections import defaultdict
 from .views import Alignment
 
 
-def assign_concepts(links: list[Alignment], anchor_editions: tuple[str, ...] = ("de-2024",)) -> dict[str, str]:
+def assign_concepts(links: list[Alignment], anchor_rank: dict[str, int] | None = None) -> dict[str, str]:
     """Concept anchor key for every rule key: rules joined by their best link share one concept.
 
     A rule's best link (highest score) joins it to its target's concept; secondary targets of a
     split stay separate concepts (the alignment rows keep them).  The anchor of a concept is its
-    member in one of ``anchor_editions`` if any, else its earliest target.
+    member of the edition ranked first in ``anchor_rank`` (edition -> rank, lower first), else
+    its root (the last target of its chain).
     """
+    rank = anchor_rank or {}
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -49,8 +51,8 @@ def assign_concepts(links: list[Alignment], anchor_editions: tuple[str, ...] = (
         groups[find(key)].append(key)
     out = {}
     for root, members in groups.items():
-        anchored = [k for k in members if edition_of.get(k) in anchor_editions]
-        anchor = anchored[0] if anchored else root
+        ranked = sorted((rank[edition_of[k]], i, k) for i, k in enumerate(members) if edition_of.get(k) in rank)
+        anchor = ranked[0][2] if ranked else root
         for k in members:
             out[k] = anchor
     return out

@@ -52,6 +52,14 @@ class _Match:
         self.sources.setdefault(d, []).append(i)
 
 
+def identical_share(src: list[AlignRule], tgt: list[AlignRule]) -> float:
+    """Share of the source rules whose (level, title, text) the target prints too."""
+    if not src:
+        return 0.0
+    keys = {_key(v) for v in tgt}
+    return sum(1 for v in src if _key(v) in keys) / len(src)
+
+
 def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
                       method: str = "chain") -> list[Alignment]:
     """Alignments of every source rule (see the module doc); target rules nobody pairs stay unmatched."""
@@ -83,8 +91,8 @@ def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
 def _identical(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
     a, b = [_key(v) for v in src], [_key(v) for v in tgt]
     for block in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
-        for k in range(block.size):
-            m.add(block.a + k, block.b + k, 1.0, "same")
+        for n in range(block.size):
+            m.add(block.a + n, block.b + n, 1.0, "same")
     left_a: dict[tuple, list[int]] = {}
     left_b: dict[tuple, list[int]] = {}
     for i, k in enumerate(a):

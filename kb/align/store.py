@@ -6,52 +6,85 @@ import json
 from collections import Counter, defaultdict
 
 from .concepts import assign_concepts
+from .consecutive import align_consecutive, identical_share
 from .crossedition import align_cross_edition
 from .crosslang import align_cross_language
 from .items import align_items
 from .lexical import load_terminology
+from .pairs import ORIGINAL_LANGUAGE, EditionSpec, PlannedPair, plan, when
 from .views import Alignment, AlignRule, items_from_db, views_from_db
 
 # --------------------------------------------------------------------------- the KB's alignments
 
-#: (source edition, target edition, kind) of every alignment the build computes
-PAIRS = (
-    ("it-wiki", "de-2024", "cross-language"),
-    ("de-1999", "de-2024", "cross-edition"),
-    ("en-morph-2007", "de-morph-2007", "cross-language"),
-    ("de-article-2009", "de-2024", "items"),
-    ("de-morph-2007", "de-morph-2007", "faq"),
-    ("en-morph-2007", "en-morph-2007", "faq"),
-    ("en-morph-2007", "de-morph-2007", "faq-translation"),
-)
+#: share of a source edition's rules printed word for word in the target from which the pair is
+#: aligned as consecutive editions (cheap matching first); below it, the full aligner runs
+CONSECUTIVE_FROM = 0.5
 
 
-def run_all(db) -> dict[tuple[str, str, str], list[Alignment]]:
-    """Compute every alignment of the KB (pairs whose editions are missing are skipped)."""
-    present = {r["id"] for r in db.query("select id from editions")}
-    terms = load_terminology()
-    out = {}
-    for src_ed, tgt_ed, kind in PAIRS:
-        if src_ed not in present or tgt_ed not in present:
-            continue
-        if kind == "cross-language":
-            out[src_ed, tgt_ed, kind] = align_cross_language(views_from_db(db, src_ed), views_from_db(db, tgt_ed))
-        elif kind == "cross-edition":
-            out[src_ed, tgt_ed, kind] = align_cross_edition(views_from_db(db, src_ed), views_from_db(db, tgt_ed),
-                                                            terms)
-        elif kind == "items":
-            items = items_from_db(db, src_ed, ("step", "example", "paragraph"))
-            out[src_ed, tgt_ed, kind] = align_items(items, _cited_subtree(db, src_ed, tgt_ed), terms,
-                                                    method="item-lex")
-        elif kind == "faq":
-            rules = [v for v in views_from_db(db, tgt_ed) if v.level in ("rule", "subrule")]
-            out[src_ed, tgt_ed, kind] = align_items(items_from_db(db, src_ed, ("faq",)), rules, terms,
-                                                    method="faq-lex")
-        elif kind == "faq-translation":
-            out[src_ed, tgt_ed, kind] = align_cross_language(items_from_db(db, src_ed, ("faq",)),
-                                                             items_from_db(db, tgt_ed, ("faq",)),
-                                                             method="xlang-dp-items")
+def edition_specs(db) -> list[EditionSpec]:
+    """The editions of the KB as the pair plan sees them (manifest fields and the record kinds they have)."""
+    kinds: dict[str, set[str]] = defaultdict(set)
+    for r in db.query("select distinct edition_id from rules"):
+        kinds[r["edition_id"]].add("rule")
+    for r in db.query("select distinct edition_id, kind from items"):
+        kinds[r["edition_id"]].add(r["kind"])
+    out = []
+    for e in db.query("select * from editions order by id"):
+        out.append(EditionSpec(
+            e["id"], e["language"], str(e["date"] or ""), e["kind"] or "cr", e.get("family") or "",
+            e.get("translation_of") or "", tuple((e.get("covers") or "").split()),
+            tuple((e.get("align_with") or "").split()), frozenset(kinds[e["id"]])))
     return out
+
+
+def planned_pairs(db) -> list[PlannedPair]:
+    return plan(edition_specs(db))
+
+
+def anchor_ranks(specs: list[EditionSpec]) -> dict[str, int]:
+    """Which edition's rule names a concept: the newest edition of the original language first."""
+    order = sorted(specs, key=lambda e: (e.language != ORIGINAL_LANGUAGE, e.kind != "cr", -when(e.date).toordinal(),
+                                         e.id))
+    return {e.id: n for n, e in enumerate(order)}
+
+
+def run_all(db, pairs: list[PlannedPair] | None = None) -> dict[tuple[str, str, str], list[Alignment]]:
+    """Compute the alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind)."""
+    terms = load_terminology()
+    out: dict[tuple[str, str, str], list[Alignment]] = {}
+    views: dict[str, list[AlignRule]] = {}
+
+    def rules(edition: str) -> list[AlignRule]:
+        if edition not in views:
+            views[edition] = views_from_db(db, edition)
+        return views[edition]
+
+    for p in pairs if pairs is not None else planned_pairs(db):
+        key = (p.source, p.target, p.kind)
+        if key not in out:
+            out[key] = align_pair(db, p, rules, terms)
+    return out
+
+
+def align_pair(db, p: PlannedPair, rules, terms) -> list[Alignment]:
+    """One pair of the plan; ``rules(edition)`` gives an edition's rule views (cached by the caller)."""
+    if p.kind == "cross-language":
+        return align_cross_language(rules(p.source), rules(p.target))
+    if p.kind == "cross-edition":
+        src, tgt = rules(p.source), rules(p.target)
+        if identical_share(src, tgt) >= CONSECUTIVE_FROM:
+            return align_consecutive(src, tgt, terms)
+        return align_cross_edition(src, tgt, terms)
+    if p.kind == "items":
+        items = items_from_db(db, p.source, ("step", "example", "paragraph"))
+        return align_items(items, _cited_subtree(db, p.source, p.target), terms, method="item-lex")
+    if p.kind == "faq":
+        targets = [v for v in rules(p.target) if v.level in ("rule", "subrule")]
+        return align_items(items_from_db(db, p.source, ("faq",)), targets, terms, method="faq-lex")
+    if p.kind == "faq-translation":
+        return align_cross_language(items_from_db(db, p.source, ("faq",)), items_from_db(db, p.target, ("faq",)),
+                                    method="xlang-dp-items")
+    raise ValueError(f"unknown pair kind {p.kind!r}")
 
 
 def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[AlignRule]:
@@ -116,7 +149,8 @@ TABLE_METADATA = {
     },
     "concepts": {
         "description": "Stable rule identity: aligned versions of a rule share a concept id, separate from the "
-                       "printed numbers (like Akoma Ntoso's wId beside eId). Anchored on the German 2024 rule.",
+                       "printed numbers (like Akoma Ntoso's wId beside eId); named after its rule in the "
+                       "newest edition of the original language.",
     },
 }
 
@@ -127,12 +161,15 @@ def store(db, progress=None) -> dict[str, int]:
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
     Returns row counts per edition pair.
     """
-    runs = run_all(db)
-    for name in ("alignments", "concepts"):
+    specs = edition_specs(db)
+    pairs = plan(specs)
+    runs = run_all(db, pairs)
+    for name in ("alignments", "concepts", "edition_pairs"):
         if name in db.table_names():
             db[name].drop()
-    all_links = [link for links in runs.values() for link in links]
-    concept_of = assign_concepts([lk for lk in all_links if lk.method.startswith(("xlang-dp", "xedition"))])
+    rule_links = [link for (_, _, kind), links in runs.items() if kind in ("cross-language", "cross-edition")
+                  for link in links]
+    concept_of = assign_concepts(rule_links, anchor_ranks(specs))
     rule_ids = {r["key"]: r["id"] for r in db.query("select id, key from rules")}
     # every rule gets a concept: anchors first, then singletons
     anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))
@@ -182,6 +219,12 @@ def store(db, progress=None) -> dict[str, int]:
     if not any(fk.column == "concept_id" for fk in db["rules"].foreign_keys):
         db["rules"].add_foreign_key("concept_id", "concepts", "id")
     db["rules"].create_index(["concept_id"], if_not_exists=True)
+    db["edition_pairs"].insert_all(({
+        "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
+        "methods": ", ".join(f"{m} {n}" for m, n in Counter(lk.method for lk in runs[p.source, p.target, p.kind])
+                             .most_common()),
+        "rows": len(runs[p.source, p.target, p.kind]),
+    } for p in dict.fromkeys(pairs)), pk=("source_edition", "target_edition", "kind"))
     _create_views(db)
     if progress:
         progress(", ".join(f"{k}: {v}" for k, v in counts.items()))

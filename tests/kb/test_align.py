@@ -163,11 +163,11 @@ def test_items_link_to_rules(db):
         "where a.source_edition = 'de-article-2009' and i.kind = 'step'")}
     assert steps["Spruch auf den Stapel legen"] == "601.2a"
     assert steps["Manafähigkeiten aktivieren (falls Mana benötigt wird)"] == "601.2g"
-    faq = list(db.query("select count(*) n from alignments where pair = 'en-morph-2007 → de-morph-2007' "
+    faq = list(db.query("select count(*) n from alignments where pair = 'de-morph-2007 → en-morph-2007' "
                         "and source_item_id is not null and target_item_id is not null"))
     assert faq[0]["n"] >= 20
     morph = {r["source_number"]: r["target_number"] for r in db.query(
-        "select source_number, target_number from alignments where pair = 'en-morph-2007 → de-morph-2007' "
+        "select source_number, target_number from alignments where pair = 'de-morph-2007 → en-morph-2007' "
         "and source_rule_id is not null")}
     assert morph["702.34c"] == "702.34c"
 
