@@ -31,6 +31,29 @@ def parts(number: str) -> tuple[int, int | None, str | None]:
     return got
 
 
+def within(number: str, prefix: str) -> bool:
+    """Is ``number`` inside the part of the rules ``prefix`` names?
+
+    ``"601.2c"`` is within ``"6"``, ``"601"``, ``"601.2"`` and ``"601.2c"``; ``"702.34a"`` within
+    ``"702.34"``; ``"61"`` is no prefix of ``"610"``: whole number parts only.
+    """
+    if not prefix:
+        return True
+    if number == prefix:
+        return True
+    if len(prefix) == 1 and prefix.isdigit():
+        return number[:1] == prefix and len(number.split(".")[0]) == 3
+    if number.startswith(prefix):
+        rest = number[len(prefix):]
+        return rest[0] == "." or ("." in prefix and rest[0].isalpha())
+    return False
+
+
+def covered(number: str, covers) -> bool:
+    """Is ``number`` inside a coverage (number prefixes; empty: the whole rules)?"""
+    return not covers or any(within(number, p) for p in covers)
+
+
 def normalize(printed: str) -> str:
     """Strip what printing adds around a number: spaces and trailing dots (``"601.2."`` -> ``"601.2"``)."""
     return printed.strip().rstrip(".").strip()

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
+from ingest import numbers
+
 #: the language the Comprehensive Rules are written in; other languages are translations of it
 ORIGINAL_LANGUAGE = "en"
 
@@ -66,17 +68,7 @@ def overlaps(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     """Do two coverages share a rule? A coverage is a set of number prefixes ("6", "702.34"); empty = all."""
     if not a or not b:
         return True
-    return any(x == y or _under(x, y) or _under(y, x) for x in a for y in b)
-
-
-def _under(number: str, prefix: str) -> bool:
-    """Is ``number`` inside ``prefix`` ("601.2" inside "6" and "601", "702.34a" inside "702.34")?"""
-    if len(prefix) == 1 and prefix.isdigit():
-        return number[:1] == prefix and (len(number) == 1 or number[1:2].isdigit())
-    if number.startswith(prefix):
-        rest = number[len(prefix):]
-        return rest == "" or rest[0] == "." or (rest[0].isalpha() and "." in prefix)
-    return False
+    return any(numbers.within(x, y) or numbers.within(y, x) for x in a for y in b)
 
 
 def plan(editions: list[EditionSpec]) -> list[PlannedPair]:

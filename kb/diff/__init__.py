@@ -24,7 +24,7 @@ is also the name of a submodule (``classify`` lives in :mod:`.classes`, ``store`
 """
 from importlib import import_module
 
-CLASSES = ("unchanged", "reworded", "renumbered", "moved", "split", "merged", "added", "removed")
+CLASSES = ("unchanged", "reworded", "renumbered", "moved", "split", "merged", "added", "removed", "outside")
 #: where ``kb serve`` runs by default: the HTML report links rules to its rule pages
 BASE_URL = "http://127.0.0.1:8001"
 

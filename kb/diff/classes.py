@@ -101,11 +101,14 @@ def _linked(old: list[Rule], new: list[Rule], pairs: Iterable[Pair | tuple]
 
 
 def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tuple], *,
-             cross_language: bool = False) -> Classification:
+             cross_language: bool = False, old_covers: Sequence[str] = (),
+             new_covers: Sequence[str] = ()) -> Classification:
     """Change classes of every rule of two editions from their aligned pairs (see the module doc).
 
     ``pairs`` are :class:`Pair` or plain tuples ``(old, new, relation, score)``; rules are named by
     key or normalised number.  Unknown names raise ``KeyError`` (a pair must point at real rules).
+    ``old_covers``/``new_covers`` are the editions' coverages (number prefixes, empty: the whole
+    rules): a rule without counterpart in a part the other edition does not cover is ``outside``.
     """
     old, new = list(old), list(new)
     targets, sources, info = _linked(old, new, pairs)
@@ -127,8 +130,12 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
     for o in old:
         ts = targets.get(o.key, [])
         if not ts:
-            old_class[o.key] = "removed"
-            groups.append(Group("removed", [o], [], note=_removed_note(o, kept_sections, kept_chapters)))
+            if _old_covered(o, new_covers, section_map, chapter_map):
+                old_class[o.key] = "removed"
+                groups.append(Group("removed", [o], [], note=_removed_note(o, kept_sections, kept_chapters)))
+            else:
+                old_class[o.key] = "outside"
+                groups.append(Group("outside", [o], [], note="outside the newer edition's coverage"))
         elif len(ts) > 1:
             old_class[o.key] = "split"
             groups.append(Group("split", [o], list(ts), *agg([o], ts), text_changed=cluster_changed))
@@ -147,14 +154,40 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
     for n in new:
         ss = sources.get(n.key, [])
         if not ss:
-            new_class[n.key] = "added"
-            groups.append(Group("added", [], [n]))
+            if _new_covered(n, old_covers, section_map):
+                new_class[n.key] = "added"
+                groups.append(Group("added", [], [n]))
+            else:
+                new_class[n.key] = "outside"
+                groups.append(Group("outside", [], [n], note="outside the older edition's coverage"))
         elif len(ss) > 1:
             new_class[n.key] = "merged"
             groups.append(Group("merged", list(ss), [n], *agg(ss, [n]), text_changed=cluster_changed))
     groups.sort(key=lambda g: g.sort_key)
     return Classification(old, new, groups, old_class, new_class, section_map, chapter_map,
                           dict(targets), dict(sources), info)
+
+
+def _old_covered(o: Rule, covers: Sequence[str], section_map: dict, chapter_map: dict) -> bool:
+    """Would the newer edition have this old rule, by its coverage?  Judged where the rule's section
+    (or chapter) went, when the alignment says; else by its own number."""
+    if not covers:
+        return True
+    if o.section is not None and section_map.get(o.section):
+        return any(numbers.covered(str(s), covers) for s in section_map[o.section])
+    if o.chapter is not None and chapter_map.get(o.chapter):
+        return any(numbers.covered(str(c), covers) for c in chapter_map[o.chapter])
+    return numbers.covered(o.norm, covers) if o.norm and numbers.is_number(o.norm) else True
+
+
+def _new_covered(n: Rule, covers: Sequence[str], section_map: dict) -> bool:
+    """Would the older edition have this new rule: its section is where an old section went, or its
+    number is inside the older edition's coverage."""
+    if not covers:
+        return True
+    if n.section is not None and any(n.section in places for places in section_map.values()):
+        return True
+    return numbers.covered(n.norm, covers) if n.norm and numbers.is_number(n.norm) else True
 
 
 def _removed_note(o: Rule, kept_sections: set, kept_chapters: set) -> str:

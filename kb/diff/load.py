@@ -38,7 +38,7 @@ def load_edition(conn, edition_id: str) -> EditionInfo:
         raise LookupError(f"no edition {edition_id!r} in the KB (editions: {known})")
     e = rows[0]
     return EditionInfo(e["id"], e["language"], str(e["date"] or ""), e["title"] or "", e["kind"] or "",
-                   _scheme(e.get("parser") or ""))
+                       _scheme(e.get("parser") or ""), tuple((e.get("covers") or "").split()))
 
 
 def _scheme(parser_name: str) -> str:
@@ -114,10 +114,12 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
     pairs = [p if isinstance(p, Pair) else Pair(*p) for p in pairs]
     if cross:
         # across languages: structure only, no word diff and no terminology
-        return Report(old_e, new_e, classify(old, new, pairs, cross_language=True), True, [], [])
+        return Report(old_e, new_e, classify(old, new, pairs, cross_language=True, old_covers=old_e.covers,
+                                             new_covers=new_e.covers), True, [], [])
     terms = list(terms)
     seed_lemmas(new_e.language, ((r.full_text, r.lemmas) for r in old + new if r.lemmas))
-    cls = classify(old, new, refine_pairs(old, new, pairs, old_e, new_e, terms))
+    cls = classify(old, new, refine_pairs(old, new, pairs, old_e, new_e, terms), old_covers=old_e.covers,
+                   new_covers=new_e.covers)
     for g in cls.groups:
         if g.old and g.new:
             g.diff = group_diff(g, old_e, new_e, terms)

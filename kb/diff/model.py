@@ -165,6 +165,8 @@ class EditionInfo:
     title: str
     kind: str
     scheme: str
+    #: the parts of the rules the edition covers (number prefixes); empty: the whole rules
+    covers: tuple[str, ...] = ()
 
 
 @dataclass

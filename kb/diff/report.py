@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 from urllib.parse import quote
 
@@ -33,7 +33,7 @@ TEMPLATES = Path(__file__).parent.parent / "templates"
 COLOURS = {
     "unchanged": ("white", "#8a8f98"), "reworded": ("yellow", "#c98a00"), "renumbered": ("blue", "#2f6fd0"),
     "moved": ("magenta", "#9b4dca"), "split": ("cyan", "#0f8b8d"), "merged": ("cyan", "#3a7d44"),
-    "added": ("green", "#1e8e3e"), "removed": ("red", "#c5221f"),
+    "added": ("green", "#1e8e3e"), "removed": ("red", "#c5221f"), "outside": ("white", "#b0b4ba"),
 }
 DESCRIPTIONS = {
     "unchanged": "same place, same number, same words",
@@ -44,6 +44,7 @@ DESCRIPTIONS = {
     "merged": "several old rules became one new rule",
     "added": "new rule without an old counterpart",
     "removed": "old rule without a new counterpart",
+    "outside": "a rule in a part of the rules the other edition does not cover (an excerpt)",
 }
 
 
@@ -239,7 +240,8 @@ def _rules_text(rep: Report, fold: bool, only: tuple[str, ...], width: int) -> l
     n = rep.new
     cls = rep.cls
     out.append(click.style("Rule by rule", bold=True))
-    shown = [g for g in cls.groups if g.change_class != "removed" and (not only or g.change_class in only)]
+    shown = [g for g in cls.groups if g.change_class not in ("removed", "outside")
+             and (not only or g.change_class in only)]
     titles = {r.section: r for r in cls.new if r.level == "section"}
     current = object()
     for g in shown:
@@ -270,6 +272,15 @@ def _removed_text(rep: Report, only: tuple[str, ...], width: int) -> list[str]:
             per[g.old[0].chapter].append(g.old[0].label)
         for ch, nums in per.items():
             out.append(_plain_wrap(f"chapter {ch}: " + ", ".join(nums), width, "  ", {"fg": "red"}))
+    outside = Counter((g.old or g.new)[0].edition for g in cls.groups if g.change_class == "outside")
+    if outside and (not only or "outside" in only):
+        out.append("")
+        cover = {o.id: o.covers, n.id: n.covers}
+        other = {o.id: n.id, n.id: o.id}
+        for ed, count in outside.items():
+            out.append(click.style(f"Outside: {count} {ed} rules are in parts that {other[ed]} does not cover "
+                                   f"({other[ed]} covers {', '.join(cover[other[ed]]) or 'everything'})",
+                                   bold=True))
     return out
 
 
@@ -398,6 +409,8 @@ def render_html(rep: Report, base_url: str = BASE_URL, rule: str | None = None) 
     for g in groups:
         if g.change_class == "removed":
             removed[(g.old[0].chapter, g.old[0].section)].append(g)
+            continue
+        if g.change_class == "outside":
             continue
         first = g.new[0]
         sec = first.section if first.section is not None else ("chapter", first.chapter)

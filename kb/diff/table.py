@@ -59,6 +59,8 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
             rows.append(row(None, g.new[0], g, "added"))
         elif g.change_class == "removed":
             rows.append(row(g.old[0], None, g, "removed"))
+        elif g.change_class == "outside":
+            rows.append(row(g.old[0], None, g, "outside") if g.old else row(None, g.new[0], g, "outside"))
     for ok, nk in cls.pair_info:
         o = next(r for r in cls.sources[nk] if r.key == ok)
         n = next(r for r in cls.targets[ok] if r.key == nk)

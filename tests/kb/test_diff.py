@@ -237,9 +237,14 @@ def test_1999_every_rule_once(gold_1999, seeds):
     assert len(cls.old_class) == n_old == 409 and len(cls.new_class) == n_new == 334
     counts = cls.counts()
     assert sum(c["old"] for c in counts.values()) == n_old and sum(c["new"] for c in counts.values()) == n_new
-    # chapters 1-3 and 5 of 1999 have no counterpart in the chapter-6 excerpt
+    # chapters 1-3 and 5 of 1999 are outside the chapter-6 excerpt: not "removed"
     by = {(r["edition"], r["chapter"]): r for r in cls.by_chapter()}
-    assert by["de-1999", 5]["counts"]["removed"] == by["de-1999", 5]["total"] == 48
+    for chapter in (1, 2, 3, 5):
+        assert by["de-1999", chapter]["counts"]["outside"] == by["de-1999", chapter]["total"] > 0
+        assert by["de-1999", chapter]["counts"]["removed"] == 0
+    assert by["de-1999", 5]["total"] == 48
+    # chapter 4 went to chapter 6, which the excerpt covers: what has no counterpart there is removed
+    assert by["de-1999", 4]["counts"]["removed"] > 0 and by["de-1999", 4]["counts"]["outside"] == 0
 
 
 def test_1999_section_map(gold_1999):
