@@ -1,6 +1,6 @@
 """The parser registry: one parser per source format, registered by name.
 
-    @parser("cr-text", symbols="en-braces", description="official plain-text Comprehensive Rules")
+    @parser("cr-text", symbols="en-braces", description="official plain-text Comprehensive Rules", version=2)
     def parse(lines: list[str], path: str, lang: str) -> Parsed: ...
 
 ``kb parsers`` lists this registry; ``kb add --parser NAME`` and the manifest
@@ -21,16 +21,19 @@ class ParserSpec:
     #: symbol scheme of :mod:`ingest.symbols` used for ``text_norm``
     symbols: str
     description: str
+    #: bumped whenever the parser's output for the same input changes (parsed documents are cached by it)
+    version: int = 1
 
 
 PARSERS: dict[str, ParserSpec] = {}
 
 
-def parser(name: str, symbols: str = "none", description: str = ""):
+def parser(name: str, symbols: str = "none", description: str = "", version: int = 1):
     def register(func):
         if name in PARSERS:
             raise ValueError(f"parser {name!r} registered twice")
-        PARSERS[name] = ParserSpec(name, func, symbols, description or (func.__doc__ or "").strip().split("\n")[0])
+        PARSERS[name] = ParserSpec(name, func, symbols, description or (func.__doc__ or "").strip().split("\n")[0],
+                                   version)
         return func
 
     return register
