@@ -39,6 +39,8 @@ QUOTES = "\"'`´‘’‚‛“”„‟«»‹›"
 _SENTENCE_END = ".!?:;"
 _CLOSERS = QUOTES + ")]}"
 _DASHES = "-‐‑–—"
+#: invisible characters that may stick to a line's ends (a byte-order mark inside the file, zero widths)
+_INVISIBLE = "\ufeff\u200b\u200c\u200d\u2060"
 
 
 @dataclass(slots=True)
@@ -59,6 +61,7 @@ def scan(lines: list[str]) -> list[Line]:
     out = []
     for no, raw in enumerate(lines, 1):
         text = clean(raw)
+        text = text.strip(_INVISIBLE) or text  # a line of invisible characters only is a stray line
         expanded = raw.expandtabs(8) if "\t" in raw else raw
         indent = len(expanded) - len(expanded.lstrip())
         decoration = bool(text) and bool(DECORATION.match(text.replace(" ", "")))

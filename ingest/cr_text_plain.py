@@ -240,18 +240,24 @@ class PlainText:
         if m:
             rec = self.add("example", ln, text=m.group("text"), label=m.group("label"), owner=self.rule)
             self.open, self.open_indent = rec, ln.indent
-        elif MALFORMED.match(ln.text) and (self.sep or not self.wrapped):
+        elif MALFORMED.match(ln.text) and not self.continues(ln):
             self.add("unparsed", ln, text=ln.text, meta={"reason": "malformed rule number"})
             self.warn(ln.no, "malformed-number", f"line starts with a malformed rule number: {ln.text.split()[0]!r}")
         else:
             self.continue_rule(ln)
 
     def starts_record(self, number: str) -> bool:
-        """A numbered line starts a rule, unless in hard-wrapped text it continues the line above: no blank
-        line before it, and the sentence above is unfinished or the number does not come next."""
-        if self.sep or not self.wrapped or self.open is None or self.prev is None:
+        """A numbered line starts a rule, unless it continues the line above (no blank line before it).
+
+        Hard-wrapped text: it continues unless the sentence above is finished and the number comes next in
+        the numbering.  Unwrapped text (a line break inside a paragraph is a defect there): it continues
+        only after an unfinished sentence and with a number that does not come next."""
+        if self.sep or self.open is None or self.prev is None:
             return True
-        return ends_sentence(self.prev.text) and plausible_next(self.last_number, numbers.normalize(number))
+        plausible = plausible_next(self.last_number, numbers.normalize(number))
+        if self.wrapped:
+            return plausible and ends_sentence(self.prev.text)
+        return plausible or ends_sentence(self.prev.text)
 
     def split_number(self, number: str, rest: str) -> tuple[str, str, str] | None:
         """"606. 8b Players win" in section 606 after 606.8a is rule 606.8b printed with a space inside:

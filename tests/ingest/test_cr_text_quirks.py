@@ -198,6 +198,24 @@ def test_a_stray_character_on_its_own_line_is_recorded_with_a_warning():
     assert kinds(parsed)["unparsed"] == 0
 
 
+def test_invisible_and_control_characters_are_kept_as_stray_lines():
+    lines = ["100. General", "", "\ufeff100.1. A byte-order mark in the middle of the file.", "", "\ufeff", "",
+             "100.2. Last.", "", "\x1a"]
+    parsed = ingest.parse_lines(lines, "hand.txt", "cr-text", "en")
+    assert rules(parsed)["100.1"].text == "A byte-order mark in the middle of the file."
+    assert [(x.first_line, x.meta["what"]) for x in parsed.records if x.kind == "boilerplate"] == [
+        (5, "stray"), (9, "stray")]
+    assert [(w.line, w.code) for w in parsed.warnings] == [(5, "stray-line"), (9, "stray-line")]
+
+
+def test_a_line_break_before_a_cross_reference_in_unwrapped_text_is_no_rule():
+    lines = ["100. General", "", "100.1. A long rule that was broken before its reference, see rule",
+             "702.19b. And it goes on.", "", "100.2. The next rule."]
+    parsed = ingest.parse_lines(lines, "hand.txt", "cr-text", "en")
+    assert list(rules(parsed)) == ["100", "100.1", "100.2"]
+    assert rules(parsed)["100.1"].text.endswith("see rule 702.19b. And it goes on.")
+
+
 def test_a_space_inside_a_rule_number_is_read_as_the_next_rule():
     lines = ["702. Keyword Abilities", "", "702.37. Storm", "", "702. 37a Storm is a triggered ability.", "",
              "702. 37b If a spell has multiple instances of storm, each triggers separately.", "", "702.38. Affinity"]
