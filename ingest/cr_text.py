@@ -1,37 +1,43 @@
-"""Numbered Comprehensive Rules text, one rule per line.
-
-Two registered formats share this state machine:
+"""Numbered Comprehensive Rules text: the official plain text (``cr-text``) and the German web page (``cr-web``).
 
 ``cr-text``
-    The official plain-text CR (MagicCompRules.txt style)::
+    The official plain-text CR (MagicCompRules.txt), every edition from 1999 on::
 
         Magic: The Gathering Comprehensive Rules      <- title (heading)
         These rules are effective as of ...           <- paragraph
         Introduction / Contents                        <- headings
-        1. Game Concepts / 100. General / Glossary     <- contents (toc) until the body repeats its first entry
+        1. Game Concepts / 100. General / Glossary     <- contents (toc) until the body begins
         1. Game Concepts                               <- chapter
         100. General                                   <- section
         100.1. These Magic rules apply ...             <- rule ("100.1." with a dot)
         100.1a A two-player game is ...                <- subrule
+             A further paragraph of 100.1a             <- continuation paragraph (indented)
         Example: ...                                   <- example of the preceding rule
         Glossary                                       <- term line + definition lines, blank-separated
-        Credits                                        <- boilerplate to the end
+        Credits                                        <- boilerplate, then sections such as "Questions?"
+
+    Hard-wrapped editions, wording that differs between contents and body and the
+    other quirks of the archive are handled in :mod:`ingest.cr_text_plain`.
 
 ``cr-web``
     The German web page of the CR (``601.1 Früher ...``: rules without the dot,
     "Beispiel:" examples, "Hinweis des Übersetzers:" notes, site navigation around
-    the rules, mana symbols as ``{s}``/``{tap}``).
+    the rules, mana symbols as ``{s}``/``{tap}``), read by :class:`_Machine` below.
 
-A table of contents promises sections; a file that ends before reaching one of
-them is reported as truncated.
+A table of contents promises sections; a file that ends before reaching them is
+reported as truncated (:class:`~ingest.model.SourceError` with file and line).
 """
 from __future__ import annotations
 
 import re
 
+from . import cr_text_plain
 from .model import Parsed, ParseWarning, Record, SourceError, Span
 from .registry import parser
 from .text import clean
+
+#: version of the cr-text parser's output (see :attr:`ingest.registry.ParserSpec.version`)
+VERSION = 2
 
 RULE = re.compile(r"^(?P<num>\d{3}\.\d+[a-z]?\.?)(?:\s+(?P<text>.*))?$")
 SECTION = re.compile(r"^(?P<num>\d{3}\.)\s+(?P<title>\S.*)$")
@@ -172,10 +178,10 @@ class _Machine:
                                                f"{missing[0]!r} but the file ends at line {last}")
 
 
-@parser("cr-text", symbols="en-braces",
-        description="official plain-text Comprehensive Rules (MagicCompRules.txt style)")
+@parser("cr-text", symbols="en-braces", version=VERSION,
+        description="official plain-text Comprehensive Rules, every edition 1999 to today (MagicCompRules.txt)")
 def parse_cr_text(lines: list[str], path: str, lang: str) -> Parsed:
-    return _Machine(lines, path, None).run()
+    return cr_text_plain.parse(lines, path)
 
 
 @parser("cr-web", symbols="de-braces",
