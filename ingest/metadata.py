@@ -27,8 +27,6 @@ DATE_PATTERNS = [
     ("it", re.compile(r"\b(?:in\s+vigore|valid[ei])\s+dal(?:l')?\s*(?P<day>\d{1,2})\s+(?P<month>[a-z]+)\s+"
                       r"(?P<year>\d{4})", re.IGNORECASE)),
 ]
-#: how far into a document the date is looked for
-HEAD_LINES = 60
 FUNCTION_WORDS = {
     "en": {"the", "of", "and", "a", "to", "is", "that", "it", "if", "or", "be", "an", "this", "with", "as"},
     "de": {"der", "die", "das", "und", "ist", "nicht", "ein", "eine", "den", "zu", "mit", "von", "wenn", "auf"},
@@ -38,8 +36,12 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 def effective_date(lines: list[str]) -> tuple[str, int] | None:
-    """``("2024-11-08", line)`` from the document's own statement of its date, or None."""
-    for no, line in enumerate(lines[:HEAD_LINES], 1):
+    """``("2024-11-08", line)`` from the document's own statement of its date (the first one), or None.
+
+    Most editions state it at the top; the oldest at the end ("These rules are current as of
+    April 23, 1999."), so the whole document is searched.
+    """
+    for no, line in enumerate(lines, 1):
         for lang, pattern in DATE_PATTERNS:
             m = pattern.search(line)
             if not m:

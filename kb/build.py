@@ -20,6 +20,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Callable
 
@@ -36,12 +37,14 @@ from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, document_rows, texts_of
 
-#: Later stages, called with the database once rules, items and refs exist.
-STAGES: list[tuple[str, Callable[[sqlite_utils.Database], object]]] = [
-    ("engine trace links", engine_trace.store),
-    ("alignments", align_store),
-    ("diffs", diff_store),
-]
+
+def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
+    """The later stages, called with the database once rules, items and refs exist."""
+    return [
+        ("engine trace links", engine_trace.store),
+        ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
+        ("diffs", diff_store),
+    ]
 #: the code and data whose change makes a database out of date (besides the manifest and sources)
 INPUT_TREES = ("ingest", "kb", "engine")
 #: fewer texts than this are lemmatised in-process (starting workers would cost more)
@@ -103,11 +106,11 @@ def _exclusive(db_path: Path, progress: Callable[[str], None]):
             fcntl.flock(fh, fcntl.LOCK_UN)
 
 
-def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, stages: bool,
+def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with_stages: bool,
            progress: Callable[[str], None], force: bool, workers: int | None, cache_dir: Path | None,
            t0: float) -> BuildReport:
     report = BuildReport(db_path)
-    fingerprint = _fingerprint(manifest, data_dir, strict, stages)
+    fingerprint = _fingerprint(manifest, data_dir, strict, with_stages)
     if not force and _built_from(db_path) == fingerprint:
         report.up_to_date = True
         report.counts = _counts(sqlite_utils.Database(db_path))
@@ -136,8 +139,8 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, stag
         t = time.perf_counter()
         schema.finish(db)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
-        if stages:
-            for name, func in STAGES:
+        if with_stages:
+            for name, func in stages(cache_root, workers):
                 t = time.perf_counter()
                 func(db)
                 report.timings[name] = time.perf_counter() - t

@@ -145,13 +145,27 @@ def save(manifest: Manifest, path: Path = paths.MANIFEST) -> None:
         return out
 
     header = _header(path) or HEADER
-    text = header + "\n" + tomli_w.dumps({"document": [doc(d) for d in manifest.documents]})
+    text = header + "".join(_toml_document(doc(d)) for d in manifest.documents)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return tomli_w.dumps({"v": value}).split(" = ", 1)[1].strip()
+
+
+def _toml_document(d: dict) -> str:
+    """One ``[[document]]`` with its ``[[document.edition]]`` tables, in the style of the hand-written file."""
+    lines = ["", "[[document]]"] + [f"{k} = {_toml_value(v)}" for k, v in d.items() if k != "edition"]
+    for e in d["edition"]:
+        lines += ["", "[[document.edition]]"] + [f"{k} = {_toml_value(v)}" for k, v in e.items()]
+    return "\n".join(lines) + "\n"
 
 
 def _header(path: Path) -> str:

@@ -24,10 +24,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 from .features import sentences
 from .lexical import rewrite
-from .matcher import EditionMatcher
+from .matcher import Companion, EditionMatcher
 from .structure import _fill_gaps, _learn_priors, _map_headings
 from .views import Alignment, AlignRule
 
@@ -68,13 +69,29 @@ XEDITION = {
 }
 
 
+@dataclass
+class CompanionPair:
+    """The two editions' translations and which rule translates which (keys), for :class:`Companion`."""
+
+    src: list[AlignRule]
+    tgt: list[AlignRule]
+    terms: list
+    s_map: dict[str, str]   # source rule key -> key of its translation
+    t_map: dict[str, str]   # target rule key -> key of its translation
+
+
 def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[tuple[str, str]] | None = None, *,
-                        params: dict | None = None, method: str = "xedition-lex") -> list[Alignment]:
-    """Align an older edition to a newer one in the same language but another numbering (see the module doc)."""
+                        params: dict | None = None, method: str = "xedition-lex",
+                        companion: CompanionPair | None = None) -> list[Alignment]:
+    """Align an older edition to a newer one in the same language but another numbering (see the module doc).
+
+    With a ``companion`` (the same two editions in another language, e.g. the English originals of
+    two German editions), the similarity of the translations is a second path of evidence."""
     p = {**XEDITION, **(params or {})}
     if not src or not tgt:
         return [Alignment(v, None, 0.0, "no counterpart", method, {}) for v in src]
-    mt = EditionMatcher(src, tgt, terms or [], p["sentence_weight"], p["wording_floor"])
+    comp = _companion(src, tgt, companion, p) if companion is not None else None
+    mt = EditionMatcher(src, tgt, terms or [], p["sentence_weight"], p["wording_floor"], comp)
     cand = mt.candidates(p["candidates"], p["sentence_candidates"])
     prior, anchors, strength = _learn_priors(mt, cand, p)
     mt.add_position_candidates(cand, anchors, p["position_window"])
@@ -111,6 +128,20 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
             links.append(Alignment(v, tgt[d], round(s if s is not None else 1.0, 3), rel,
                               "xedition-coverage" if (i, d) in covered else method, ev))
     return links
+
+
+def _companion(src: list[AlignRule], tgt: list[AlignRule], c: CompanionPair, p: dict) -> Companion | None:
+    """The companion matcher over the translations of the rules of the main pair."""
+    c_src = [v for v in c.src if v.key in set(c.s_map.values())]
+    c_tgt = [v for v in c.tgt if v.key in set(c.t_map.values())]
+    if not c_src or not c_tgt:
+        return None
+    s_pos = {v.key: n for n, v in enumerate(c_src)}
+    t_pos = {v.key: n for n, v in enumerate(c_tgt)}
+    s_map = {i: s_pos[c.s_map[v.key]] for i, v in enumerate(src) if c.s_map.get(v.key) in s_pos}
+    t_map = {d: t_pos[c.t_map[v.key]] for d, v in enumerate(tgt) if c.t_map.get(v.key) in t_pos}
+    matcher = EditionMatcher(c_src, c_tgt, c.terms, p["sentence_weight"], p["wording_floor"])
+    return Companion(matcher, s_map, t_map)
 
 
 def _primary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dict, p: dict) -> dict[int, list[int]]:

@@ -23,12 +23,41 @@ from .numbering import _group, _section_of
 from .views import AlignRule
 
 
+class Companion:
+    """The same two editions in another language: a second, independent path of evidence.
+
+    ``matcher`` compares the translations; ``s_map``/``t_map`` map a source/target index of the
+    main pair to the index of its translation (from the translation alignments).  Where both
+    sides of a pair have a translation, its similarity there counts beside the similarity here.
+    """
+
+    def __init__(self, matcher: EditionMatcher, s_map: dict[int, int], t_map: dict[int, int]):
+        self.matcher, self.s_map, self.t_map = matcher, s_map, t_map
+        self.t_inv: dict[int, list[int]] = {}
+        for d, cd in t_map.items():
+            self.t_inv.setdefault(cd, []).append(d)
+
+    def rule_sim(self, i: int, d: int) -> float | None:
+        ci, cd = self.s_map.get(i), self.t_map.get(d)
+        if ci is None or cd is None:
+            return None
+        return self.matcher.rule_sim(ci, cd)
+
+    def candidates(self, i: int, k: int) -> list[int]:
+        """The targets (of the main pair) whose translations the translation of ``i`` finds."""
+        ci = self.s_map.get(i)
+        if ci is None or not self.matcher.has_text[ci]:
+            return []
+        return [d for _, cd in self.matcher.index.search(self.matcher.s_bags[ci], k) for d in self.t_inv.get(cd, ())]
+
+
 class EditionMatcher:
     """Rule and sentence similarity between an older (``src``) and a newer (``tgt``) edition."""
 
     def __init__(self, src: list[AlignRule], tgt: list[AlignRule], terms: list[tuple[str, str]],
-                 sentence_weight: float = 0.0, wording_floor: float = 0.3):
+                 sentence_weight: float = 0.0, wording_floor: float = 0.3, companion: Companion | None = None):
         self.src, self.tgt, self.terms = src, tgt, terms
+        self.companion = companion
         self.sentence_weight = sentence_weight
         self.wording_floor = wording_floor
         lang = tgt[0].lang
@@ -70,11 +99,16 @@ class EditionMatcher:
     # ------------------------------------------------------------------ similarity
 
     def rule_sim(self, i: int, d: int) -> float:
-        """Cosine of the rule bags; matching examples count for a fifth when both rules have some."""
+        """Cosine of the rule bags; matching examples count for a fifth when both rules have some.
+        With a companion, the similarity of the two rules' translations counts as much."""
         s = self.index.dot(self.s_vecs[i], d)
         ex = self.s_ex_vecs[i]
         if ex and self.tgt[d].examples:
             s = 0.8 * s + 0.2 * self.ex_index.dot(ex, d)
+        if self.companion is not None:
+            c = self.companion.rule_sim(i, d)
+            if c is not None:
+                s = (s + c) / 2
         return s
 
     def wording_sims(self, i: int, d: int) -> tuple[float, ...]:
@@ -171,6 +205,8 @@ class EditionMatcher:
                 if len(self.s_sent_bags[i]) > 1:
                     for bag in self.s_sent_bags[i]:
                         pool.update(d for _, d in self.index.search(bag, k_sentence))
+                if self.companion is not None:
+                    pool.update(self.companion.candidates(i, k))
             out.append({d: self.sim(i, d) for d in sorted(pool) if self.t_text[d]})
         return out
 

@@ -2,12 +2,23 @@
 the SQL views, Datasette canned queries and table metadata over them."""
 from __future__ import annotations
 
+import hashlib
 import json
+import multiprocessing
+import os
+import pickle
 from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
+from ingest import numbers
+
+from .. import lemmas as lemmas_mod
 from .concepts import assign_concepts
 from .consecutive import align_consecutive, identical_share
-from .crossedition import align_cross_edition
+from .crossedition import CompanionPair, align_cross_edition
 from .crosslang import align_cross_language
 from .items import align_items
 from .lexical import load_terminology
@@ -19,6 +30,8 @@ from .views import Alignment, AlignRule, items_from_db, views_from_db
 #: share of a source edition's rules printed word for word in the target from which the pair is
 #: aligned as consecutive editions (cheap matching first); below it, the full aligner runs
 CONSECUTIVE_FROM = 0.5
+#: below this total cost (see :attr:`PairInput.cost`) the pairs are aligned in-process
+PARALLEL_COST = 20_000
 
 
 def edition_specs(db) -> list[EditionSpec]:
@@ -48,10 +61,181 @@ def anchor_ranks(specs: list[EditionSpec]) -> dict[str, int]:
     return {e.id: n for n, e in enumerate(order)}
 
 
-def run_all(db, pairs: list[PlannedPair] | None = None) -> dict[tuple[str, str, str], list[Alignment]]:
-    """Compute the alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind)."""
-    terms = load_terminology()
-    out: dict[tuple[str, str, str], list[Alignment]] = {}
+@dataclass
+class PairInput:
+    """Everything one pair's aligner needs, read from the KB beforehand (so workers need no database)."""
+
+    pair: PlannedPair
+    src: list[AlignRule]
+    tgt: list[AlignRule]
+    terms: list[tuple[str, str]]
+    companion: CompanionPair | None = None
+
+    @property
+    def cost(self) -> int:
+        return len(self.src) * (1 + len(self.tgt) // 100)
+
+    @property
+    def full(self) -> bool:
+        """A cross-edition pair for the full aligner (not consecutive editions)."""
+        return self.pair.kind == "cross-edition" and identical_share(self.src, self.tgt) < CONSECUTIVE_FROM
+
+
+def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules) -> PairInput:
+    """The views of a pair; editions with one numbering scheme are cut to the parts both cover."""
+    terms = load_terminology(lang=specs[p.source].language)
+    if p.kind == "items":
+        return PairInput(p, items_from_db(db, p.source, ("step", "example", "paragraph")),
+                         _cited_subtree(db, p.source, p.target), terms)
+    if p.kind == "faq":
+        return PairInput(p, items_from_db(db, p.source, ("faq",)),
+                         [v for v in rules(p.target) if v.level in ("rule", "subrule")], terms)
+    if p.kind == "faq-translation":
+        return PairInput(p, items_from_db(db, p.source, ("faq",)), items_from_db(db, p.target, ("faq",)), terms)
+    src, tgt = rules(p.source), rules(p.target)
+    if p.kind == "cross-language" or p.reason == "chain" and identical_share(src, tgt) >= CONSECUTIVE_FROM:
+        src = _within(src, specs[p.target].covers)
+        tgt = _within(tgt, specs[p.source].covers)
+    return PairInput(p, src, tgt, terms)
+
+
+def _within(views: list[AlignRule], covers: tuple[str, ...]) -> list[AlignRule]:
+    return [v for v in views if not v.norm or numbers.covered(v.norm, covers)] if covers else views
+
+
+def align_input(inp: PairInput) -> list[Alignment]:
+    """Run the aligner of a pair's kind on its views (pure: no database)."""
+    p, src, tgt, terms = inp.pair, inp.src, inp.tgt, inp.terms
+    if p.kind == "cross-language":
+        return align_cross_language(src, tgt)
+    if p.kind == "cross-edition":
+        if not inp.full:
+            return align_consecutive(src, tgt, terms)
+        return align_cross_edition(src, tgt, terms, companion=inp.companion)
+    if p.kind == "items":
+        return align_items(src, tgt, terms, method="item-lex")
+    if p.kind == "faq":
+        return align_items(src, tgt, terms, method="faq-lex")
+    if p.kind == "faq-translation":
+        return align_cross_language(src, tgt, method="xlang-dp-items")
+    raise ValueError(f"unknown pair kind {p.kind!r}")
+
+
+def translations(results: dict[tuple[str, str, str], list[Alignment]]) -> dict[str, dict[str, dict[str, str]]]:
+    """edition -> other edition -> (rule key -> its best translation's key), from cross-language rule pairs."""
+    best: dict[tuple[str, str, str], tuple[float, str]] = {}
+    for (a, b, kind), links in results.items():
+        if kind != "cross-language":
+            continue
+        for lk in links:
+            if lk.target is None or lk.source.kind != "rule" or lk.target.kind != "rule":
+                continue
+            for x, y, ed_x, ed_y in ((lk.source, lk.target, a, b), (lk.target, lk.source, b, a)):
+                k = (ed_x, ed_y, x.key)
+                if k not in best or lk.score > best[k][0]:
+                    best[k] = (lk.score, y.key)
+    out: dict[str, dict[str, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
+    for (ed_x, ed_y, key), (_, other) in best.items():
+        out[ed_x][ed_y][key] = other
+    return out
+
+
+def companion_for(inp: PairInput, trans: dict, specs: dict[str, EditionSpec], rules) -> CompanionPair | None:
+    """The same pair in another language (the translations of both editions), if the KB has one."""
+    a, b = inp.pair.source, inp.pair.target
+    options = [(x, y) for x in trans.get(a, {}) for y in trans.get(b, {})
+               if specs[x].language == specs[y].language != specs[a].language and x != y]
+    if not options:
+        return None
+    x, y = max(options, key=lambda o: (len(trans[a][o[0]]) + len(trans[b][o[1]]), o))
+    return CompanionPair(rules(x), rules(y), load_terminology(lang=specs[x].language), trans[a][x], trans[b][y])
+
+
+_JOBS: list[PairInput] = []
+
+
+def _run_job(k: int) -> list[Alignment]:
+    return align_input(_JOBS[k])
+
+
+class AlignmentCache:
+    """Computed alignments keyed by everything they depend on: the pair's views (and its companion's),
+    the terminology and the aligners' code.  A pair whose editions did not change is not aligned
+    again; rows are stored by rule key, so new row ids of a rebuilt KB do not matter."""
+
+    def __init__(self, root: Path | None):
+        self.dir = Path(root) / "alignments" if root else None
+        self.used: set[str] = set()
+
+    @staticmethod
+    def key(inp: PairInput) -> str:
+        h = hashlib.sha256(_code_version().encode())
+        h.update(repr((inp.pair.kind, inp.pair.reason, inp.terms)).encode())
+        sides = [inp.src, inp.tgt]
+        if inp.companion is not None:
+            c = inp.companion
+            sides += [c.src, c.tgt]
+            h.update(repr((c.terms, sorted(c.s_map.items()), sorted(c.t_map.items()))).encode())
+        for side in sides:
+            for v in side:
+                h.update(repr((v.key, v.norm, v.kind, v.level, v.title, v.text, v.lemmas, v.examples)).encode())
+            h.update(b"|")
+        return h.hexdigest()[:40]
+
+    def get(self, key: str, inp: PairInput) -> list[Alignment] | None:
+        if self.dir is None:
+            return None
+        try:
+            rows = pickle.loads((self.dir / f"{key}.pickle").read_bytes())
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+            return None
+        src = {v.key: v for v in inp.src}
+        tgt = {v.key: v for v in inp.tgt}
+        try:
+            out = [Alignment(src[s], tgt[t] if t is not None else None, score, rel, method, ev)
+                   for s, t, score, rel, method, ev in rows]
+        except KeyError:
+            return None
+        self.used.add(key)
+        return out
+
+    def put(self, key: str, links: list[Alignment]) -> None:
+        if self.dir is None:
+            return
+        self.dir.mkdir(parents=True, exist_ok=True)
+        rows = [(lk.source.key, lk.target.key if lk.target else None, lk.score, lk.relation, lk.method, lk.evidence)
+                for lk in links]
+        tmp = self.dir / f".{key}.{os.getpid()}.tmp"
+        tmp.write_bytes(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, self.dir / f"{key}.pickle")
+        self.used.add(key)
+
+    def prune(self) -> None:
+        if self.dir is not None and self.dir.exists():
+            for path in self.dir.glob("*.pickle"):
+                if path.stem not in self.used:
+                    path.unlink(missing_ok=True)
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str:
+    h = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,
+            cache_dir: Path | None = None) -> dict[tuple[str, str, str], list[Alignment]]:
+    """Compute the alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind).
+
+    Translations and consecutive editions first; then the full cross-edition pairs, each with its
+    companion (the same pair in another language) as a second path of evidence.  The pairs of a
+    round are independent: with ``workers`` > 1 (default: the CPUs, at most 2) they run in forked
+    processes, the largest first.  With a ``cache_dir``, pairs whose inputs did not change since
+    an earlier build come from the cache.
+    """
+    specs = {e.id: e for e in edition_specs(db)}
     views: dict[str, list[AlignRule]] = {}
 
     def rules(edition: str) -> list[AlignRule]:
@@ -59,32 +243,48 @@ def run_all(db, pairs: list[PlannedPair] | None = None) -> dict[tuple[str, str, 
             views[edition] = views_from_db(db, edition)
         return views[edition]
 
-    for p in pairs if pairs is not None else planned_pairs(db):
-        key = (p.source, p.target, p.kind)
-        if key not in out:
-            out[key] = align_pair(db, p, rules, terms)
-    return out
+    planned = list(dict.fromkeys(pairs if pairs is not None else plan(list(specs.values()))))
+    keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
+    first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
+    inputs = {k: pair_input(db, first[k], specs, rules) for k in keys}
+    cache = AlignmentCache(cache_dir)
+    workers = workers or min(2, os.cpu_count() or 1)
+    results: dict[tuple[str, str, str], list[Alignment]] = {}
+    _round([k for k in keys if not inputs[k].full], inputs, cache, workers, specs, results)
+    trans = translations(results)
+    second = [k for k in keys if inputs[k].full]
+    for k in second:
+        inputs[k].companion = companion_for(inputs[k], trans, specs, rules)
+    _round(second, inputs, cache, workers, specs, results)
+    if cache_dir is not None:
+        cache.prune()
+    return {k: results[k] for k in keys}
 
 
-def align_pair(db, p: PlannedPair, rules, terms) -> list[Alignment]:
-    """One pair of the plan; ``rules(edition)`` gives an edition's rule views (cached by the caller)."""
-    if p.kind == "cross-language":
-        return align_cross_language(rules(p.source), rules(p.target))
-    if p.kind == "cross-edition":
-        src, tgt = rules(p.source), rules(p.target)
-        if identical_share(src, tgt) >= CONSECUTIVE_FROM:
-            return align_consecutive(src, tgt, terms)
-        return align_cross_edition(src, tgt, terms)
-    if p.kind == "items":
-        items = items_from_db(db, p.source, ("step", "example", "paragraph"))
-        return align_items(items, _cited_subtree(db, p.source, p.target), terms, method="item-lex")
-    if p.kind == "faq":
-        targets = [v for v in rules(p.target) if v.level in ("rule", "subrule")]
-        return align_items(items_from_db(db, p.source, ("faq",)), targets, terms, method="faq-lex")
-    if p.kind == "faq-translation":
-        return align_cross_language(items_from_db(db, p.source, ("faq",)), items_from_db(db, p.target, ("faq",)),
-                                    method="xlang-dp-items")
-    raise ValueError(f"unknown pair kind {p.kind!r}")
+def _round(keys: list, inputs: dict, cache: AlignmentCache, workers: int, specs: dict, results: dict) -> None:
+    """Align ``keys`` (cached ones from the cache; the rest in parallel when worth it) into ``results``."""
+    todo = []
+    hashes = {k: cache.key(inputs[k]) for k in keys}
+    for k in keys:
+        got = cache.get(hashes[k], inputs[k])
+        if got is not None:
+            results[k] = got
+        else:
+            todo.append(k)
+    todo.sort(key=lambda k: -inputs[k].cost)
+    if workers > 1 and len(todo) > 1 and sum(inputs[k].cost for k in todo) > PARALLEL_COST:
+        for lang in {specs[k[0]].language for k in todo if k[2] != "cross-language"}:
+            lemmas_mod.warm(lang)  # the workers inherit the tokenizers
+        _JOBS[:] = [inputs[k] for k in todo]
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                results.update(zip(todo, pool.map(_run_job, range(len(todo))), strict=True))
+        finally:
+            _JOBS.clear()
+    else:
+        results.update((k, align_input(inputs[k])) for k in todo)
+    for k in todo:
+        cache.put(hashes[k], results[k])
 
 
 def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[AlignRule]:
@@ -155,7 +355,7 @@ TABLE_METADATA = {
 }
 
 
-def store(db, progress=None) -> dict[str, int]:
+def store(db, progress=None, cache_dir: Path | None = None, workers: int | None = None) -> dict[str, int]:
     """Compute every alignment of the KB and write ``concepts``, ``alignments`` and ``rules.concept_id``.
 
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
@@ -163,13 +363,14 @@ def store(db, progress=None) -> dict[str, int]:
     """
     specs = edition_specs(db)
     pairs = plan(specs)
-    runs = run_all(db, pairs)
+    runs = run_all(db, pairs, workers=workers, cache_dir=cache_dir)
     for name in ("alignments", "concepts", "edition_pairs"):
         if name in db.table_names():
             db[name].drop()
-    rule_links = [link for (_, _, kind), links in runs.items() if kind in ("cross-language", "cross-edition")
-                  for link in links]
-    concept_of = assign_concepts(rule_links, anchor_ranks(specs))
+    concept_of = assign_concepts(
+        [lk for (_, _, kind), links in runs.items() if kind == "cross-edition" for lk in links],
+        anchor_ranks(specs),
+        [lk for (_, _, kind), links in runs.items() if kind == "cross-language" for lk in links])
     rule_ids = {r["key"]: r["id"] for r in db.query("select id, key from rules")}
     # every rule gets a concept: anchors first, then singletons
     anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))

@@ -26,7 +26,7 @@ def q(conn, sql, *params):
 def test_every_document_is_rebuilt_exactly_from_its_records(conn):
     manifest = load(ROOT / "data" / "manifest.toml")
     for doc in manifest.documents:
-        with open(ROOT / "data" / doc.path, encoding="utf-8", newline="") as f:
+        with open(ROOT / "data" / doc.path, encoding="utf-8-sig", newline="") as f:
             source = re.split(r"\r\n|\r|\n", f.read())
         expected = {no: line for no, line in enumerate(source, 1) if line.strip()}
         segments = defaultdict(list)

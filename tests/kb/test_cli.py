@@ -21,7 +21,8 @@ def test_editions_json(kb_db):
     result = run("editions", "--json", "--db", kb_db)
     assert result.exit_code == 0
     rows = {r["id"]: r for r in json.loads(result.output)}
-    assert set(rows) == {"de-2024", "de-1999", "it-wiki", "de-article-2009", "de-morph-2007", "en-morph-2007"}
+    assert set(rows) == {"de-2024", "de-1999", "it-wiki", "de-article-2009", "de-morph-2007", "en-morph-2007",
+                         "en-1999-04-23", "en-2024-11-08"}
     assert rows["de-1999"] == {**rows["de-1999"], "language": "de", "date": "1999-04-02", "kind": "cr",
                                "parser": "cr-1999-pdf", "source": "data/sources/001_0c3355379ebe2b1a.txt"}
 
@@ -45,7 +46,7 @@ def test_rule_in_every_edition_and_unknown_rule(kb_db):
 def test_stats_reports_every_document_fully_attributed(kb_db):
     result = run("stats", "--json", "--db", kb_db)
     rows = json.loads(result.output)
-    assert len(rows) == 5
+    assert len(rows) == 7
     assert all(r["share"] == 1.0 and r["kinds"]["unparsed"] == 0 for r in rows)
     assert rows[0]["nonblank_lines"] > 0
 
