@@ -206,6 +206,24 @@ def add(files: tuple[Path, ...], parser_name: str, edition_id: str | None, langu
 
 
 @main.command()
+@click.argument("number")
+@click.option("--edition", "-e", help="Edition of NUMBER (default: the newest edition that has it).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@DB_OPTION
+def history(number: str, edition: str | None, fmt: str, db_path: Path):
+    """A rule's life across editions and languages: first appearance, renumberings, rewordings
+    (with word diffs), splits, merges, removal, and its counterparts in other languages."""
+    from .history import HistoryError, render_text
+    from .history import history as run
+
+    try:
+        h = run(connect_db(db_path), number, edition)
+    except HistoryError as e:
+        _fail(e)
+    click.echo(json.dumps(h.as_dict(), indent=2, ensure_ascii=False) if fmt == "json" else render_text(h))
+
+
+@main.command()
 def parsers():
     """List the parser names for `kb add --parser`."""
     from ingest import PARSERS

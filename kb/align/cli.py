@@ -12,6 +12,7 @@ import click
 
 from .. import paths
 from ..cli_common import DB_OPTION, open_db
+from .ondemand import between
 
 
 @click.command("align-eval")
@@ -47,28 +48,39 @@ def align_group():
 @click.option("--from", "source", required=True, help="Source edition, e.g. it-wiki or de-1999.")
 @click.option("--to", "target", required=True, help="Target edition, e.g. de-2024.")
 def align_export(db_path: Path, source: str, target: str):
-    """The stored alignment as TSV: source number, target number, relation, score (empty target: none).
+    """The alignment of two editions as TSV: source number, target number, relation, score (empty
+    target: none), source line, method.
 
-    One row per pair; a split source has several rows, a rule without counterpart an empty
-    target.  The last column, the source line, tells apart a number printed twice.
+    A pair the build aligned is read from the KB; any other pair is composed along the stored
+    pairs that connect the two editions, or aligned now (stderr says which).  One row per pair;
+    a split source has several rows, a rule without counterpart an empty target.  The source
+    line tells apart a number printed twice.
     """
     db = open_db(db_path)
     if "alignments" not in db.table_names():
         raise click.ClickException("the KB has no alignments table: run `kb build` first")
     rows = list(db.query(
         """select a.source_number, a.target_number, a.relation, a.score,
-                  coalesce(r.line_start, i.line_start) as source_line
+                  coalesce(r.line_start, i.line_start) as source_line, a.method
            from alignments a left join rules r on r.id = a.source_rule_id left join items i on i.id = a.source_item_id
            where a.source_edition = ? and a.target_edition = ? order by a.id""", [source, target]))
-    if not rows:
-        pairs = sorted({f"{r['source_edition']} -> {r['target_edition']}" for r in
-                        db.query("select distinct source_edition, target_edition from alignments")})
-        raise click.ClickException(f"no alignment {source} -> {target}; stored: {', '.join(pairs)}")
+    if rows:
+        click.echo(f"{source} → {target}: stored by the build", err=True)
+    else:
+        try:
+            answer = between(db, source, target)
+        except LookupError as e:
+            raise click.ClickException(str(e.args[0])) from None
+        click.echo(f"{source} → {target}: {answer.method}" + (f" via {' → '.join(answer.path)}"
+                                                              if answer.method == "composed" else ""), err=True)
+        rows = [{"source_number": lk.source.norm, "target_number": lk.target.norm if lk.target else None,
+                 "relation": lk.relation, "score": lk.score, "source_line": lk.source.line, "method": lk.method}
+                for lk in answer.links]
     out = sys.stdout
-    out.write("source_number\ttarget_number\trelation\tscore\tsource_line\n")
+    out.write("source_number\ttarget_number\trelation\tscore\tsource_line\tmethod\n")
     for r in rows:
         out.write(f"{r['source_number']}\t{r['target_number'] or ''}\t{r['relation']}\t{r['score']:.3f}\t"
-                  f"{r['source_line'] or ''}\n")
+                  f"{r['source_line'] or ''}\t{r['method']}\n")
 
 
 COMMANDS = [align_eval, align_group]

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+import sqlite_utils
+
 from ingest import UnknownParser, get_parser
 
+from ..align.ondemand import between
 from ..terminology import Term
 from .classes import classify, refine_pairs
 from .model import EditionInfo, Pair, Report, Rule, rule_from_row
@@ -70,6 +73,13 @@ def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
                  r["method"] or "") for r in rows]
 
 
+def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
+    """Pairs of two editions the build did not align: composed along stored pairs, or aligned now."""
+    answer = between(sqlite_utils.Database(conn), old_edition, new_edition)
+    return [Pair(lk.source.key, lk.target.key, lk.relation, lk.score, lk.method)
+            for lk in answer.links if lk.target is not None]
+
+
 def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
     """EditionInfo pairs (old, new) with rule-to-rule alignment rows, older edition first."""
     if not _table_exists(conn, "alignments"):
@@ -97,9 +107,7 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
     if pairs is None:
         pairs = load_pairs(conn, old_edition, new_edition)
         if not pairs:
-            known = ", ".join(f"{a} → {b}" for a, b in aligned_edition_pairs(conn)) or "none"
-            raise LookupError(f"the KB has no aligned rule pairs between {old_edition} and {new_edition} "
-                              f"(aligned editions: {known})")
+            pairs = on_demand_pairs(conn, old_edition, new_edition)
     if terms is None:
         terms = load_terms(TERMINOLOGY, new_e.language)
         if old_e.date > new_e.date:

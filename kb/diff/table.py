@@ -106,6 +106,13 @@ def store(db) -> None:
     table.insert_all(rows)
     for cols in (["old_rule_id"], ["new_rule_id"], ["old_edition", "new_edition", "change_class"]):
         table.create_index(cols)
+    db.execute("drop view if exists concept_changes")
+    db.execute("""create view concept_changes as
+select r.concept_id, c.label as concept, d.old_edition, d.old_number, d.new_edition, d.new_number,
+  d.change_class, d.words_deleted, d.words_inserted, d.diff_html
+from diffs d join rules r on r.id = coalesce(d.old_rule_id, d.new_rule_id)
+left join concepts c on c.id = r.concept_id
+where d.change_class != 'unchanged'""")
 
 
 # --------------------------------------------------------------------------- Datasette

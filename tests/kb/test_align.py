@@ -177,12 +177,32 @@ def test_export_tsv(db_path):
 
     result = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "it-wiki", "--to", "de-2024"])
     assert result.exit_code == 0, result.output
-    rows = list(csv.DictReader(io.StringIO(result.output), delimiter="\t"))
+    rows = list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
     assert len(rows) == 321
-    assert {"source_number", "target_number", "relation", "score"} <= set(rows[0])
+    assert {"source_number", "target_number", "relation", "score", "method"} <= set(rows[0])
     assert any(r["source_number"] == "613.13c" and r["target_number"] == "614.13c" for r in rows)
+    assert "stored by the build" in result.stderr
     result = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "de-1999", "--to", "de-2024"])
-    assert any(r["target_number"] == "" for r in csv.DictReader(io.StringIO(result.output), delimiter="\t"))
+    assert any(r["target_number"] == "" for r in csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+
+
+def test_export_of_a_pair_the_build_did_not_align(db_path):
+    """Composed along the stored pairs (the English original, then its German translation)."""
+    from kb.align.cli import align_group
+
+    result = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "en-1999-04-23",
+                                              "--to", "de-1999"])
+    assert result.exit_code == 0 and "stored" in result.stderr  # stored the other way round
+    shift = {r["source_number"]: r["target_number"]
+             for r in csv.DictReader(io.StringIO(result.stdout), delimiter="\t")}
+    assert shift["409.1a"] == "409.2a" and shift["409.3"] == "409.2g"
+    result = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "it-wiki",
+                                              "--to", "en-1999-04-23"])
+    assert result.exit_code == 0 and "composed" in result.stderr
+    rows = list(csv.DictReader(io.StringIO(result.stdout), delimiter="\t"))
+    assert rows and all(r["method"].startswith("composed via it-wiki") for r in rows)
+    unknown = CliRunner().invoke(align_group, ["export", "--db", str(db_path), "--from", "xx", "--to", "de-1999"])
+    assert unknown.exit_code == 1 and "no edition 'xx'" in unknown.output
 
 
 def test_commands_say_build_first(tmp_path):
