@@ -45,7 +45,8 @@ def test_store_writes_every_rule_of_every_aligned_pair(diff_db):
     assert classes <= set(D.CLASSES)
     # same language: escaped word diffs; across languages: no <ins>/<del>
     rows = conn.execute("select diff_html, diff_html_folded from diffs where old_edition = 'de-1999' "
-                        "and new_edition = 'de-2024' and text_changed = 1 and old_rule_id is not null and new_rule_id is not null").fetchall()
+                        "and new_edition = 'de-2024' and text_changed = 1 and old_rule_id is not null "
+                        "and new_rule_id is not null").fetchall()
     assert rows and all("<del>" in a or "<ins>" in a for a, _ in rows)
     assert any('class="term"' in b for _, b in rows)  # a folded shift somewhere
     assert all(a == b for a, b in conn.execute("select diff_html, diff_html_folded from diffs "

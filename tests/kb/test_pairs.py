@@ -23,7 +23,8 @@ def test_chains_by_family_and_date_whatever_the_order():
 
 
 def test_translations_go_to_the_named_original_or_the_closest_one():
-    eds = [spec("en-1999", "en", "1999-04-23"), spec("en-2022", "en", "2022-11-18"), spec("en-2024", "en", "2024-11-08"),
+    eds = [spec("en-1999", "en", "1999-04-23"), spec("en-2022", "en", "2022-11-18"),
+           spec("en-2024", "en", "2024-11-08"),
            spec("de-1999", "de", "1999-04-02", translation_of="en-1999"),
            spec("it-wiki", "it", "2022", covers=("6",))]
     trans = {(p.source, p.target) for p in plan(eds) if p.reason == "translation"}
