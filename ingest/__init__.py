@@ -8,12 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import numbers
+from .complete import ends_with_footer, last_line
 from .model import Parsed, ParseWarning, Record, SourceError, Span
 from .registry import PARSERS, UnknownParser, get, parser
 from .text import decode, split_lines
 
-__all__ = ["parse_document", "parse_lines", "read_lines", "get_parser", "PARSERS", "Parsed", "Record", "Span",
-           "SourceError", "UnknownParser", "parser"]
+__all__ = ["parse_document", "parse_lines", "read_lines", "get_parser", "incomplete", "ends_with_footer", "last_line",
+           "PARSERS", "Parsed", "Record", "Span", "SourceError", "UnknownParser", "parser"]
 
 
 def parse_document(path: str | Path, parser_name: str, lang: str, encoding: str = "auto") -> Parsed:
@@ -50,6 +51,20 @@ def parse_lines(lines: list[str], path: str, parser_name: str, lang: str) -> Par
     parsed.warnings.extend(check_sequence(parsed.records, lang))
     parsed.warnings.sort(key=lambda w: w.line)
     return parsed
+
+
+def incomplete(parsed: Parsed, lines: list[str], parser_name: str) -> str | None:
+    """What a document lacks to be a complete document of its format, or None.
+
+    Every format yields some records of its kind (rules; an article's steps); a web page ends
+    with its site's footer after the content, so a truncated copy of a page shows.  ``kb add`` and
+    ``kb build`` refuse an incomplete document unless it was added with ``--allow-partial``.
+    """
+    spec = get(parser_name)
+    if not any(r.kind in spec.requires for r in parsed.records):
+        return (f"no {' or '.join(spec.requires)} found: not a document of the {parser_name!r} format "
+                f"({spec.description})")
+    return spec.complete(parsed, lines) if spec.complete is not None else None
 
 
 def _cover_leftovers(parsed: Parsed, lines: list[str]) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from .complete import ends_with_footer
 from .model import Parsed, ParseWarning, Record, Span
 from .registry import parser
 from .text import clean
@@ -107,7 +108,7 @@ class _Parser:
             self.warnings.append(ParseWarning(no, "lost-symbol", f"probably a lost mana symbol: …{snippet}…"))
 
 
-@parser("article", symbols="none", requires=("step",),
+@parser("article", symbols="none", requires=("step",), complete=ends_with_footer,
         description="German rules article in prose (byline, headings, 'Beispiel:' examples, → step lists)")
 def parse(lines: list[str], path: str, lang: str) -> Parsed:
     """German rules article in prose (byline, headings, 'Beispiel:' examples, → step lists)."""

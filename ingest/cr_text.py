@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 
 from . import cr_text_plain
+from .complete import ends_with_footer
 from .model import Parsed, ParseWarning, Record, SourceError, Span
 from .registry import parser
 from .text import clean
@@ -184,7 +185,7 @@ def parse_cr_text(lines: list[str], path: str, lang: str) -> Parsed:
     return cr_text_plain.parse(lines, path)
 
 
-@parser("cr-web", symbols="de-braces",
+@parser("cr-web", symbols="de-braces", complete=ends_with_footer,
         description="German Comprehensive Rules web page (rules without trailing dot, site navigation)")
 def parse_cr_web(lines: list[str], path: str, lang: str) -> Parsed:
     return _Machine(lines, path, WEB_BOILERPLATE).run()

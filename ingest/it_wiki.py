@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 
 from . import numbers
+from .complete import ends_with_footer
 from .model import Parsed, ParseWarning, Record, Span
 from .registry import parser
 from .text import clean
@@ -175,7 +176,7 @@ class _Parser:
         self.open.text = f"{self.open.text}\n{text}" if self.open.text else text
 
 
-@parser("it-wiki", symbols="it-bare",
+@parser("it-wiki", symbols="it-bare", complete=ends_with_footer,
         description="Italian CR chapter 6 copied from a wiki (bullet nesting, '601 - Title[]' sections)")
 def parse(lines: list[str], path: str, lang: str) -> Parsed:
     """Italian CR chapter 6 copied from a wiki (bullet nesting, '601 - Title[]' sections)."""

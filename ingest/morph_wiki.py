@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 
 from . import numbers
+from .complete import ends_with_footer
 from .model import Parsed, ParseWarning, Record, Span
 from .registry import parser
 from .text import clean
@@ -145,7 +146,7 @@ class _Parser:
                                           m.group("num")))
 
 
-@parser("morph-wiki", symbols="none",
+@parser("morph-wiki", symbols="none", complete=ends_with_footer,
         description="bilingual (de/en) keyword wiki page: rule extract twice, FAQ bullets, DokuWiki chrome")
 def parse(lines: list[str], path: str, lang: str) -> Parsed:
     """Bilingual (de/en) keyword wiki page: rule extract twice, FAQ bullets, DokuWiki chrome."""

@@ -25,6 +25,8 @@ class ParserSpec:
     version: int = 1
     #: record kinds a document of this format yields at least one of (else it is not of this format)
     requires: tuple[str, ...] = ("rule",)
+    #: what a complete document of the format has: ``complete(parsed, lines)`` -> None, or what is missing
+    complete: Callable[[Parsed, list[str]], str | None] | None = None
 
 
 PARSERS: dict[str, ParserSpec] = {}
@@ -35,12 +37,12 @@ class UnknownParser(LookupError):
 
 
 def parser(name: str, symbols: str = "none", description: str = "", version: int = 1,
-           requires: tuple[str, ...] = ("rule",)):
+           requires: tuple[str, ...] = ("rule",), complete: Callable[[Parsed, list[str]], str | None] | None = None):
     def register(func):
         if name in PARSERS:
             raise ValueError(f"parser {name!r} registered twice")
         PARSERS[name] = ParserSpec(name, func, symbols, description or (func.__doc__ or "").strip().split("\n")[0],
-                                   version, requires)
+                                   version, requires, complete)
         return func
 
     return register

@@ -115,13 +115,11 @@ def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, li
     parsed = ingest.parse_lines(lines, shown, opts.parser, language)
     rules = sum(1 for r in parsed.records if r.kind == "rule")
     notes = []
-    requires = ingest.get_parser(opts.parser).requires
-    if not any(r.kind in requires for r in parsed.records):
-        what = " or ".join(requires)
+    missing = ingest.incomplete(parsed, lines, opts.parser)
+    if missing:
         if not opts.allow_partial:
-            raise AddError(f"{shown}:{len(lines)}: no {what} found: is this a document of the {opts.parser!r} "
-                           "format? (--allow-partial adds it anyway)")
-        notes.append(f"no {what} found (added with --allow-partial)")
+            raise AddError(f"{shown}:{ingest.last_line(lines)}: {missing} (--allow-partial adds it anyway)")
+        notes.append(f"incomplete, added with --allow-partial: {missing}")
     date = opts.date or (found[0] if found else None)
     if date is None:
         raise AddError(f"{shown}: the document does not state its date (\"These rules are effective as of …\"); "
@@ -135,7 +133,7 @@ def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, li
     notes.append(f"{len(parsed.records)} records, {rules} rules, {len(parsed.warnings)} warnings"
                  + (f", {unparsed} unparsed lines" if unparsed else ""))
     doc = Document(id=edition, path=f"sources/{edition}{path.suffix.lower() or '.txt'}", sha256=sha256_of(path),
-                   parser=opts.parser, encoding=opts.encoding, source=opts.source,
+                   parser=opts.parser, encoding=opts.encoding, source=opts.source, partial=bool(missing),
                    editions=[EditionEntry(edition, language, date, opts.kind, opts.title)])
     return doc, notes
 

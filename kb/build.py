@@ -29,6 +29,7 @@ import sqlite_utils
 import ingest
 from engine import trace as engine_trace
 from ingest import SourceError, UnknownParser, get_parser
+from ingest.model import ParseWarning
 
 from . import lemmas, paths, schema
 from .align.store import store as align_store
@@ -270,6 +271,11 @@ def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
         parsed = ingest.parse_lines(lines, shown, doc.parser, doc.editions[0].language)
     except SourceError as e:
         return True, str(e)
+    missing = ingest.incomplete(parsed, lines, doc.parser)
+    if missing and not doc.partial:
+        return True, f"{shown}:{ingest.last_line(lines)}: {missing} (`kb add --allow-partial` accepts it)"
+    if missing:
+        parsed.warnings.append(ParseWarning(ingest.last_line(lines), "incomplete", missing))
     ParseCache(cache_root).put(key, parsed, lines, texts_of(doc, parsed))
     n = len(parsed.warnings)
     return False, (f"{len(parsed.records)} records, {n} warning{'' if n == 1 else 's'} "

@@ -69,6 +69,8 @@ class Document:
     encoding: str = "auto"
     source: str = ""
     notes: str = ""
+    #: added with --allow-partial: incomplete by its format's standard, ingested with a warning
+    partial: bool = False
 
     def file(self, data_dir: Path) -> Path:
         return data_dir / self.path
@@ -140,7 +142,7 @@ HEADER = "# Source documents of the knowledge base. Managed by `kb add`; see kb/
 def save(manifest: Manifest, path: Path = paths.MANIFEST) -> None:
     """Write the manifest atomically (temporary file, then rename), keeping the file's header comments."""
     def doc(d: Document) -> dict:
-        out = {k: v for k, v in vars(d).items() if k != "editions" and v != ""}
+        out = {k: v for k, v in vars(d).items() if k != "editions" and v not in ("", False)}
         out["edition"] = [{k: v for k, v in vars(e).items() if v not in ("", [])} for e in d.editions]
         return out
 

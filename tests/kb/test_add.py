@@ -121,3 +121,34 @@ def test_parallel_adds_lose_no_entry(tmp_path, data_dir):
     with multiprocessing.get_context("fork").Pool(4) as pool:
         assert all(pool.map(_add_variant, jobs))
     assert sorted(e.id for _, e in load(data_dir / "manifest.toml").editions) == [f"en-variant-{i}" for i in range(8)]
+
+
+@pytest.mark.parametrize("seed, parser, lang", [("000", "cr-web", "de"), ("002", "it-wiki", "it"),
+                                                ("003", "article", "de"), ("004", "morph-wiki", "de")])
+def test_a_truncated_copy_of_a_web_page_is_refused(tmp_path, data_dir, seed, parser, lang):
+    lines = SEEDS[seed].read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = tmp_path / "half.txt"
+    cut.write_text("".join(lines[: len(lines) // 2]), encoding="utf-8")
+    before = state(data_dir)
+    opts = AddOptions(parser=parser, edition="x-half", language=lang, date="2024")
+    refused = add_files([cut], opts, data_dir)[0]
+    last = max(n for n, line in enumerate(lines[: len(lines) // 2], 1) if line.strip())
+    assert not refused.ok and f"half.txt:{last}:" in refused.message and "footer" in refused.message
+    assert state(data_dir) == before
+    whole = add_files([SEEDS[seed]], AddOptions(parser=parser, edition="x-whole", language=lang, date="2024"),
+                      data_dir)[0]
+    assert whole.ok, whole.message
+
+
+def test_a_partial_document_is_built_with_a_warning(tmp_path, data_dir):
+    from kb.build import build
+
+    lines = SEEDS["004"].read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = tmp_path / "morph-half.txt"
+    cut.write_text("".join(lines[:80]), encoding="utf-8")
+    opts = AddOptions(parser="morph-wiki", edition="de-morph-half", language="de", date="2007", kind="excerpt",
+                      allow_partial=True)
+    added = add_files([cut], opts, data_dir)[0]
+    assert added.ok and "partial = true" in (data_dir / "manifest.toml").read_text(encoding="utf-8")
+    report = build(tmp_path / "kb.db", data_dir, stages=False)
+    assert any(w["code"] == "incomplete" for w in report.warnings)
