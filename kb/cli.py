@@ -83,13 +83,15 @@ def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool) -> None:
 @DB_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("-p", "--port", default=8001, show_default=True, type=int)
-def serve(db_path: Path, host: str, port: int):
+@click.option("--debug-pages", is_flag=True, help="Also serve Datasette's debug pages (/-/databases, ...) and the "
+                                                  "database and CSV downloads.")
+def serve(db_path: Path, host: str, port: int, debug_pages: bool):
     """Serve the KB read-only in Datasette."""
     from .query import KBMissing
     from .serve import serve as run
 
     try:
-        run(db_path, host=host, port=port)
+        run(db_path, host=host, port=port, debug_pages=debug_pages)
     except KBMissing as e:
         _fail(e)
 
