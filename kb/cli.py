@@ -18,6 +18,7 @@ from .align import cli as align_cli
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
 from .diff import cli as diff_cli
 from .graph import cli as graph_cli
+from .site import cli as site_cli
 
 #: numbering defects are always listed by `kb build`; other warnings are counted
 SERIOUS = {"duplicate-number", "number-backwards", "malformed-number", "unparsed"}
@@ -237,7 +238,7 @@ def bench(runs: int, data_dir: Path):
     click.echo(f"median of {runs} full builds: {statistics.median(times):.2f}s")
 
 
-for _commands in (engine_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS):
+for _commands in (engine_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS, site_cli.COMMANDS):
     for _command in _commands:
         main.add_command(_command)
 

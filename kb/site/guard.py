@@ -74,6 +74,8 @@ def sql_escape_fts(query):
 
 
 def prepare(conn: sqlite3.Connection) -> None:
+    # an error in a project function is an SQL error for the client, not a traceback in the log
+    sqlite3.enable_callback_tracebacks(False)
     conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_SQL_STRING)
     conn.create_function("lemmatize", 2, sql_lemmatize, deterministic=True)
     conn.create_function("lemma_query", 2, sql_lemma_query, deterministic=True)
@@ -101,9 +103,9 @@ def refusal(path: str, method: str, databases: set[str], debug: bool) -> tuple[i
         if debug or path.startswith(PUBLIC_DASH):
             return None
         return 404, "debug pages are off (kb serve --debug-pages turns them on)"
-    if first in SITE_SEGMENTS or first.startswith(".json"):
-        return None
     name, _, fmt = first.partition(".")
+    if first in SITE_SEGMENTS or name in SITE_SEGMENTS:
+        return None
     if name in databases:
         if fmt == "db" and not debug:
             return 404, "the database download is off (kb serve --debug-pages turns it on)"
