@@ -135,7 +135,9 @@ async def contents(datasette, request):
         if ed is None:
             return None, read.editions(conn), None
         info = next(e for e in read.editions(conn) if e["id"] == edition_id)
-        return ed, info, read.contents(conn, edition_id)
+        tree = read.contents(conn, edition_id)
+        info["outline"] = [] if tree else read.outline(conn, edition_id)
+        return ed, info, tree
 
     ed, info, tree = await s.db.execute_fn(load)
     if ed is None:

@@ -108,6 +108,23 @@ def contents(conn, edition_id: str) -> list[dict]:
     return roots
 
 
+def outline(conn, edition_id: str) -> list[dict]:
+    """An edition without rules (an article): its headings, steps and paragraphs in order, each with the
+    rule an aligner matched it to."""
+    out = rows(conn, """select i.id, i.kind, i.title, substr(i.text, 1, 200) text, r.edition_id r_edition,
+                               r.norm r_norm, r.number r_number
+                        from items i
+                        left join alignments a on a.source_item_id = i.id and a.relation != 'no counterpart'
+                        left join rules r on r.id = a.target_rule_id
+                        where i.edition_id = ? and i.kind not in ('boilerplate', 'toc') order by i.seq""",
+               (edition_id,)) if has_table(conn, "alignments") else rows(
+        conn, "select id, kind, title, substr(text, 1, 200) text from items where edition_id = ? "
+              "and kind not in ('boilerplate', 'toc') order by seq", (edition_id,))
+    for o in out:
+        o["preview"] = preview(o.pop("text"))
+    return out
+
+
 def glossary(conn, edition_id: str, kind: str = "glossary") -> list[dict]:
     """Glossary (or index) entries of an edition in document order, each with its anchor."""
     out = rows(conn, "select id, title, text, line_start from items where edition_id = ? and kind = ? "

@@ -37,6 +37,9 @@ def test_contents_of_an_edition(site):
     g = site.get("/rule/de-1999")
     assert 'href="/glossary/de-1999"' in g.text
     assert site.get("/rule/no-such-edition").status_code == 404
+    article = site.get("/rule/de-article-2009")            # no numbered rules: its steps, aligned to rules
+    assert 'id="outline"' in article.text and "Spruch auf den Stapel legen" in article.text
+    assert 'href="/rule/de-2024/601.2a"' in article.text
 
 
 def test_glossary_page_and_fuzzy_lookup(site):
