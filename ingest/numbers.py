@@ -55,8 +55,9 @@ def covered(number: str, covers) -> bool:
 
 
 def normalize(printed: str) -> str:
-    """Strip what printing adds around a number: spaces and trailing dots (``"601.2."`` -> ``"601.2"``)."""
-    return printed.strip().rstrip(".").strip()
+    """Strip what printing adds around a number: spaces and trailing dots (``"601.2."`` -> ``"601.2"``); subrule
+    letters are lower case (``"601.2F"`` -> ``"601.2f"``), so a number typed by a user matches as printed."""
+    return printed.strip().rstrip(".").strip().lower()
 
 
 def is_number(text: str) -> bool:

@@ -15,6 +15,7 @@ from .align import cli as align_cli
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
 from .diff import cli as diff_cli
 from .graph import cli as graph_cli
+from .site import cli as site_cli
 
 #: numbering defects are always listed by `kb build`; other warnings are counted
 SERIOUS = {"duplicate-number", "number-backwards", "malformed-number", "unparsed"}
@@ -80,13 +81,15 @@ def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool) -> None:
 @DB_OPTION
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("-p", "--port", default=8001, show_default=True, type=int)
-def serve(db_path: Path, host: str, port: int):
+@click.option("--debug-pages", is_flag=True, help="Also serve Datasette's debug pages (/-/databases, ...) and the "
+                                                  "database and CSV downloads.")
+def serve(db_path: Path, host: str, port: int, debug_pages: bool):
     """Serve the KB read-only in Datasette."""
     from .query import KBMissing
     from .serve import serve as run
 
     try:
-        run(db_path, host=host, port=port)
+        run(db_path, host=host, port=port, debug_pages=debug_pages)
     except KBMissing as e:
         _fail(e)
 
@@ -246,7 +249,7 @@ def bench(runs: int, archive: Path | None, synthetic: int, data_dir: Path):
     run(data_dir, archive, synthetic, runs, echo=click.echo)
 
 
-for _commands in (engine_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS):
+for _commands in (engine_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS, site_cli.COMMANDS):
     for _command in _commands:
         main.add_command(_command)
 

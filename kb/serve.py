@@ -16,7 +16,7 @@ CANNED = {
         "description": "Every edition's rule with this number (e.g. 601.2f), newest edition first.",
         "sql": """select r.edition_id, e.language, e.date, r.number, r.title, r.text, r.key
 from rules r join editions e on e.id = r.edition_id
-where r.norm = trim(:number, '. ') order by e.date desc, r.seq""",
+where r.norm = lower(trim(:number, '. ')) order by e.date desc, r.seq""",
     },
     "citing_rules": {
         "title": "Rules and items that cite a rule",
@@ -25,7 +25,7 @@ where r.norm = trim(:number, '. ') order by e.date desc, r.seq""",
   refs.raw, coalesce(r.text, i.text) as text
 from refs left join rules r on r.id = refs.from_rule_id
 left join items i on i.id = refs.from_item_id left join rules o on o.id = i.rule_id
-where refs.target = trim(:number, '. ') and (:edition = '' or refs.edition_id = :edition)
+where refs.target = lower(trim(:number, '. ')) and (:edition = '' or refs.edition_id = :edition)
 order by refs.edition_id, refs.id""",
     },
     "unresolved_references": {
@@ -38,20 +38,36 @@ from refs where resolved = 0 group by edition_id, target order by edition_id, ti
     "lemma_search": {
         "title": "Lemma search (German, Italian, English inflections)",
         "description": "Finds every inflected form: 'Zauberspruch' finds 'Zaubersprüche', 'wirken' finds 'gewirkt', "
-                       "'magia' finds 'magie'. :lang is de, it or en.",
-        "sql": """select 'rule' as kind, r.edition_id, r.number, r.title, r.text from rules_fts
-join rules r on r.rowid = rules_fts.rowid
-where rules_fts match lemma_query(:q, coalesce(nullif(:lang, ''), 'de'))
-union all
-select i.kind, i.edition_id, o.number, i.title, i.text from items_fts
-join items i on i.rowid = items_fts.rowid left join rules o on o.id = i.rule_id
-where items_fts match lemma_query(:q, coalesce(nullif(:lang, ''), 'de'))
-limit 500""",
+                       "'magia' finds 'magie'; a rule number finds that rule. :lang is the language of the "
+                       "editions searched (de, it or en). The site's search (/search) also widens a query through "
+                       "the terminology table.",
+        "sql": """with hits as (
+  select 'rule' as kind, r.edition_id, r.number, r.title, r.text from rules r
+  where r.norm = lower(trim(:q, '. '))
+  union all
+  select 'rule', r.edition_id, r.number, r.title, r.text from rules_fts join rules r on r.rowid = rules_fts.rowid
+  where rules_fts match lemma_query(:q, coalesce(nullif(:lang, ''), 'de'))
+  union all
+  select i.kind, i.edition_id, o.number, i.title, i.text from items_fts
+  join items i on i.rowid = items_fts.rowid left join rules o on o.id = i.rule_id
+  where items_fts match lemma_query(:q, coalesce(nullif(:lang, ''), 'de'))
+  limit 200
+), notes as (
+  select 'note' as kind, null as edition_id, null as number, null as title,
+    'unknown language ' || quote(:lang) || ': the editions are in ' ||
+    (select group_concat(language, ', ') from (select distinct language from editions order by language)) as text
+  where coalesce(nullif(:lang, ''), 'de') not in (select language from editions)
+  union all
+  select 'note', null, null, null, 'no rule or text matches ' || quote(:q) || ' in language '
+    || coalesce(nullif(:lang, ''), 'de') || '; the site search (/search) suggests near terms'
+  where not exists (select 1 from hits)
+)
+select * from notes union all select * from hits""",
     },
 }
 
 
-def metadata() -> dict:
+def metadata(db_name: str = "kb", debug_pages: bool = False) -> dict:
     from . import align as align_mod
     from . import diff as diff_mod
 
@@ -60,11 +76,11 @@ def metadata() -> dict:
         "description_html": (
             "Every rule, example, note, glossary and index entry, FAQ bullet and article paragraph of the ingested "
             "Magic: The Gathering rules documents (German 2024, German 1999, Italian wiki, 2009 article, Morph page). "
-            "Rule pages: <code>/rule/&lt;edition&gt;/&lt;number&gt;</code>, e.g. "
-            "<a href='/rule/de-2024/601.2f'>/rule/de-2024/601.2f</a>."
+            "The site's <a href='/'>home page</a> lists the editions with their contents, search and rule lookup."
         ),
         "source": "data/manifest.toml (source documents byte-for-byte in data/sources)",
-        "databases": {"kb": {
+        "plugins": {"kb": {"debug_pages": debug_pages}},
+        "databases": {db_name: {
             "queries": {**CANNED, **align_mod.CANNED_QUERIES, **diff_mod.canned_queries()},
             "tables": {
                 "documents": {"description": "Source documents with SHA-256 as checked by the build."},
@@ -74,6 +90,7 @@ def metadata() -> dict:
                     "description": "Rule nodes: chapter, section, rule, subrule. Printed number, normalised number "
                                    "and text are kept apart; text_norm has canonical mana symbols.",
                     "facets": ["edition_id", "language", "level", "chapter"], "label_column": "key", "sort": "id",
+                    "size": 25,
                     "columns": {
                         "key": "edition/normalised number (#line for a duplicate number); links to the rule page",
                         "number": "number exactly as printed", "norm": "normalised number",
@@ -89,7 +106,7 @@ def metadata() -> dict:
                 "items": {
                     "description": "Everything that is not a rule: examples, notes, FAQ bullets, glossary and index "
                                    "entries, article paragraphs and steps, headings, table of contents, boilerplate.",
-                    "facets": ["edition_id", "language", "kind"], "sort": "id",
+                    "facets": ["edition_id", "language", "kind"], "sort": "id", "size": 25,
                     "columns": {"rule_id": "the rule this item hangs off", "label": "printed label (Beispiel, ...)",
                                 "title": "heading, glossary or index term", "meta": "format-specific details (JSON)"},
                 },
@@ -111,18 +128,34 @@ def metadata() -> dict:
     }
 
 
-def make_datasette(db_path: Path) -> Datasette:
+#: Datasette's SQL time limit; no SQL function of the project runs longer than a fraction of it per call
+SQL_TIME_LIMIT_MS = 3000
+
+
+def settings(debug_pages: bool = False) -> dict:
+    """Datasette settings: read-only, time-limited; downloads of whole tables or the file only when debugging."""
+    return {"default_page_size": 100, "sql_time_limit_ms": SQL_TIME_LIMIT_MS, "facet_time_limit_ms": 200,
+            "suggest_facets": False, "allow_download": debug_pages, "allow_csv_stream": debug_pages,
+            "max_returned_rows": 1000}
+
+
+def make_datasette(db_path: Path, debug_pages: bool = False) -> Datasette:
+    """The configured Datasette over the KB file ``db_path`` (any file name: the database is named after it)."""
     db_path = require(db_path)
     return Datasette(
-        immutables=[str(db_path)], metadata=metadata(), template_dir=str(TEMPLATES),
-        settings={"default_page_size": 100, "sql_time_limit_ms": 3000, "allow_download": True},
+        immutables=[str(db_path)], metadata=metadata(db_path.stem, debug_pages), template_dir=str(TEMPLATES),
+        settings=settings(debug_pages),
     )
 
 
-def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001) -> None:
+def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages: bool = False) -> None:
+    import logging
+
     import uvicorn
 
-    ds = make_datasette(db_path)
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    ds = make_datasette(db_path, debug_pages)
     asyncio.run(ds.invoke_startup())
-    print(f"Serving {db_path} read-only at http://{host}:{port}/  (rule pages: /rule/de-2024/601.2f)")
+    print(f"Serving {db_path} read-only at http://{host}:{port}/" + ("  (debug pages on)" if debug_pages else ""),
+          flush=True)
     uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on")

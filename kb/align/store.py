@@ -305,7 +305,7 @@ CANNED_QUERIES = {
         "description": "Give a number and an edition (e.g. 601.2c and it-wiki, or 409.2c and de-1999): every "
                        "aligned version of that rule side by side, with score and relation.",
         "sql": """with q as (select id, concept_id from rules
-                   where edition_id = :edition and norm = trim(:number, '. ')),
+                   where edition_id = :edition and norm = lower(trim(:number, '. '))),
 members as (
   select r.id from rules r join q on r.concept_id = q.concept_id
   union select a.target_rule_id from alignments a join q on a.source_rule_id = q.id where a.target_rule_id is not null

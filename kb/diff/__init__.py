@@ -25,8 +25,9 @@ is also the name of a submodule (``classify`` lives in :mod:`.classes`, ``store`
 from importlib import import_module
 
 CLASSES = ("unchanged", "reworded", "renumbered", "moved", "split", "merged", "added", "removed", "outside")
-#: where ``kb serve`` runs by default: the HTML report links rules to its rule pages
-BASE_URL = "http://127.0.0.1:8001"
+#: the HTML report links rules to ``<BASE_URL>/rule/<edition>/<number>``: by default relative to the site root,
+#: so the same links work on any host and port (``kb diff --base-url http://host:port`` for a file kept elsewhere)
+BASE_URL = ""
 
 _EXPORTS = {
     "classes": ("classify", "refine_pairs", "renumbering_map"),

@@ -29,7 +29,8 @@ FORMATS = ("text", "html", "json", "all")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="Write to this file (for --format all: a directory; default build/diff/).")
 @click.option("--base-url", default=BASE_URL, show_default=True,
-              help="Where `kb serve` runs: the HTML report links rules to <base-url>/rule/<edition>/<number>.")
+              help="The HTML report links rules to <base-url>/rule/<edition>/<number>; default: relative to the "
+                   "site root (/rule/...), so the links work wherever `kb serve` runs.")
 @click.option("--terms", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
               help="Terminology table (TSV old_term, new_term, lang, note); default data/terminology.tsv.")
 @click.option("--bench", type=int, default=0, metavar="N",

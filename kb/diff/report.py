@@ -399,6 +399,12 @@ def _rows(g: Group, fold: bool) -> list[dict]:
 
 
 def render_html(rep: Report, base_url: str = BASE_URL, rule: str | None = None) -> str:
+    """The standalone HTML page (``diff_report.html``); rule links start with ``base_url`` ("" = the site root)."""
+    return _env().get_template("diff_report.html").render(**html_context(rep, base_url, rule))
+
+
+def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None) -> dict:
+    """What ``_diff_body.html`` shows: the standalone page and the site's ``/diff/<from>/<to>`` page share it."""
     cls = rep.cls
     groups = rep.story(rule) if rule else cls.groups
     titles = {r.section: r for r in cls.new if r.level == "section"}
@@ -434,14 +440,14 @@ def render_html(rep: Report, base_url: str = BASE_URL, rule: str | None = None) 
               "other_edition": s["other_edition"].id,
               "other": [(x.label, rule_url(base_url, s["other_edition"].id, x.norm)) for x in s["other"]],
               "section": s["rule"].section, "went": s["went"]} for s in (_story_rules(rep, rule) if rule else [])]
-    return _env().get_template("diff_report.html").render(
+    return dict(
         rep=rep, old=rep.old, new=rep.new, classes=CLASSES, counts=cls.counts(), colours=COLOURS,
         descriptions=DESCRIPTIONS, by_chapter=cls.by_chapter(), sections=view, removed=removed_view,
         section_map=sorted(cls.section_map.items()), chapter_map=sorted(cls.chapter_map.items()),
         renumbering=_renumbering_view(rep, base_url),
         kept_numbers=sum(1 for row in renumbering_map(cls) if row["new"] == [row["old"]]), story=story,
         terminology=rep.terminology, candidates=rep.candidates,
-        base_url=base_url.rstrip("/"), rule=rule, total_old=len(cls.old), total_new=len(cls.new),
+        report_base=base_url.rstrip("/"), rule=rule, total_old=len(cls.old), total_new=len(cls.new),
     )
 
 

@@ -119,7 +119,8 @@ def test_html_report_same_language(kb_db):
     result = run("diff", "--from", "de-1999", "--to", "de-2024", "--format", "html", "--db", kb_db)
     html = result.output
     assert html.startswith("<!DOCTYPE html>") and "<del>" in html and "<ins>" in html
-    assert 'href="http://127.0.0.1:8001/rule/de-1999/409.2f"' in html
+    # links are relative to the site root by default, so they work on any host and port
+    assert 'href="/rule/de-1999/409.2f"' in html and "127.0.0.1" not in html
     assert "Renumbering map de-1999 → de-2024" in html and 'id="terminology"' in html
 
 
@@ -171,8 +172,10 @@ def test_datasette_diffs_table_and_rule_page_link(diff_db):
         table = r.text.split("<tbody>")[1]
         assert "<del style=" in table and "&lt;del&gt;" not in table
         page = get("/rule/de-1999/409.2f")
-        ids = re.findall(r'href="/kb/diffs/(\d+)"', page.text)
-        assert ids, "the rule page links to its diff"
+        assert 'href="/diff/de-1999/de-2024?rule=409.2f"' in page.text, "the rule page links to its diff page"
+        story = get("/diff/de-1999/de-2024?rule=409.2f")
+        assert story.status_code == 200 and "409.2f" in story.text and "<del" in story.text
+        ids = re.findall(r'href="/kb/diffs/(\d+)"', get("/kb/diffs?old_number=409.2f").text)
         row = get(f"/kb/diffs/{ids[0]}")
         assert row.status_code == 200 and "409.2f" in row.text
         assert 'href="/rule/de-1999/409.2f"' in row.text

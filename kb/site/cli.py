@@ -1,0 +1,55 @@
+"""``kb search`` and ``kb serve-bench``: thin commands over :mod:`kb.site.search` and :mod:`kb.site.bench`."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import click
+
+from ..cli_common import DB_OPTION, connect_db
+
+
+@click.command()
+@click.argument("query")
+@click.option("--lang", default=None, help="Language of the editions searched (de, it, en; default: all).")
+@click.option("--edition", default=None, help="Search one edition.")
+@click.option("--no-widen", is_flag=True, help="Do not widen through the terminology table.")
+@click.option("--limit", default=20, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@DB_OPTION
+def search(query, lang, edition, no_widen, limit, as_json, db_path):
+    """Search the rules like the site does: lemmatised, widened, rule numbers and keywords jump."""
+    from .search import index
+    from .search import search as run
+
+    conn = connect_db(db_path)
+    res = run(conn, index(conn), query, lang, edition, widen=not no_widen, limit=limit)
+    if as_json:
+        click.echo(json.dumps(res.as_json(), ensure_ascii=False, indent=1))
+        return
+    if res.jump:
+        click.echo(f"→ {res.jump}")
+    for note in res.notes:
+        click.echo(f"note: {note}")
+    for w in res.widened:
+        click.echo(f"also searched: {w['also']} (terminology: {w['old']} → {w['new']})")
+    for g in res.glossary:
+        click.echo(f"glossary: {g['title']} ({g['edition']})")
+    for h in res.hits:
+        snippet = re.sub(r"</?mark>", "*", str(h.snippet))
+        click.echo(f"{h.edition:<16} {h.number or h.kind:<10} {snippet}")
+    if res.suggestions:
+        click.echo("did you mean: " + ", ".join(s["term"] for s in res.suggestions))
+
+
+@click.command("serve-bench", context_settings={"ignore_unknown_options": True})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+def serve_bench(args):
+    """Load benchmark of the site on 127.0.0.1 (see python -m kb.site.bench --help)."""
+    from .bench import main
+
+    sys.exit(main(list(args)))
+
+
+COMMANDS = [search, serve_bench]

@@ -1,0 +1,342 @@
+"""Read-side SQL of the site: editions, an edition's contents, a rule with everything attached to it.
+
+Every function takes an open sqlite3 connection to the KB (Datasette's or :func:`kb.query.connect`)
+and returns plain dicts and lists, so the HTML pages, the JSON API and the tests share them.  Nothing
+here knows an edition, a rule number or a rule text: they are all data.  The queries use the indexes
+of :mod:`kb.schema` (``rules(edition_id, norm)``, ``rules(edition_id, seq)``, ``rules(parent_id)``, the
+alignment and engine indexes); no query runs once per row of an edition.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ingest import numbers
+
+from ..query import find_rules, rule_view
+
+#: how the site names an item kind that an aligner matched to a rule
+ITEM_RELATIONS = {"step": "article step", "faq": "FAQ bullet", "example": "article example",
+                  "paragraph": "article paragraph"}
+
+
+def rows(conn, sql: str, params=()) -> list[dict]:
+    cur = conn.execute(sql, params)
+    names = [d[0] for d in cur.description]
+    return [dict(zip(names, r)) for r in cur.fetchall()]
+
+
+def has_table(conn, name: str) -> bool:
+    return conn.execute("select 1 from sqlite_master where type in ('table', 'view') and name = ?",
+                        (name,)).fetchone() is not None
+
+
+def columns(conn, table: str) -> set[str]:
+    return {r[1] for r in conn.execute(f"pragma table_info([{table}])")}
+
+
+# --------------------------------------------------------------------------- editions
+
+
+def ranges(values: list[int]) -> str:
+    """``[100, 101, 102, 200]`` -> ``"100–102, 200"``."""
+    out: list[list[int]] = []
+    for v in sorted(set(values)):
+        if out and out[-1][1] == v - 1:
+            out[-1][1] = v
+        else:
+            out.append([v, v])
+    return ", ".join(f"{a}" if a == b else f"{a}–{b}" for a, b in out)
+
+
+def editions(conn) -> list[dict]:
+    """Every edition with its counts and coverage (the chapters and sections it actually has)."""
+    eds = rows(conn, "select id, language, date, kind, title, source, parser from editions "
+                     "order by date desc, id")
+    rule_counts = {r["edition_id"]: r for r in rows(conn, """
+        select edition_id, count(*) rules, sum(level in ('rule', 'subrule')) numbered,
+               group_concat(distinct chapter) chapters from rules group by edition_id""")}
+    sections: dict[str, list[int]] = defaultdict(list)
+    for r in rows(conn, "select distinct edition_id, section from rules where section is not null"):
+        sections[r["edition_id"]].append(r["section"])
+    kinds: dict[str, dict[str, int]] = defaultdict(dict)
+    for r in rows(conn, "select edition_id, kind, count(*) n from items group by edition_id, kind"):
+        kinds[r["edition_id"]][r["kind"]] = r["n"]
+    titles = {(r["edition_id"], r["chapter"]): r["title"] for r in rows(
+        conn, "select edition_id, chapter, title from rules where level = 'chapter'")}
+    for e in eds:
+        rc = rule_counts.get(e["id"], {})
+        chapters = sorted(int(c) for c in (rc.get("chapters") or "").split(",") if c)
+        e["rules"] = rc.get("rules", 0)
+        e["numbered"] = rc.get("numbered", 0)
+        e["chapters"] = [{"chapter": c, "title": titles.get((e["id"], c))} for c in chapters]
+        e["sections"] = ranges(sections.get(e["id"], []))
+        e["section_count"] = len(set(sections.get(e["id"], [])))
+        e["items"] = kinds.get(e["id"], {})
+        e["glossary"] = e["items"].get("glossary", 0)
+        e["index"] = e["items"].get("index", 0)
+    return eds
+
+
+def edition(conn, edition_id: str) -> dict | None:
+    found = rows(conn, "select * from editions where id = ?", (edition_id,))
+    return found[0] if found else None
+
+
+# --------------------------------------------------------------------------- contents
+
+
+def preview(text: str | None, limit: int = 90) -> str:
+    """The first words of ``text``, cut at a word boundary (with "…" when cut)."""
+    text = " ".join((text or "").split())
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def contents(conn, edition_id: str) -> list[dict]:
+    """The edition's rules as a tree in document order: each node has ``children``."""
+    nodes = rows(conn, "select id, number, norm, level, title, substr(text, 1, 200) text, parent_id, seq "
+                       "from rules where edition_id = ? order by seq", (edition_id,))
+    by_id = {n["id"]: n for n in nodes}
+    roots: list[dict] = []
+    for n in nodes:
+        n["children"] = []
+        n["preview"] = preview(n.pop("text"))
+    for n in nodes:
+        parent = by_id.get(n["parent_id"])
+        (parent["children"] if parent is not None else roots).append(n)
+    return roots
+
+
+def outline(conn, edition_id: str) -> list[dict]:
+    """An edition without rules (an article): its headings, steps and paragraphs in order, each with the
+    rule an aligner matched it to."""
+    out = rows(conn, """select i.id, i.kind, i.title, substr(i.text, 1, 200) text, r.edition_id r_edition,
+                               r.norm r_norm, r.number r_number
+                        from items i
+                        left join alignments a on a.source_item_id = i.id and a.relation != 'no counterpart'
+                        left join rules r on r.id = a.target_rule_id
+                        where i.edition_id = ? and i.kind not in ('boilerplate', 'toc') order by i.seq""",
+               (edition_id,)) if has_table(conn, "alignments") else rows(
+        conn, "select id, kind, title, substr(text, 1, 200) text from items where edition_id = ? "
+              "and kind not in ('boilerplate', 'toc') order by seq", (edition_id,))
+    for o in out:
+        o["preview"] = preview(o.pop("text"))
+    return out
+
+
+def glossary(conn, edition_id: str, kind: str = "glossary") -> list[dict]:
+    """Glossary (or index) entries of an edition in document order, each with its anchor."""
+    out = rows(conn, "select id, title, text, line_start from items where edition_id = ? and kind = ? "
+                     "order by seq", (edition_id, kind))
+    for e in out:
+        e["anchor"] = anchor(e["title"] or str(e["id"]))
+    return out
+
+
+def anchor(term: str) -> str:
+    return "t-" + "-".join("".join(c if c.isalnum() else " " for c in term.lower()).split())
+
+
+def glossary_terms(conn, edition_id: str) -> list[tuple[str, str]]:
+    """(term, anchor) of an edition's glossary entries."""
+    return [(r["title"], anchor(r["title"])) for r in rows(
+        conn, "select title from items where edition_id = ? and kind = 'glossary' and title is not null "
+              "order by seq", (edition_id,))]
+
+
+# --------------------------------------------------------------------------- a rule
+
+
+def neighbours(conn, rule: dict) -> dict:
+    """The previous and next rule of the edition (document order) and the ancestors, outermost first."""
+    prev = rows(conn, "select number, norm, title from rules where edition_id = ? and seq < ? "
+                      "order by seq desc limit 1", (rule["edition_id"], rule["seq"]))
+    nxt = rows(conn, "select number, norm, title from rules where edition_id = ? and seq > ? "
+                     "order by seq limit 1", (rule["edition_id"], rule["seq"]))
+    ancestors = rows(conn, """with recursive up(id, parent_id, number, norm, title, depth) as (
+            select id, parent_id, number, norm, title, 0 from rules where id = ?
+            union all select r.id, r.parent_id, r.number, r.norm, r.title, up.depth + 1
+            from rules r join up on r.id = up.parent_id where up.depth < 10)
+        select number, norm, title from up order by depth desc""", (rule["parent_id"] or 0,))
+    return {"prev": prev[0] if prev else None, "next": nxt[0] if nxt else None, "ancestors": ancestors}
+
+
+def _relation(a: dict, this_lang: str, other_lang: str | None) -> str:
+    rel = a["relation"] or ""
+    if other_lang and other_lang != this_lang:
+        return "translation" + (f" · {rel}" if rel not in ("", "equivalent", "unchanged") else "")
+    return rel
+
+
+def counterparts(conn, rule: dict, lang: str) -> dict:
+    """Aligned rules of other editions, items aligned to this rule, and the pairs with no counterpart."""
+    aligned = rows(conn, """
+        select a.id, a.pair, a.relation, a.score, a.method, a.source_rule_id, a.target_rule_id,
+               a.source_item_id, a.target_item_id, a.source_edition, a.target_edition,
+               o.id o_id, o.edition_id o_edition, o.number o_number, o.norm o_norm, o.title o_title,
+               o.text o_text, e.language o_lang, e.date o_date
+        from alignments a
+        left join rules o on o.id = case when a.source_rule_id = :id then a.target_rule_id else a.source_rule_id end
+        left join editions e on e.id = o.edition_id
+        where (a.source_rule_id = :id or a.target_rule_id = :id)
+        order by e.date desc, a.score desc""", {"id": rule["id"]})
+    rules_out, missing, seen = [], [], {rule["id"]}
+    for a in aligned:
+        if a["o_id"] is None:
+            if a["relation"] == "no counterpart":
+                other = a["target_edition"] if a["source_rule_id"] == rule["id"] else a["source_edition"]
+                missing.append({"edition": other, "method": a["method"]})
+            continue
+        seen.add(a["o_id"])
+        rules_out.append({"kind": "rule", "edition": a["o_edition"], "language": a["o_lang"], "date": a["o_date"],
+                          "number": a["o_number"], "norm": a["o_norm"], "title": a["o_title"], "text": a["o_text"],
+                          "relation": _relation(a, lang, a["o_lang"]), "score": a["score"], "method": a["method"]})
+    if rule.get("concept_id") is not None:
+        for r in rows(conn, """select r.id, r.edition_id, r.number, r.norm, r.title, r.text, e.language, e.date
+                               from rules r join editions e on e.id = r.edition_id
+                               where r.concept_id = ? order by e.date desc""", (rule["concept_id"],)):
+            if r["id"] in seen:
+                continue
+            seen.add(r["id"])
+            rules_out.append({"kind": "rule", "edition": r["edition_id"], "language": r["language"],
+                              "date": r["date"], "number": r["number"], "norm": r["norm"], "title": r["title"],
+                              "text": r["text"], "score": None, "method": "concept",
+                              "relation": "translation" if r["language"] != lang else "same concept"})
+    items = rows(conn, """
+        select i.id, i.kind, i.edition_id, i.label, i.title, i.text, i.line_start, i.rule_id, owner.norm owner_norm,
+               a.relation, a.score, a.method
+        from alignments a join items i on i.id = a.source_item_id left join rules owner on owner.id = i.rule_id
+        where a.target_rule_id = ? and a.relation != 'no counterpart'
+        order by i.edition_id, i.seq""", (rule["id"],))
+    for it in items:
+        it["relation"] = ITEM_RELATIONS.get(it["kind"], it["kind"])
+    return {"rules": rules_out, "items": items, "missing": missing}
+
+
+def changes(conn, rule: dict, languages: dict[str, str]) -> list[dict]:
+    """Rows of the ``diffs`` table for this rule, each named correctly (a translation is no 'unchanged')."""
+    if not has_table(conn, "diffs"):
+        return []
+    out = rows(conn, """select id, old_edition, new_edition, old_number, new_number, change_class, cross_language,
+                               words_deleted, words_inserted from diffs
+                        where old_rule_id = :id or new_rule_id = :id order by id""", {"id": rule["id"]})
+    for d in out:
+        translated = d["cross_language"] or languages.get(d["old_edition"]) != languages.get(d["new_edition"])
+        cls = d["change_class"]
+        d["label"] = ("translation" + (f" · {cls}" if cls != "unchanged" else "")) if translated else cls
+        d["rule"] = d["new_number"] if rule["edition_id"] == d["new_edition"] else d["old_number"]
+    return out
+
+
+def engine_links(conn, rule_id: int) -> list[dict]:
+    if not has_table(conn, "enforces"):
+        return []
+    return rows(conn, """select f.id, f.qualname, f.module, f.file, f.line, f.doc, e.status
+                         from enforces e join engine_functions f on f.id = e.function_id
+                         where e.rule_id = ? order by f.qualname""", (rule_id,))
+
+
+def scenarios(conn, rule_id: int) -> list[dict]:
+    if not has_table(conn, "scenario_rules"):
+        return []
+    return rows(conn, """select distinct s.id, s.path, s.title, s.passes from scenario_rules sr
+                         join scenarios s on s.id = sr.scenario_id where sr.rule_id = ? order by s.path""",
+                (rule_id,))
+
+
+#: the history slot: a table or view of this name, with a ``rule_id`` or ``concept_id`` column
+HISTORY = "history"
+
+
+def history(conn, rule: dict) -> list[dict] | None:
+    """Rows of a ``history`` table or view for this rule; None when the KB has none (the section is omitted)."""
+    if not has_table(conn, HISTORY):
+        return None
+    cols = columns(conn, HISTORY)
+    for col, value in (("rule_id", rule["id"]), ("concept_id", rule.get("concept_id"))):
+        if col in cols and value is not None:
+            return rows(conn, f"select * from [{HISTORY}] where [{col}] = ?", (value,))
+    return None
+
+
+def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
+    """Everything a rule page shows, for each rule of ``edition_id`` numbered ``number`` (a duplicate
+    number gives two); an empty list when the edition has no such rule."""
+    found = find_rules(conn, number, edition_id)
+    if not found:
+        return []
+    languages = {r["id"]: r["language"] for r in rows(conn, "select id, language from editions")}
+    has_alignments = has_table(conn, "alignments")
+    out = []
+    for r in found:
+        v = rule_view(conn, r["id"])
+        lang = v.edition["language"]
+        out.append({
+            "rule": v.rule, "edition": v.edition, "parent": v.parent, "children": v.children, "items": v.items,
+            "cites": v.cites, "cited_by": v.cited_by, **neighbours(conn, v.rule),
+            "counterparts": counterparts(conn, v.rule, lang) if has_alignments else
+            {"rules": [], "items": [], "missing": []},
+            "changes": changes(conn, v.rule, languages), "engine": engine_links(conn, r["id"]),
+            "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule),
+        })
+    return out
+
+
+def elsewhere(conn, number: str) -> list[dict]:
+    """The rules numbered ``number`` in any edition (newest first)."""
+    return find_rules(conn, number)
+
+
+def lookup_edition(conn, number: str, preferred: str | None) -> tuple[str, str] | None:
+    """(edition, norm) where rule ``number`` is found: ``preferred`` if it has it, else the newest edition."""
+    norm = numbers.normalize(number)
+    if preferred and find_rules(conn, norm, preferred):
+        return preferred, norm
+    found = find_rules(conn, norm)
+    return (found[0]["edition_id"], norm) if found else None
+
+
+# --------------------------------------------------------------------------- engine, scenarios, coverage
+
+
+def engine_function(conn, qualname: str) -> dict | None:
+    if not has_table(conn, "engine_functions"):
+        return None
+    found = rows(conn, "select * from engine_functions where qualname = ?", (qualname,))
+    if not found:
+        return None
+    f = found[0]
+    f["rules"] = rows(conn, """select e.edition_id, e.number, e.status, r.norm, r.text from enforces e
+                               left join rules r on r.id = e.rule_id where e.function_id = ?
+                               order by e.edition_id, e.id""", (f["id"],))
+    return f
+
+
+def scenario(conn, scenario_id: int) -> dict | None:
+    if not has_table(conn, "scenarios"):
+        return None
+    found = rows(conn, "select * from scenarios where id = ?", (scenario_id,))
+    if not found:
+        return None
+    s = found[0]
+    s["rules"] = rows(conn, """select sr.edition_id, sr.number, sr.how, r.norm from scenario_rules sr
+                               left join rules r on r.id = sr.rule_id where sr.scenario_id = ?""", (scenario_id,))
+    return s
+
+
+def coverage(conn) -> list[dict]:
+    """Per edition and section: numbered rules, enforced by engine code, exercised by scenarios, both, neither."""
+    if not (has_table(conn, "enforces") and has_table(conn, "scenario_rules")):
+        return []
+    return rows(conn, """
+        with enforced as (select distinct rule_id from enforces where rule_id is not null),
+             tested as (select distinct rule_id from scenario_rules where rule_id is not null),
+             linked as (select distinct r.edition_id from rules r
+                        where r.id in (select rule_id from enforced) or r.id in (select rule_id from tested))
+        select r.edition_id, r.section, count(*) rules,
+               sum(r.id in (select rule_id from enforced)) enforced, sum(r.id in (select rule_id from tested)) tested,
+               sum(r.id in (select rule_id from enforced) and r.id in (select rule_id from tested)) both,
+               sum(r.id not in (select rule_id from enforced) and r.id not in (select rule_id from tested)) neither
+        from rules r where r.edition_id in (select edition_id from linked) and r.level in ('rule', 'subrule')
+        group by r.edition_id, r.section order by r.edition_id, r.section""")

@@ -1,0 +1,293 @@
+"""Search that understands the languages: the library behind the site's search box and ``kb search``.
+
+* Every word of a query is lemmatised in the language of the editions searched, and matched both as
+  printed and by lemma, so "Zauberspruch" finds "Zaubersprüche" and "Zaubersprüche" finds
+  "Zauberspruch" (the FTS index holds each text's lemmas beside its words, see :mod:`kb.lemmas`).
+* Widening: a word whose lemma is a term of the curated terminology table (``data/terminology.tsv``,
+  :mod:`kb.terminology`) also searches the other side of the row in that language ("spielen" also
+  finds "wirken"), and the result says so.
+* A rule number jumps to the rule; a rule title typed exactly (a keyword: "Morph") lands on that rule.
+* Glossary lookup is fuzzy (rapidfuzz), so a typo still finds the term; an empty result suggests
+  near terms.
+
+:func:`index` reads what the lookups need once (editions, glossary terms, titles, terminology);
+:func:`search` answers one query.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from markupsafe import Markup, escape
+
+from ingest import numbers
+
+from .. import lemmas, terminology
+from . import read
+from .urls import Urls
+
+#: a query is cut to this many characters and words (the rest is ignored, and the result says so)
+MAX_QUERY_CHARS = 200
+MAX_QUERY_WORDS = 12
+#: item kinds that are search results (tables of contents and boilerplate are not)
+ITEM_KINDS = ("example", "note", "faq", "glossary", "index", "paragraph", "step", "heading")
+_WORD = re.compile(r"[^\W_]+(?:[.'’][^\W_]+)*", re.UNICODE)
+_LETTERS = re.compile(r"[^\W\d_]{2,}")
+
+
+@dataclass
+class Index:
+    """What the lookups read once: editions, glossary terms, rule titles and the terminology table."""
+
+    editions: list[dict]
+    glossary: list[dict]           # edition, title, anchor, language
+    titles: list[dict]             # edition, norm, title, level, language, date
+    terms: dict[str, list[terminology.Term]]
+
+    @property
+    def languages(self) -> list[str]:
+        return sorted({e["language"] for e in self.editions})
+
+    def language_of(self, edition: str) -> str | None:
+        return next((e["language"] for e in self.editions if e["id"] == edition), None)
+
+
+def index(conn, terms_path=terminology.TERMINOLOGY) -> Index:
+    eds = read.rows(conn, "select id, language, date, title from editions order by date desc, id")
+    langs = {e["id"]: e["language"] for e in eds}
+    gloss = read.rows(conn, "select edition_id edition, title, kind from items where kind = 'glossary' "
+                            "and title is not null order by edition_id, seq")
+    for g in gloss:
+        g["anchor"] = read.anchor(g["title"])
+        g["language"] = langs.get(g["edition"])
+    titles = read.rows(conn, "select r.edition_id edition, r.norm, r.title, r.level, e.language, e.date "
+                             "from rules r join editions e on e.id = r.edition_id where r.title is not null "
+                             "and r.title != '' order by e.date desc, r.edition_id, r.seq")
+    return Index(eds, gloss, titles, {lang: terminology.load(terms_path, lang) for lang in set(langs.values())})
+
+
+@dataclass
+class Hit:
+    kind: str                      # "rule" or the item kind
+    edition: str
+    language: str
+    number: str | None
+    title: str | None
+    snippet: Markup
+    url: str
+    score: float
+
+
+@dataclass
+class Result:
+    query: str
+    lang: str | None = None
+    edition: str | None = None
+    jump: str | None = None        # a URL to go to instead of a result list (rule number, keyword)
+    hits: list[Hit] = field(default_factory=list)
+    widened: list[dict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    suggestions: list[dict] = field(default_factory=list)
+    glossary: list[dict] = field(default_factory=list)
+    keywords: list[dict] = field(default_factory=list)
+    languages: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict:
+        return {"query": self.query, "lang": self.lang, "edition": self.edition, "jump": self.jump,
+                "widened": self.widened, "notes": self.notes, "suggestions": self.suggestions,
+                "glossary": self.glossary, "keywords": self.keywords, "languages": self.languages,
+                "hits": [{"kind": h.kind, "edition": h.edition, "language": h.language, "number": h.number,
+                          "title": h.title, "snippet": str(h.snippet), "url": h.url, "score": h.score}
+                         for h in self.hits]}
+
+
+def query_words(q: str) -> list[str]:
+    return _WORD.findall(q[:MAX_QUERY_CHARS])[:MAX_QUERY_WORDS]
+
+
+def _lemma(word: str, lang: str) -> str:
+    return lemmas.lemma(word, lang) if lang in lemmas.SUPPORTED else word.lower()
+
+
+def widenings(word: str, lang: str, terms: list[terminology.Term]) -> list[tuple[str, terminology.Term]]:
+    """(other term, row) for each one-word terminology row of ``lang`` whose old or new term is ``word``'s lemma."""
+    lem = _lemma(word, lang)
+    out = []
+    for t in terms:
+        if not t.old or not t.new or " " in t.old or " " in t.new:
+            continue
+        old, new = _lemma(t.old, lang), _lemma(t.new, lang)
+        if old == lem and new != lem:
+            out.append((t.new, t))
+        elif new == lem and old != lem:
+            out.append((t.old, t))
+    return list({_lemma(o, lang): (o, t) for o, t in out}.values())
+
+
+def _quote(s: str) -> str:
+    return '"' + s.replace('"', "") + '"'
+
+
+def fts_query(words: list[str], lang: str, extra: dict[str, list[str]]) -> str:
+    """FTS5 query: every word as printed or by lemma (or by a widened lemma), all words required."""
+    parts = []
+    for w in words:
+        alts = [_quote(w.lower()), "lemmas : " + _quote(_lemma(w, lang))]
+        alts += ["lemmas : " + _quote(_lemma(x, lang)) for x in extra.get(w, [])]
+        parts.append("(" + " OR ".join(dict.fromkeys(alts)) + ")")
+    return " AND ".join(parts)
+
+
+def snippet(text: str, marks: set[str], lang: str, width: int = 32) -> Markup:
+    """About ``width`` words of ``text`` around the first word whose lemma (or lower-cased form) is in
+    ``marks``, the matching words in ``<mark>``; escaped."""
+    words = list(_LETTERS.finditer(text))
+    hit = [m for m in words if m.group().lower() in marks or _lemma(m.group(), lang) in marks]
+    if not words:
+        return escape(text[:200])
+    first = words.index(hit[0]) if hit else 0
+    lo = max(0, first - width // 3)
+    hi = min(len(words), lo + width)
+    start = 0 if lo == 0 else words[lo].start()
+    end = len(text) if hi == len(words) else words[hi - 1].end()
+    out: list[Markup] = [Markup("… ")] if start else []
+    pos = start
+    for m in hit:
+        if start <= m.start() and m.end() <= end:
+            out.append(escape(text[pos:m.start()]))
+            out.append(Markup("<mark>{}</mark>").format(m.group()))
+            pos = m.end()
+    out.append(escape(text[pos:end]))
+    if end < len(text):
+        out.append(Markup(" …"))
+    return Markup("").join(out)
+
+
+def _jump(conn, idx: Index, q: str, edition: str | None, lang: str | None, urls: Urls) -> str | None:
+    """The URL of a rule number typed as a query, or of the rule whose title is the query (a keyword)."""
+    text = q.strip()
+    for prefix in ("rule ", "regel ", "regola "):
+        if text.lower().startswith(prefix):
+            text = text[len(prefix):].strip()
+    if numbers.is_number(numbers.normalize(text)):
+        found = read.lookup_edition(conn, text, edition)
+        return urls.rule(*found) if found else None
+    rules = [t for t in idx.titles if t["level"] == "rule" and t["title"].lower() == text.lower()]
+    rules.sort(key=lambda t: (t["edition"] != edition, t["language"] != lang))
+    return urls.rule(rules[0]["edition"], rules[0]["norm"]) if rules else None
+
+
+def glossary_lookup(idx: Index, q: str, edition: str | None = None, limit: int = 5, cutoff: float = 80) -> list[dict]:
+    """Glossary entries whose term is ``q`` or close to it (typos included), best first."""
+    from rapidfuzz import fuzz, process
+
+    entries = [g for g in idx.glossary if edition is None or g["edition"] == edition]
+    if not entries or not q.strip():
+        return []
+    found = process.extract(q.lower(), [g["title"].lower() for g in entries], scorer=fuzz.ratio,
+                            limit=limit, score_cutoff=cutoff)
+    return [{**entries[i], "score": round(score, 1)} for _, score, i in found]
+
+
+def suggestions(idx: Index, q: str, limit: int = 6) -> list[dict]:
+    """Terms near ``q`` among glossary terms, rule titles and the terminology table."""
+    from rapidfuzz import fuzz, process
+
+    vocab: dict[str, dict] = {}
+    for g in idx.glossary:
+        vocab.setdefault(g["title"].lower(), {"term": g["title"], "edition": g["edition"]})
+    for t in idx.titles:
+        vocab.setdefault(t["title"].lower(), {"term": t["title"], "edition": t["edition"]})
+    for lang, terms in idx.terms.items():
+        for term in terms:
+            for w in (term.old, term.new):
+                if w:
+                    vocab.setdefault(w.lower(), {"term": w, "edition": None, "language": lang})
+    keys = list(vocab)
+    found = process.extract(q.lower(), keys, scorer=fuzz.WRatio, limit=limit, score_cutoff=70)
+    return [vocab[keys[i]] for _, _, i in found]
+
+
+def _scope(idx: Index, lang: str | None, edition: str | None, res: Result) -> list[str]:
+    """The languages to search, with a note for an unknown language or edition."""
+    if edition and idx.language_of(edition) is None:
+        res.notes.append(f"unknown edition {edition!r}: searched every edition "
+                         f"(editions: {', '.join(e['id'] for e in idx.editions)})")
+        res.edition = edition = None
+    if edition:
+        return [idx.language_of(edition) or ""]
+    if lang and lang not in idx.languages:
+        res.notes.append(f"unknown language {lang!r}: the editions are in {', '.join(idx.languages)}; "
+                         "searched all of them")
+        res.lang = None
+        return idx.languages
+    return [lang] if lang else idx.languages
+
+
+def search(conn, idx: Index, q: str, lang: str | None = None, edition: str | None = None, widen: bool = True,
+           limit: int = 50, urls: Urls | None = None) -> Result:
+    """Answer one query (see the module docstring)."""
+    urls = urls or Urls()
+    res = Result(query=q, lang=lang or None, edition=edition or None, languages=idx.languages)
+    if len(q) > MAX_QUERY_CHARS:
+        res.notes.append(f"the query was cut to its first {MAX_QUERY_CHARS} characters")
+    q = q[:MAX_QUERY_CHARS].strip()
+    if not q:
+        return res
+    res.jump = _jump(conn, idx, q, res.edition, res.lang, urls)
+    if res.jump:
+        return res
+    langs = _scope(idx, res.lang, res.edition, res)
+    words = query_words(q)
+    res.glossary = glossary_lookup(idx, q, res.edition)
+    res.keywords = [t for t in idx.titles if t["title"].lower() == q.lower()][:10]
+    if not words:
+        res.notes.append("the query has no words to search for")
+        return res
+    hits: list[Hit] = []
+    for lg in langs:
+        extra: dict[str, list[str]] = {}
+        if widen:
+            for w in words:
+                for other, t in widenings(w, lg, idx.terms.get(lg, [])):
+                    extra.setdefault(w, []).append(other)
+                    res.widened.append({"word": w, "also": other, "language": lg, "old": t.old, "new": t.new,
+                                        "note": t.note})
+        marks = {w.lower() for w in words} | {_lemma(w, lg) for w in words} | {
+            _lemma(x, lg) for xs in extra.values() for x in xs}
+        hits.extend(_hits(conn, fts_query(words, lg, extra), lg, res.edition, marks, limit, urls))
+    hits.sort(key=lambda h: h.score)
+    res.hits = hits[:limit]
+    if not res.hits:
+        where = f"edition {res.edition}" if res.edition else ("language " + res.lang if res.lang else "any edition")
+        res.notes.append(f"no rule or text in {where} matches {q!r}")
+        res.suggestions = suggestions(idx, q)
+    return res
+
+
+def _hits(conn, match: str, lang: str, edition: str | None, marks: set[str], limit: int, urls: Urls) -> list[Hit]:
+    cond, params = "and r.language = ?", [match, lang]
+    if edition:
+        cond += " and r.edition_id = ?"
+        params.append(edition)
+    out = []
+    for r in read.rows(conn, f"""select r.edition_id, r.number, r.norm, r.title, r.text, bm25(rules_fts) score
+            from rules_fts join rules r on r.rowid = rules_fts.rowid
+            where rules_fts match ? {cond} order by score limit {int(limit)}""", params):
+        out.append(Hit("rule", r["edition_id"], lang, r["number"], r["title"],
+                       snippet(r["text"] or r["title"] or "", marks, lang), urls.rule(r["edition_id"], r["norm"]),
+                       r["score"]))
+    kinds = ",".join(f"'{k}'" for k in ITEM_KINDS)
+    for i in read.rows(conn, f"""select r.id, r.kind, r.edition_id, r.title, r.text, o.norm owner,
+                o.number owner_number, bm25(items_fts) score
+            from items_fts join items r on r.rowid = items_fts.rowid left join rules o on o.id = r.rule_id
+            where items_fts match ? {cond} and r.kind in ({kinds}) order by score limit {int(limit)}""", params):
+        if i["kind"] == "glossary" and i["title"]:
+            url = urls.glossary(i["edition_id"], read.anchor(i["title"]))
+        elif i["owner"]:
+            url = urls.rule(i["edition_id"], i["owner"])
+        else:
+            url = urls.row("items", i["id"])
+        out.append(Hit(i["kind"], i["edition_id"], lang, i["owner_number"], i["title"],
+                       snippet(i["text"] or i["title"] or "", marks, lang), url, i["score"]))
+    return out

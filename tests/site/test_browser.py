@@ -1,0 +1,149 @@
+"""The key journeys in a real browser: headless Chromium (Debian's /usr/bin/chromium through Playwright)
+against ``kb serve`` on a free 127.0.0.1 port.  Assertions are on the rendered page: text present, links
+that resolve with status 200, no console errors.  Then every link of every page of one edition is checked."""
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import unquote, urljoin, urlsplit
+
+import httpx
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+EDITION = "de-2024"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield context
+        context.close()
+
+
+@pytest.fixture
+def page(browser):
+    page = browser.new_page()
+    page.errors = []
+    page.on("console", lambda msg: page.errors.append(msg.text) if msg.type == "error" else None)
+    page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+    page.on("response", lambda r: page.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    yield page
+    assert page.errors == [], page.errors
+    page.close()
+
+
+def goto(page, url):
+    response = page.goto(url)
+    assert response is not None and response.status == 200, (url, response and response.status)
+    return response
+
+
+def test_home_contents_rule_counterpart_diff_and_back(page, server):
+    goto(page, server + "/")
+    assert "Editions" in page.inner_text("h2")
+    page.click(f"#editions a[href='/rule/{EDITION}']")
+    assert page.url == f"{server}/rule/{EDITION}"
+    page.click("#contents summary a[href='/rule/de-2024/601']")
+    assert page.url.endswith("/rule/de-2024/601")
+    page.click("ul a[href='/rule/de-2024/601.2']")
+    page.click("ul a[href='/rule/de-2024/601.2c']")
+    assert "601.2c" in page.inner_text("h1")
+    page.click("a[rel=next]")
+    assert page.url.endswith("/rule/de-2024/601.2d")
+    page.go_back()
+    assert page.url.endswith("/rule/de-2024/601.2c")
+    page.click(".counterpart a[href='/rule/it-wiki/601.2c']")
+    assert "it-wiki" in page.inner_text("h1") and "translation" in page.inner_text("#counterparts ~ .kb-side")
+    page.click("a[href='/diff/it-wiki/de-2024?rule=601.2c']")
+    assert "601.2c" in page.inner_text("h1") and "it-wiki" in page.inner_text("h1")
+    page.go_back()
+    page.go_back()
+    assert page.url.endswith("/rule/de-2024/601.2c")
+
+
+def test_search_journey(page, server):
+    goto(page, server + "/")
+    page.fill("#home-search input[name=q]", "spielen")
+    page.select_option("#home-search select[name=lang]", "de")
+    page.click("#home-search button")
+    page.wait_for_selector("#results")
+    assert "spielen → wirken" in page.inner_text("#widened")
+    first = page.locator("#results a").first
+    assert first.get_attribute("href").startswith("/rule/")
+    assert page.locator("#results mark").count() > 0
+    first.click()
+    assert "/rule/" in page.url
+    page.fill("nav input[name=q]", "601.2f")
+    page.press("nav input[name=q]", "Enter")
+    page.wait_for_url("**/rule/de-2024/601.2f")
+
+
+def test_rule_lookup_remembers_the_edition(page, server):
+    goto(page, server + "/")
+    page.select_option("#home-lookup select[name=edition]", "it-wiki")
+    page.fill("#home-lookup input[name=number]", "601.2C")
+    page.click("#home-lookup button")
+    page.wait_for_url("**/rule/it-wiki/601.2c")
+    assert "601.2c" in page.inner_text("h1")
+    goto(page, server + "/")
+    assert page.eval_on_selector("#home-lookup select[name=edition]", "e => e.value") == "it-wiki"
+
+
+def test_glossary_journey(page, server):
+    goto(page, server + "/glossary/de-1999?q=Abwerfn")
+    page.click(".kb-note a[href='#t-abwerfen']")
+    assert page.url.endswith("#t-abwerfen") and page.is_visible("#t-abwerfen")
+    goto(page, server + "/rule/de-1999/217.3b")
+    link = page.locator("a.gloss").first
+    href = link.get_attribute("href")
+    link.click()
+    assert unquote(page.url).endswith(href)
+    assert page.is_visible(href.split("/glossary/de-1999")[1])
+
+
+def _links(client, base, path):
+    r = client.get(base + path)
+    from html.parser import HTMLParser
+
+    found = []
+
+    class P(HTMLParser):
+        def handle_starttag(self, tag, attrs):
+            href = dict(attrs).get("href") if tag in ("a", "link") else None
+            if href and not href.startswith(("#", "mailto:", "javascript:")):
+                found.append(urljoin(base + path, href).split("#")[0])
+
+    P().feed(r.text)
+    return r.status_code, found
+
+
+def test_every_link_of_one_edition_resolves(server):
+    """Every page of the edition (contents and rule pages) and every link on them: no 404 or 500, except rules
+    outside the edition's excerpt, whose page says so."""
+    with httpx.Client(timeout=30) as client:
+        status, contents_links = _links(client, server, f"/rule/{EDITION}")
+        assert status == 200
+        pages = sorted({u for u in contents_links if urlsplit(u).path.startswith(f"/rule/{EDITION}/")})
+        assert len(pages) > 300
+        with ThreadPoolExecutor(8) as pool:
+            results = list(pool.map(lambda u: _links(client, server, urlsplit(u).path), pages))
+        assert all(s == 200 for s, _ in results)
+        everything = {u for _, found in results for u in found} | set(contents_links)
+        links = sorted(u for u in everything if urlsplit(u).netloc == urlsplit(server).netloc)
+        # the only links that leave the site are Datasette's own in the footer (this machine has no network)
+        assert {urlsplit(u).netloc for u in everything} - {urlsplit(server).netloc} <= {"datasette.io"}
+
+        def check(url):
+            r = client.get(url)
+            return url, r.status_code, r.text
+
+        with ThreadPoolExecutor(8) as pool:
+            checked = list(pool.map(check, links))
+    bad = [(u, s) for u, s, text in checked if s >= 500 or (s == 404 and "is not in edition" not in text)]
+    assert not bad, bad[:10]
+    outside = [u for u, s, _ in checked if s == 404]
+    assert any(u.endswith("/rule/de-2024/730") for u in outside)   # cited, outside the chapter-6 excerpt
