@@ -55,8 +55,9 @@ class HistoryError(LookupError):
 
 
 def _rows(conn: sqlite3.Connection, sql: str, *params) -> list[dict]:
-    conn.row_factory = sqlite3.Row
-    return [dict(r) for r in conn.execute(sql, params)]
+    cur = conn.cursor()
+    cur.row_factory = sqlite3.Row
+    return [dict(r) for r in cur.execute(sql, params)]
 
 
 def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -> History:

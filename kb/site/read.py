@@ -12,6 +12,7 @@ from collections import defaultdict
 
 from ingest import numbers
 
+from .. import history as kb_history
 from ..query import find_rules, rule_view
 
 #: how the site names an item kind that an aligner matched to a rule
@@ -245,19 +246,14 @@ def scenarios(conn, rule_id: int) -> list[dict]:
                 (rule_id,))
 
 
-#: the history slot: a table or view of this name, with a ``rule_id`` or ``concept_id`` column
-HISTORY = "history"
-
-
-def history(conn, rule: dict) -> list[dict] | None:
-    """Rows of a ``history`` table or view for this rule; None when the KB has none (the section is omitted)."""
-    if not has_table(conn, HISTORY):
+def history(conn, rule: dict) -> dict | None:
+    """The rule's life across editions and languages (:mod:`kb.history`); None without concepts."""
+    if rule.get("concept_id") is None or not numbers.is_number(rule["norm"] or ""):
         return None
-    cols = columns(conn, HISTORY)
-    for col, value in (("rule_id", rule["id"]), ("concept_id", rule.get("concept_id"))):
-        if col in cols and value is not None:
-            return rows(conn, f"select * from [{HISTORY}] where [{col}] = ?", (value,))
-    return None
+    try:
+        return kb_history.history(conn, rule["norm"], rule["edition_id"]).as_dict()
+    except kb_history.HistoryError:
+        return None
 
 
 def rule_pages(conn, edition_id: str, number: str) -> list[dict]:

@@ -71,7 +71,8 @@ def test_counterparts_in_full_with_relation_and_word_diff(site):
     # the whole Italian text, not cut at 200 characters
     assert "finché il lancio della magia non è terminato" in it
     old = cards.split('href="/rule/de-1999/409.2c"')[1].split('class="kb-card')[0]
-    assert "reworded" in old and "word diff de-1999 → de-2024" in old and "<ins>" in old and "<del>" in old
+    assert '<span class="kb-rel">merged</span>' in old  # with 409.2d, as data/gold says
+    assert "word diff de-1999 → de-2024" in old and "<ins>" in old and "<del>" in old
 
 
 def test_article_steps_and_faq_bullets_are_shown_as_such(site):
@@ -86,7 +87,8 @@ def test_article_steps_and_faq_bullets_are_shown_as_such(site):
 def test_changes_link_to_diff_pages_and_name_translations(site):
     r = site.get("/rule/de-2024/601.2c")
     changes = r.text.split("<h3>Changes</h3>")[1].split("</ul>")[0]
-    assert 'href="/diff/de-1999/de-2024?rule=601.2c"' in changes and "reworded" in changes
+    # 1999 409.2c and 409.2d (the same target cannot be chosen twice) merged into 601.2c (data/gold)
+    assert 'href="/diff/de-1999/de-2024?rule=601.2c"' in changes and "merged" in changes
     assert 'href="/diff/it-wiki/de-2024?rule=601.2c"' in changes and "translation" in changes
     assert "unchanged" not in changes
 
@@ -109,8 +111,14 @@ def test_glossary_terms_in_rule_text_link_to_the_entry(site):
     assert re.search(r'<a class="gloss" href="/glossary/de-1999#t-[a-z-]+"', r.text)
 
 
-def test_history_slot_is_omitted_without_a_history_table(site):
-    assert 'id="history"' not in site.get("/rule/de-2024/601.2c").text
+def test_rule_page_shows_the_history_timeline(site):
+    text = site.get("/rule/de-2024/601.2c").text
+    assert 'id="history"' in text
+    history = text[text.index('id="history"'):]
+    assert 'href="/rule/en-1999-04-23/409.1c"' in history and 'href="/rule/de-1999/409.2c"' in history
+    data = site.get("/rule/de-2024/601.2c.json").json()
+    (rule,) = data["rules"]
+    assert {c["family"] for c in rule["history"]["chains"]} >= {"de-cr", "en-cr"}
 
 
 def test_rule_json_has_the_same_content(site):
@@ -121,7 +129,7 @@ def test_rule_json_has_the_same_content(site):
     assert rule["rule"]["norm"] == "601.2c" and rule["prev"]["url"] == "/rule/de-2024/601.2b"
     assert [b["norm"] for b in rule["breadcrumbs"]] == ["6", "601", "601.2"]
     rel = {c["edition"]: c["relation"] for c in rule["counterparts"]}
-    assert rel["it-wiki"] == "translation" and rel["de-1999"] == "reworded"
+    assert rel["it-wiki"] == "translation" and rel["de-1999"] == "merged"
     assert any(c["url"] == "/diff/de-1999/de-2024?rule=601.2c" for c in rule["changes"])
     assert rule["items"][0]["kind"] == "example"
     missing = site.get("/rule/de-2024/409.2f.json")
