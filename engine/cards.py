@@ -12,8 +12,8 @@ from pathlib import Path
 
 from .costs import NO_COST, Cost, CostSyntaxError, ManaCost, Requirement, parse_cost_string
 from .filters import Filter
+from .paths import CARDS_DIR, ROOT
 
-CARDS_DIR = Path(__file__).resolve().parent.parent / "data" / "cards"
 CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery")
 PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker"})
 
@@ -151,7 +151,7 @@ def default_db() -> CardDB:
 
 def load_file(path: Path) -> list[CardDef]:
     try:
-        rel = path.resolve().relative_to(CARDS_DIR.parent.parent).as_posix()
+        rel = path.resolve().relative_to(ROOT).as_posix()
     except ValueError:
         rel = str(path)
     try:

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .paths import ROOT
+
 #: the edition a bare rule number refers to
 DEFAULT_EDITION = "de-2024"
-ROOT = Path(__file__).resolve().parent.parent
 
 _NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
 

@@ -15,10 +15,10 @@ from .cards import CardDB, default_db
 from .costs import CostSyntaxError, pool_from, pool_str
 from .errors import IllegalAction, NotExecutable
 from .game import Choices, Game, ManaActivation
+from .paths import ROOT, SCENARIOS_DIR
 from .registry import Tracer, parse_citation
 from .state import PHASES, ZONES, object_target, player_target
 
-SCENARIOS_DIR = Path(__file__).resolve().parent.parent / "data" / "scenarios"
 SUFFIX = ".scenario"
 SETUP_ATTRS = ("life", "pool") + ZONES
 PLAYER_EXPECT_ATTRS = ("life", "pool", "lost") + ZONES
@@ -725,7 +725,7 @@ def load(path: Path | str) -> Scenario:
 
 def _display(path: Path) -> str:
     try:
-        return path.resolve().relative_to(SCENARIOS_DIR.parent.parent).as_posix()
+        return path.resolve().relative_to(ROOT).as_posix()
     except ValueError:
         return str(path)
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import tomli_w
 
+from .paths import ROOT
 from .registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
 
-ROOT = Path(__file__).resolve().parent.parent
 REVIEWS_FILE = ROOT / "data" / "trace_reviews.toml"
 CHAPTER_6 = [str(n) for n in range(600, 617)]
 
