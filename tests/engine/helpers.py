@@ -1,4 +1,5 @@
-"""Small helpers for tests of the engine (games in a line, targets by id, resolving)."""
+"""Helpers shared by the engine tests: games in a line, targets by id, resolving."""
+from engine.costs import pool_from, pool_str
 from engine.game import Choices, Game, ManaActivation
 from engine.state import object_target, player_target
 
@@ -8,15 +9,11 @@ ALICE, BOB = 0, 1
 def new_game(**pools) -> Game:
     game = Game.new(["Alice", "Bob"])
     for name, mana in pools.items():
-        from engine.costs import pool_from
-
         game.state.players[ALICE if name == "alice" else BOB].pool = pool_from(mana)
     return game
 
 
 def pool(game, player=ALICE) -> str:
-    from engine.costs import pool_str
-
     return pool_str(game.state.players[player].pool)
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from engine.costs import ManaCost, find_payment, pool_from
 from engine.registry import Tracer
-from engine.testing import (ALICE, BOB, Choices, ManaActivation, names, new_game, object_target, player_target,
+from tests.engine.helpers import (ALICE, BOB, Choices, ManaActivation, names, new_game, object_target, player_target,
                             pool, resolve)
 
 

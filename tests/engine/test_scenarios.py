@@ -1,6 +1,5 @@
 """Scenarios: every file in data/scenarios passes; bad scenarios fail with a message naming the line."""
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -8,7 +7,6 @@ from click.testing import CliRunner
 from engine.cli import COMMANDS, scenario as scenario_group
 from engine.scenario import all_files, parse, run_file
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = all_files()
 
 

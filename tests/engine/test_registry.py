@@ -1,14 +1,11 @@
 """The traceability registry: every citation names a rule that exists; tracing records applied rules."""
-from pathlib import Path
-
 import pytest
 
+from engine.paths import ROOT
 from engine.registry import (Registry, Tracer, check_citations, enforces, load_all,
                              parse_citation)
 from ingest import numbers, parse_document
 from kb.manifest import load as load_manifest
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
