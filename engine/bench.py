@@ -3,8 +3,7 @@
 One cycle: Alice casts Schock (``{R}`` from her mana pool) targeting Bob, both
 players pass, Schock resolves and goes to the graveyard.  Each cycle starts
 from a fresh copy of the prepared state, so the copy is part of the cost, as
-is the snapshot the illegal-action rollback takes.  Run ``kb engine-bench`` or
-``python -m engine.bench``.
+is the snapshot the illegal-action rollback takes.  Run ``kb engine-bench``.
 """
 from __future__ import annotations
 
@@ -52,7 +51,3 @@ def main(seconds: float = 2.0) -> float:
     rate = n / elapsed
     print(f"{rate:,.0f} cast-and-resolve cycles/s ({n} cycles of Schock in {elapsed:.2f} s)")
     return rate
-
-
-if __name__ == "__main__":
-    main()

@@ -159,7 +159,7 @@ def load_all() -> Registry:
     import engine
 
     for info in pkgutil.iter_modules(engine.__path__):
-        if info.name not in ("cli", "bench", "__main__"):
+        if info.name != "bench":
             importlib.import_module(f"engine.{info.name}")
     return REGISTRY
 

@@ -30,7 +30,7 @@ from .manifest import Document, Manifest, ManifestError, load, sha256_of
 
 #: Later stages: ``module:function`` called with the database once rules, items and refs exist.
 STAGES = [
-    ("engine trace links", "engine.trace:store"),
+    ("engine trace links", "kb.trace:store"),
     ("alignments", "kb.align:store"),
     ("diffs", "kb.diff:store"),
 ]

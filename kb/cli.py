@@ -218,7 +218,7 @@ def _register(module: str) -> None:
         main.add_command(cmd)
 
 
-for _module in ("engine.cli", "kb.align_cli", "kb.diff.cli"):
+for _module in ("kb.trace.cli", "kb.align_cli", "kb.diff.cli"):
     _register(_module)
 
 

@@ -4,8 +4,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import COMMANDS, scenario as scenario_group
 from engine.scenario import all_files, parse, run_file
+from kb.trace.cli import COMMANDS
+from kb.trace.cli import scenario as scenario_group
 
 SCENARIOS = all_files()
 

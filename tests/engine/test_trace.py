@@ -5,8 +5,9 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from engine import trace
-from engine.cli import coverage, trace as trace_cmd
+from kb import trace
+from kb.trace.cli import coverage
+from kb.trace.cli import trace as trace_cmd
 
 
 @pytest.fixture()

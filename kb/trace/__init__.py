@@ -1,4 +1,7 @@
-"""Traceability between rule text, engine functions and scenarios.
+"""Traceability between rule text, engine functions and scenarios — the knowledge-base side.
+
+The engine names the rules each function enforces (:mod:`engine.registry`) and plays the
+scenarios (:mod:`engine.scenario`); this package reads both and links them to the rules:
 
 * :func:`store` writes the links into the knowledge base (called by ``kb build``
   after the ``rules`` table exists): ``engine_functions``, ``enforces``,
@@ -18,10 +21,13 @@ from pathlib import Path
 
 import tomli_w
 
-from .paths import ROOT
-from .registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
+from engine.registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
+from engine.scenario import all_files, run_file
+from ingest.numbers import sort_key
 
-REVIEWS_FILE = ROOT / "data" / "trace_reviews.toml"
+from .. import paths
+
+REVIEWS_FILE = paths.DATA / "trace_reviews.toml"
 CHAPTER_6 = [str(n) for n in range(600, 617)]
 
 
@@ -97,8 +103,6 @@ def scenario_results(refresh: bool = False) -> list:
     """Every scenario of data/scenarios, run (with the rules each step applied)."""
     global _SCENARIO_CACHE
     if _SCENARIO_CACHE is None or refresh:
-        from .scenario import all_files, run_file
-
         _SCENARIO_CACHE = [run_file(p) for p in all_files()]
     return _SCENARIO_CACHE
 
@@ -232,8 +236,6 @@ def coverage(db, families=None) -> list[FamilyCoverage]:
         norm = row["norm"]
         if row["level"] in ("rule", "subrule") and "." in norm:
             by_family.setdefault(norm.split(".")[0], []).append(norm)
-    from ingest.numbers import sort_key
-
     out = []
     for fam in sorted(by_family):
         if families and fam not in families:
