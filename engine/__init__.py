@@ -16,6 +16,8 @@ Modules, named after what they enforce:
 ``statics``               static abilities casting asks about: cost changes, prohibitions
 ``activation``            602: activated abilities
 ``mana``                  605: mana abilities
+``procedures``            the steps above in order: casting a spell, activating an ability or a
+                          mana ability — the one module where they call each other
 ``loyalty``               606: loyalty abilities
 ``resolution``            608: resolving spells and abilities
 ``effects``               609/610: the one-shot effect vocabulary of card files

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .costs import NO_COST, Cost, CostSyntaxError, ManaCost, Requirement, parse_cost_string
+from .effects import validate_effect
 from .filters import Filter
 from .paths import CARDS_DIR, ROOT
 
@@ -354,8 +355,6 @@ def _parse_slot(data: dict, where: str) -> TargetSlot:
 
 
 def _parse_mode(data: dict, where: str) -> Mode:
-    from .effects import validate_effect
-
     _check_keys(data, {"targets", "effects", "text"}, where)
     slots = tuple(_parse_slot(s, f"{where}: targets[{i}]") for i, s in enumerate(data.get("targets", [])))
     effects = []

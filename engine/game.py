@@ -11,7 +11,7 @@ illegal.
 """
 from __future__ import annotations
 
-from . import actions, activation, casting, turn
+from . import actions, procedures, turn
 from .cards import CardDB, default_db
 from .characteristics import ABILITY, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
@@ -78,11 +78,11 @@ class Game:
 
     # -- actions --------------------------------------------------------------------------------------------
     def cast(self, player: int, obj_id: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, casting.cast_spell, player, obj_id, choices)
+        return actions.take_action(self, procedures.cast_spell, player, obj_id, choices)
 
     def activate(self, player: int, obj_id: int, index: int | None = None,
                  choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, activation.activate_ability, player, obj_id, index, choices)
+        return actions.take_action(self, procedures.activate_ability, player, obj_id, index, choices)
 
     def pass_priority(self, player: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
         st = self.state

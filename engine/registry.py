@@ -18,7 +18,10 @@ active, a profile hook notes every call of a registered function.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
+import linecache
+import pkgutil
 import re
 import sys
 from dataclasses import dataclass, field
@@ -76,8 +79,6 @@ class Link:
 
 def _def_line(code) -> int:
     """The line of the ``def`` statement (``co_firstlineno`` is the first decorator's line)."""
-    import linecache
-
     line = code.co_firstlineno
     for offset in range(50):
         text = linecache.getline(code.co_filename, line + offset).lstrip()
@@ -153,14 +154,10 @@ def check_citations(registry: Registry, known: dict[str, set[str]]) -> list[str]
 
 def load_all() -> Registry:
     """Import every engine module so that all enforcing functions are registered."""
-    import importlib
-    import pkgutil
-
-    import engine
-
-    for info in pkgutil.iter_modules(engine.__path__):
+    package = __name__.rpartition(".")[0]  # "engine"
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if info.name != "bench":
-            importlib.import_module(f"engine.{info.name}")
+            importlib.import_module(f"{package}.{info.name}")
     return REGISTRY
 
 

@@ -11,13 +11,17 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .actions import take_action
+from .activation import ability_of
 from .cards import CardDB, default_db
 from .costs import CostSyntaxError, pool_from, pool_str
 from .errors import IllegalAction, NotExecutable
 from .game import Choices, Game, ManaActivation
+from .mana import is_mana_ability
 from .paths import ROOT, SCENARIOS_DIR
 from .registry import Tracer, parse_citation
 from .state import PHASES, ZONES, object_target, player_target
+from .turn import advance_to, pass_priority
 
 SUFFIX = ".scenario"
 SETUP_ATTRS = ("life", "pool") + ZONES
@@ -552,13 +556,8 @@ class Runner:
         if step.verb == "pass":
             return game.pass_priority(p, self.choices(step))
         if step.verb == "all_pass":
-            from .actions import take_action
-
             return take_action(game, _all_pass, self.choices(step))
         if step.verb in ("next_phase", "next_turn", "goto"):
-            from .actions import take_action
-            from .turn import advance_to
-
             st = game.state
             if step.verb == "goto":
                 if step.ref not in PHASES:
@@ -635,9 +634,6 @@ class Runner:
         oid = self.ref(line, m["ref"])
         obj = st.objects[oid]
         if m["n"] or value in ("mana ability", "not mana ability"):
-            from .activation import ability_of
-            from .mana import is_mana_ability
-
             try:
                 ab = ability_of(game, obj, int(m["n"]) if m["n"] else None)
             except IllegalAction as e:
@@ -702,8 +698,6 @@ class Runner:
 
 def _all_pass(game, choices) -> None:
     """Every player passes in turn, starting with the one who has priority (one step, undone as a whole)."""
-    from .turn import pass_priority
-
     n = len(game.state.players)
     for i in range(n):
         who = game.state.priority
