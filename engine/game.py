@@ -11,6 +11,8 @@ illegal.
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from . import actions, procedures, turn
 from .cards import CardDB, default_db
 from .characteristics import ABILITY, mana_value, power, toughness
@@ -19,25 +21,28 @@ from .costs import TotalCost
 from .errors import IllegalAction
 from .state import GameState, Player, Target
 
-__all__ = ["Game", "Choices", "ManaActivation", "NO_CHOICES"]
+__all__ = ["Game", "Choices", "ManaActivation", "NO_CHOICES", "Namer"]
 
-
+#: turns a name a player chose by (a card name, a scenario label) into one of the candidate object ids,
+#: or None: ``namer("vertrauter", [12, 15]) -> 15``
+Namer = Callable[[str, list[int]], int | None]
 
 
 class Game:
-    def __init__(self, state: GameState, db: CardDB | None = None):
+    def __init__(self, state: GameState, db: CardDB | None = None, namer: Namer | None = None):
         self.state = state
         self.db = db or default_db()
         #: the locked total cost of the last spell or ability put on the stack (for inspection)
         self.last_cost: TotalCost | None = None
-        #: turns a name typed by a user into an object id among candidates (scenarios set labels)
-        self.namer = None
+        #: how a choice given by name is looked up (sacrifice: …, choose: …); None: the first object of that
+        #: card name.  Scenarios pass one that knows their labels.
+        self.namer = namer
 
     @staticmethod
-    def new(names: list[str], life: int = 20, db: CardDB | None = None) -> "Game":
+    def new(names: list[str], life: int = 20, db: CardDB | None = None, namer: Namer | None = None) -> "Game":
         st = GameState(players=[Player(i, n, life) for i, n in enumerate(names)])
         st.players[0].last_turn = st.turn
-        return Game(st, db)
+        return Game(st, db, namer)
 
     # -- setup (not game actions) ---------------------------------------------------------------------------
     def put(self, card: str, zone: str, player: int, *, tapped: bool = False, new: bool = False,

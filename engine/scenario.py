@@ -272,8 +272,7 @@ class Runner:
         self.db = db or default_db()
         self.labels: dict[str, int] = {}  # label -> uid
         self.players = {name: i for i, name in enumerate(sc.players)}
-        self.game = Game.new(sc.players, db=self.db)
-        self.game.namer = self._namer
+        self.game = Game.new(sc.players, db=self.db, namer=self._namer)
         self.last_illegal: IllegalAction | None = None
         self.last_rules: list[str] = []
 
