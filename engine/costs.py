@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-COLORS = ("W", "U", "B", "R", "G")
 #: indices of a mana pool / coloured cost vector
 MANA_TYPES = ("W", "U", "B", "R", "G", "C")
 IDX = {c: i for i, c in enumerate(MANA_TYPES)}

@@ -71,9 +71,6 @@ class Filter:
         return Filter(**kw)
 
 
-ANY_PERMANENT = Filter()
-
-
 def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = None, x: int = 0) -> bool:
     """Does ``obj`` meet ``flt`` as seen by player ``perspective``?"""
     if obj.zone != flt.zone:

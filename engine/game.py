@@ -15,7 +15,7 @@ from typing import Callable
 
 from . import actions, procedures, turn
 from .cards import CardDB, default_db
-from .characteristics import ABILITY, mana_value, power, toughness
+from .characteristics import characteristics, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
 from .costs import TotalCost
 from .errors import IllegalAction
@@ -61,7 +61,7 @@ class Game:
     # -- characteristics (the seam for continuous effects) --------------------------------------------------
     def characteristics(self, obj):
         """Current characteristics (see :mod:`engine.characteristics`, the seam for layers)."""
-        return ABILITY if obj.card is None else self.db.cards[obj.card]
+        return characteristics(self.db, obj)
 
     def mana_value(self, obj) -> int:
         return mana_value(self.db, obj)

@@ -28,7 +28,6 @@ from ingest.numbers import sort_key
 from .. import paths
 
 REVIEWS_FILE = paths.DATA / "trace_reviews.toml"
-CHAPTER_6 = [str(n) for n in range(600, 617)]
 
 
 # -- review stamps ------------------------------------------------------------------------------------------------

@@ -28,14 +28,5 @@ def resolve(game):
     return game.pass_priority(game.state.priority)
 
 
-def targets(**slots) -> dict:
-    out = {}
-    for slot, items in slots.items():
-        items = items if isinstance(items, (list, tuple)) else [items]
-        out[slot] = tuple(player_target(i[1]) if isinstance(i, tuple) and i[0] == "P" else object_target(i)
-                          for i in items)
-    return out
-
-
-__all__ = ["Choices", "ManaActivation", "ALICE", "BOB", "new_game", "pool", "names", "resolve", "targets",
-           "object_target", "player_target"]
+__all__ = ["Choices", "ManaActivation", "ALICE", "BOB", "new_game", "pool", "names", "resolve", "object_target",
+           "player_target"]
