@@ -65,8 +65,8 @@ def parse_citation(text: str) -> Citation:
 
 
 @dataclass
-class Link:
-    """One enforcing function and the rules it cites."""
+class EnforcingFunction:
+    """A registered enforcing function: where it is defined and the rules it cites (one trace link per rule)."""
 
     qualname: str  # "engine.casting.determine_total_cost"
     module: str
@@ -89,10 +89,10 @@ def _def_line(code) -> int:
 
 class Registry:
     def __init__(self) -> None:
-        self.links: dict[str, Link] = {}
-        self.by_code: dict[object, Link] = {}
+        self.links: dict[str, EnforcingFunction] = {}
+        self.by_code: dict[object, EnforcingFunction] = {}
 
-    def register(self, func: Callable, citations: Iterable[str]) -> Link:
+    def register(self, func: Callable, citations: Iterable[str]) -> EnforcingFunction:
         cites = tuple(parse_citation(c) for c in citations)
         if not cites:
             raise ValueError(f"{func.__qualname__}: @enforces needs at least one rule")
@@ -104,7 +104,7 @@ class Registry:
             file = path.as_posix()
         qualname = f"{func.__module__}.{func.__qualname__}"
         doc = inspect.cleandoc(func.__doc__ or "").split("\n\n")[0].replace("\n", " ")
-        link = Link(qualname, func.__module__, file, _def_line(code), doc, cites, func)
+        link = EnforcingFunction(qualname, func.__module__, file, _def_line(code), doc, cites, func)
         if qualname in self.links and self.links[qualname].func is not func:
             raise ValueError(f"{qualname} registered twice")
         self.links[qualname] = link
@@ -114,7 +114,7 @@ class Registry:
     def citations(self) -> set[Citation]:
         return {c for link in self.links.values() for c in link.citations}
 
-    def functions_for(self, citation: Citation) -> list[Link]:
+    def functions_for(self, citation: Citation) -> list[EnforcingFunction]:
         return [link for link in self.links.values() if citation in link.citations]
 
     def __len__(self) -> int:
@@ -171,7 +171,7 @@ class Tracer:
 
     def __init__(self, registry: Registry | None = None):
         self.registry = registry if registry is not None else REGISTRY
-        self.calls: list[Link] = []
+        self.calls: list[EnforcingFunction] = []
 
     def _hook(self, frame, event, arg):
         if event == "call":
@@ -188,7 +188,7 @@ class Tracer:
         sys.setprofile(self._previous)
         return False
 
-    def links(self) -> list[Link]:
+    def links(self) -> list[EnforcingFunction]:
         seen, out = set(), []
         for link in self.calls:
             if link.qualname not in seen:

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import tomli_w
 
-from engine.registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
+from engine.registry import DEFAULT_EDITION, Citation, EnforcingFunction, load_all, parse_citation
 from engine.scenario import all_files, run_file
 from ingest.numbers import sort_key
 
@@ -65,7 +65,7 @@ def rules_by_key(db) -> dict[str, dict]:
 
 @dataclass
 class LinkStatus:
-    link: Link
+    link: EnforcingFunction
     citation: Citation
     rule: dict | None
     reviewed: str | None
