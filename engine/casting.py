@@ -261,7 +261,7 @@ def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
         problems.append(f"{p.name} has {p.life} life and cannot pay {cost.life}")
     if cost.loyalty is not None and cost.loyalty < 0:
         loyalty.check_loyalty_payable(source, cost.loyalty, problems)
-    if problems:
+    if problems or spend is None:
         raise IllegalAction("601.2h", "; ".join(problems) + " (partial payments are not allowed)")
     # pay everything
     for i, n in enumerate(spend):

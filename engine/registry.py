@@ -74,7 +74,7 @@ class EnforcingFunction:
     line: int
     doc: str
     citations: tuple[Citation, ...]
-    func: Callable = field(repr=False, compare=False, default=None)
+    func: Callable | None = field(repr=False, compare=False, default=None)
 
 
 def _def_line(code) -> int:
@@ -121,7 +121,7 @@ class Registry:
         return len(self.links)
 
     def __iter__(self):
-        return iter(sorted(self.links.values(), key=lambda l: (l.file, l.line)))
+        return iter(sorted(self.links.values(), key=lambda f: (f.file, f.line)))
 
 
 REGISTRY = Registry()

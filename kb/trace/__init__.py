@@ -22,7 +22,7 @@ from pathlib import Path
 import tomli_w
 
 from engine.registry import DEFAULT_EDITION, Citation, EnforcingFunction, load_all, parse_citation
-from engine.scenario import all_files, run_file
+from engine.scenario import Result, all_files, run_file
 from ingest.numbers import sort_key
 
 from .. import paths
@@ -95,10 +95,10 @@ def link_statuses(db, registry=None) -> list[LinkStatus]:
 
 # -- scenarios ----------------------------------------------------------------------------------------------------
 
-_SCENARIO_CACHE: list | None = None
+_SCENARIO_CACHE: list[Result] | None = None
 
 
-def scenario_results(refresh: bool = False) -> list:
+def scenario_results(refresh: bool = False) -> list[Result]:
     """Every scenario of data/scenarios, run (with the rules each step applied)."""
     global _SCENARIO_CACHE
     if _SCENARIO_CACHE is None or refresh:
@@ -106,7 +106,7 @@ def scenario_results(refresh: bool = False) -> list:
     return _SCENARIO_CACHE
 
 
-def scenario_links() -> list[tuple[object, str, str]]:
+def scenario_links() -> list[tuple[Result, str, str]]:
     """(result, rule key, how) for every rule a scenario is tagged with or applied."""
     out = []
     for res in scenario_results():
@@ -200,7 +200,7 @@ def counterparts(db, rule_row: dict) -> list[dict]:
     return out
 
 
-def resolve_target(target: str):
+def resolve_target(target: str) -> EnforcingFunction | Citation:
     """A rule citation or an engine function qualname."""
     registry = load_all()
     if target in registry.links:

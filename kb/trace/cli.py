@@ -102,6 +102,7 @@ def trace(target, check, review, db_path):
             stamped = 0
             for s in statuses:
                 if s.rule is not None:
+                    assert s.current is not None  # kb build stamps every rule with text_sha256
                     reviews[(s.link.qualname, s.citation.key)] = s.current
                     stamped += 1
             tr.save_reviews(reviews)
