@@ -1,7 +1,8 @@
 """An executable rules engine for casting, activating and resolving, traced to rule text.
 
 Every function that enforces a rule says so with ``@enforces("601.2f")``
-(:mod:`engine.registry`); ``kb trace`` and ``kb coverage`` read that catalogue.
+(:mod:`engine.registry`); ``kb trace`` and ``kb coverage`` (:mod:`kb.trace`) read that catalogue.
+The engine is a library: it never imports ``kb`` or ``ingest``; its commands are ``kb`` commands.
 
 Modules, named after what they enforce:
 
@@ -15,14 +16,18 @@ Modules, named after what they enforce:
 ``statics``               static abilities casting asks about: cost changes, prohibitions
 ``activation``            602: activated abilities
 ``mana``                  605: mana abilities
+``procedures``            the steps above in order: casting a spell, activating an ability or a
+                          mana ability — the one module where they call each other
 ``loyalty``               606: loyalty abilities
 ``resolution``            608: resolving spells and abilities
 ``effects``               609/610: the one-shot effect vocabulary of card files
 ``turn``, ``sba``         priority, minimal turn structure, state-based actions
 ``actions``               illegal actions: back to the exact state before (601.2e, 601.4, 422)
 ``game``, ``choices``     the facade players act through; what they announce
-``scenario``, ``trace``   scenario files; links between rules, functions and scenarios
-``cli``, ``bench``        ``kb scenario run``, ``kb trace``, ``kb coverage``, ``kb bench``
+``registry``              which function enforces which rule; which rules a step applied
+``scenario``              scenario files: parse and play them
+``bench``                 cast-and-resolve cycles per second (``kb engine-bench``)
+``paths``                 the repository root, the card and scenario folders
 ========================  ===========================================================
 
 Seams for the follow-up issue: triggered abilities hook into the points where

@@ -4,12 +4,11 @@ The cost is everything before the colon (the ``cost`` of an ability in the
 card file); activation instructions ("only once each turn", "only as a
 sorcery") are its ``once_per_turn`` and ``timing``.  After the checks of 602.5
 the ability is put on the stack and the steps of casting 601.2b–h are followed
-(602.2b) — by the very same functions as for spells.
+(602.2b) — by the very same functions as for spells (:func:`engine.procedures.activate_ability`).
 """
 from __future__ import annotations
 
-from . import loyalty, mana, turn
-from .casting import announce_and_pay, become_cast
+from . import loyalty, turn
 from .errors import IllegalAction
 from .registry import enforces
 from .state import BATTLEFIELD, STACK, Announcement
@@ -92,22 +91,3 @@ def put_ability_on_stack(game, player: int, src, ab):
     obj.source_card = src.card
     obj.ann = Announcement()
     return obj
-
-
-@enforces("602.2", "602.2b", "602.1c")
-def activate_ability(game, player: int, obj_id: int, index: int | None, choices) -> int | None:
-    """Activate: checks (602.5), onto the stack (602.2a), then 601.2b–h as for a spell (602.2b)."""
-    st = game.state
-    src = st.objects.get(obj_id)
-    if src is None or src.ability is not None:
-        raise IllegalAction("602.2", "no such object")
-    ab = ability_of(game, src, index)
-    if mana.is_mana_ability(ab):
-        mana.activate_mana_ability(game, player, obj_id, ab.index, choices)
-        return None
-    may_begin_activating(game, player, src, ab)
-    obj = put_ability_on_stack(game, player, src, ab)
-    announce_and_pay(game, player, obj, ab, choices, source=src)
-    record_activation(st, src, ab)
-    become_cast(game, player, obj)
-    return obj.id

@@ -3,12 +3,12 @@
 One cycle: Alice casts Schock (``{R}`` from her mana pool) targeting Bob, both
 players pass, Schock resolves and goes to the graveyard.  Each cycle starts
 from a fresh copy of the prepared state, so the copy is part of the cost, as
-is the snapshot the illegal-action rollback takes.  Run ``kb engine-bench`` or
-``python -m engine.bench``.
+is the snapshot the illegal-action rollback takes.  Run ``kb engine-bench``.
 """
 from __future__ import annotations
 
 import time
+from typing import Callable
 
 from .game import Choices, Game
 from .state import player_target
@@ -24,10 +24,11 @@ def prepare() -> tuple[Game, int, Choices]:
     return game, shock, Choices(targets={"ziel": (player_target(1),)})
 
 
-def cycles(seconds: float = 2.0) -> tuple[int, float]:
+def cycles(seconds: float = 2.0, clock: Callable[[], float] = time.perf_counter) -> tuple[int, float]:
+    """Cycles run in blocks of 100 until ``clock`` says ``seconds`` have passed: (cycles, elapsed seconds)."""
     game, shock, choices = prepare()
     base = game.state
-    n, start = 0, time.perf_counter()
+    n, start = 0, clock()
     deadline = start + seconds
     while True:
         for _ in range(100):
@@ -37,7 +38,7 @@ def cycles(seconds: float = 2.0) -> tuple[int, float]:
             game.pass_priority(0)
             game.pass_priority(1)
         n += 100
-        now = time.perf_counter()
+        now = clock()
         if now >= deadline:
             break
     if game.state.players[1].life != 18 or game.state.stack:
@@ -50,7 +51,3 @@ def main(seconds: float = 2.0) -> float:
     rate = n / elapsed
     print(f"{rate:,.0f} cast-and-resolve cycles/s ({n} cycles of Schock in {elapsed:.2f} s)")
     return rate
-
-
-if __name__ == "__main__":
-    main()

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .costs import NO_COST, Cost, CostSyntaxError, ManaCost, Requirement, parse_cost_string
+from .effects import validate_effect
 from .filters import Filter
+from .paths import CARDS_DIR, ROOT
 
-CARDS_DIR = Path(__file__).resolve().parent.parent / "data" / "cards"
 CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery")
 PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker"})
 
@@ -151,7 +152,7 @@ def default_db() -> CardDB:
 
 def load_file(path: Path) -> list[CardDef]:
     try:
-        rel = path.resolve().relative_to(CARDS_DIR.parent.parent).as_posix()
+        rel = path.resolve().relative_to(ROOT).as_posix()
     except ValueError:
         rel = str(path)
     try:
@@ -213,7 +214,8 @@ def parse_card(data: dict, file: str, token: bool = False) -> CardDef:
         spell = _parse_castable(data, "spell", 0, Cost(mana=mana_cost), where)
     elif any(k in data for k in ("targets", "effects", "modes")):
         raise CardError(f"{where}: a land has no spell part (targets/effects/modes)")
-    abilities = tuple(_parse_ability(a, i + 1, f"{where}: abilities[{i}]") for i, a in enumerate(data.get("abilities", [])))
+    abilities = tuple(_parse_ability(a, i + 1, f"{where}: abilities[{i}]")
+                      for i, a in enumerate(data.get("abilities", [])))
     statics = tuple(_parse_static(s, f"{where}: statics[{i}]") for i, s in enumerate(data.get("statics", [])))
     for i, t in enumerate(data.get("triggers", [])):
         _check_keys(t, {"rule", "text"}, f"{where}: triggers[{i}]")
@@ -223,7 +225,8 @@ def parse_card(data: dict, file: str, token: bool = False) -> CardDef:
 
 
 def _parse_castable(data: dict, kind: str, index: int, cost: Cost, where: str) -> AbilityDef:
-    additional = tuple(_parse_cost(c, f"{where}: additional_costs[{i}]") for i, c in enumerate(data.get("additional_costs", [])))
+    additional = tuple(_parse_cost(c, f"{where}: additional_costs[{i}]")
+                       for i, c in enumerate(data.get("additional_costs", [])))
     named = {}
     for key in ("choose_cost", "optional_costs", "alternative_costs"):
         out = []
@@ -243,7 +246,7 @@ def _parse_castable(data: dict, kind: str, index: int, cost: Cost, where: str) -
         modes = (_parse_mode({"targets": data.get("targets", []), "effects": data.get("effects", [])}, where),)
         modal = False
     choose = _range(data.get("choose", 1), len(modes), f"{where}: choose")
-    choose_if_paid = ()
+    choose_if_paid: tuple = ()
     if "choose_if_paid" in data:
         cip = data["choose_if_paid"]
         _check_keys(cip, {"name", "choose"}, f"{where}: choose_if_paid")
@@ -354,8 +357,6 @@ def _parse_slot(data: dict, where: str) -> TargetSlot:
 
 
 def _parse_mode(data: dict, where: str) -> Mode:
-    from .effects import validate_effect
-
     _check_keys(data, {"targets", "effects", "text"}, where)
     slots = tuple(_parse_slot(s, f"{where}: targets[{i}]") for i, s in enumerate(data.get("targets", [])))
     effects = []
@@ -407,7 +408,8 @@ def _parse_static(data: dict, where: str) -> StaticDef:
     _check_keys(params, _STATIC_KINDS[kind], where)
     for key in ("spells", "per", "abilities_of"):
         if key in params:
-            params[key] = _filter({"zone": "stack", **params[key]} if key == "spells" else params[key], f"{where}: {key}")
+            table = {"zone": "stack", **params[key]} if key == "spells" else params[key]
+            params[key] = _filter(table, f"{where}: {key}")
     for key in ("increase", "reduce"):
         if key in params and kind == "cost":
             try:

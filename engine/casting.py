@@ -9,17 +9,18 @@ Steps 601.2b–h are shared with activated abilities (602.2b): they work on
 "the object on the stack" and "its definition" (:class:`~engine.cards.AbilityDef`),
 whether that is a spell or an ability.  A step that cannot be completed raises
 :class:`IllegalAction`; :func:`engine.actions.take_action` then restores the
-state from before the cast.
+state from before the cast.  :mod:`engine.procedures` calls the steps in order.
 """
 from __future__ import annotations
 
-from . import loyalty, mana, statics, turn
+from dataclasses import replace
+
+from . import loyalty, statics, turn
 from .costs import Cost, Requirement, TotalCost, find_payment, pool_str
 from .errors import IllegalAction
 from .filters import matches
 from .registry import enforces
 from .state import BATTLEFIELD, HAND, STACK, Announcement
-from .targets import choose_targets, divide
 
 
 def spell_of(game, obj):
@@ -42,7 +43,7 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
                                      f"to cast {ch.name} from the {obj.zone}")
     instant_speed = "instant" in ch.types or "flash" in ch.keywords
     turn.check_timing(game, player, not instant_speed, f"{ch.name} can be cast")
-    if _any_prohibition(game, player):
+    if any_prohibition(game, player):
         check_prohibitions(game, player, obj, ab)
 
 
@@ -63,6 +64,11 @@ def _as_spell(obj, player: int, x: int):
 def _prohibiting(game, player: int, obj):
     for source, flt in statics.prohibitions(game, player):
         yield source, flt
+
+
+def any_prohibition(game, player: int) -> bool:
+    """Does any static ability forbid ``player`` to cast spells of some kind?"""
+    return next(_prohibiting(game, player, None), None) is not None
 
 
 def _some_choice_avoids(game, player: int, obj, ab, flt) -> bool:
@@ -102,7 +108,8 @@ def announce_modes(game, obj, ab, choices) -> None:
     ann.modes = tuple(sorted(modes))
 
 
-def _uses_x(ab, modes, alternative, optional, chosen) -> bool:
+def uses_x(ab, modes, alternative, optional, chosen) -> bool:
+    """Does anything of the spell or ability as announced so far depend on the value of X?"""
     base = _base_cost(ab, alternative)
     costs = [base, *ab.additional, *(n.cost for n in ab.optional if n.name in optional),
              *(n.cost for n in ab.choose_cost if n.name in chosen)]
@@ -120,7 +127,7 @@ def _mentions_x(effect: dict) -> bool:
 def announce_x(game, obj, ab, choices) -> None:
     """Announce the value of X of a variable cost now."""
     ann = obj.ann
-    uses = _uses_x(ab, ann.modes, choices.alternative, choices.optional, choices.chosen)
+    uses = uses_x(ab, ann.modes, choices.alternative, choices.optional, choices.chosen)
     if choices.x is None:
         if uses:
             raise IllegalAction("601.2b", "announce the value of X")
@@ -230,15 +237,6 @@ def _with_x(reqs, x: int):
     return tuple(Requirement(r.filter, x, r.itself) if r.count == "X" else r for r in reqs)
 
 
-@enforces("601.2g", "605.3a")
-def activate_mana_abilities(game, player: int, obj, choices) -> None:
-    """If the total cost includes mana, the player may now activate mana abilities (before paying)."""
-    if obj.ann.cost.mana.amount == 0:
-        raise IllegalAction("601.2g", "the total cost includes no mana: no mana abilities now")
-    for act in choices.mana:
-        mana.activate_mana_ability(game, player, act.obj_id, act.index, act.choices, paying_for=obj)
-
-
 @enforces("601.2h", "602.1a")
 def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
     """The player who casts or activates pays the whole locked total cost; partial payments are not allowed."""
@@ -263,7 +261,7 @@ def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
         problems.append(f"{p.name} has {p.life} life and cannot pay {cost.life}")
     if cost.loyalty is not None and cost.loyalty < 0:
         loyalty.check_loyalty_payable(source, cost.loyalty, problems)
-    if problems:
+    if problems or spend is None:
         raise IllegalAction("601.2h", "; ".join(problems) + " (partial payments are not allowed)")
     # pay everything
     for i, n in enumerate(spend):
@@ -343,42 +341,8 @@ def _meets(game, player, obj, req, zone) -> bool:
         return True
     flt = req.filter
     if flt.zone != zone:
-        from dataclasses import replace
-
         flt = replace(flt, zone=zone)
     return matches(game, obj, flt, player)
-
-
-# -- the whole process --------------------------------------------------------------------------------------------
-
-def announce_and_pay(game, player: int, obj, ab, choices, source=None) -> None:
-    """601.2b–h (also used for activated abilities, 602.2b).
-
-    A step with nothing to do for this spell or ability (no modes, no X, no targets …) is
-    skipped, so that a trace lists only the rules that applied.
-    """
-    if ab.modal or choices.modes:
-        announce_modes(game, obj, ab, choices)
-    else:
-        obj.ann.modes = (0,)
-    if choices.x is not None or _uses_x(ab, obj.ann.modes, choices.alternative, choices.optional, choices.chosen):
-        announce_x(game, obj, ab, choices)
-    if ab.alternative or ab.optional or ab.choose_cost or choices.alternative or choices.optional or choices.chosen:
-        announce_costs(game, obj, ab, choices)
-    if choices.targets or ab.all_slots():
-        choose_targets(game, obj, ab, choices)
-    if choices.division or any(s.divide is not None for s in ab.all_slots()):
-        divide(game, obj, ab, choices)
-    if obj.ability is None and _any_prohibition(game, player):
-        check_announced_spell(game, player, obj, ab)
-    determine_total_cost(game, obj, ab)
-    if choices.mana:
-        activate_mana_abilities(game, player, obj, choices)
-    pay_total_cost(game, player, obj, ab, choices, source)
-
-
-def _any_prohibition(game, player: int) -> bool:
-    return next(_prohibiting(game, player, None), None) is not None
 
 
 @enforces("601.2i")
@@ -388,16 +352,3 @@ def become_cast(game, player: int, obj) -> None:
     turn.give_priority(game, player)
 
 
-@enforces("601.2")
-def cast_spell(game, player: int, obj_id: int, choices) -> int:
-    """Cast a spell: the steps of 601.2 in order.  Returns the id of the spell on the stack."""
-    st = game.state
-    card = st.objects.get(obj_id)
-    if card is None or card.ability is not None:
-        raise IllegalAction("601.3", "no such card")
-    ab = spell_of(game, card)
-    may_begin_casting(game, player, card, ab, choices)
-    obj = move_to_stack(game, player, obj_id)
-    announce_and_pay(game, player, obj, ab, choices)
-    become_cast(game, player, obj)
-    return obj.id

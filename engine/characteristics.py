@@ -40,6 +40,3 @@ def toughness(db, obj) -> int | None:
         return None
     return t + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
 
-
-def has_keyword(db, obj, keyword: str) -> bool:
-    return keyword in characteristics(db, obj).keywords

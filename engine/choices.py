@@ -12,7 +12,7 @@ class ManaActivation:
 
     obj_id: int
     index: int | None = None  # None: the object's only mana ability
-    choices: "Choices" = None
+    choices: Choices | None = None
 
 
 @dataclass
@@ -27,8 +27,8 @@ class Choices:
     chosen: tuple[str, ...] = ()  # for "choose one of these additional costs"
     targets: dict[str, tuple[Target, ...]] = field(default_factory=dict)
     division: dict[Target, int] = field(default_factory=dict)
-    sacrifice: tuple[int, ...] = ()
-    discard: tuple[int, ...] = ()
+    sacrifice: tuple[int | str, ...] = ()  # object ids, or names looked up when the cost is paid
+    discard: tuple[int | str, ...] = ()
     mana: tuple[ManaActivation, ...] = ()
     pay: list[int] | None = None  # exact mana to spend, W U B R G C
     resolve: list = field(default_factory=list)  # choices made while resolving (608.2d), in order

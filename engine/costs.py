@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-COLORS = ("W", "U", "B", "R", "G")
 #: indices of a mana pool / coloured cost vector
 MANA_TYPES = ("W", "U", "B", "R", "G", "C")
 IDX = {c: i for i, c in enumerate(MANA_TYPES)}
@@ -58,7 +57,7 @@ class ManaCost:
         if self.generic or (not any(self.colored) and not self.hybrid and not self.x):
             parts.append(f"{{{self.generic}}}")
         parts += ["{" + "/".join(h) + "}" for h in self.hybrid]
-        for c, n in zip(MANA_TYPES, self.colored):
+        for c, n in zip(MANA_TYPES, self.colored, strict=True):
             parts += ["{" + c + "}"] * n
         return "".join(parts)
 
@@ -71,7 +70,7 @@ class ManaCost:
         return self.amount + self.x * x_value
 
     def colors(self) -> frozenset[str]:
-        out = {c for c, n in zip(MANA_TYPES[:5], self.colored) if n}
+        out = {c for c, n in zip(MANA_TYPES[:5], self.colored, strict=False) if n}  # colourless is no colour
         for h in self.hybrid:
             out.update(h)
         return frozenset(out)
@@ -84,7 +83,7 @@ class ManaCost:
 
     def plus(self, other: "ManaCost") -> "ManaCost":
         return ManaCost(self.generic + other.generic,
-                        tuple(a + b for a, b in zip(self.colored, other.colored)),
+                        tuple(a + b for a, b in zip(self.colored, other.colored, strict=True)),
                         self.x + other.x, self.hybrid + other.hybrid)
 
     def minus(self, other: "ManaCost") -> "ManaCost":
@@ -119,7 +118,7 @@ def pool_from(text: str) -> list[int]:
 
 
 def pool_str(pool: list[int]) -> str:
-    s = "".join("{" + c + "}" * 1 for c, n in zip(MANA_TYPES, pool) for _ in range(n))
+    s = "".join("{" + c + "}" * 1 for c, n in zip(MANA_TYPES, pool, strict=False) for _ in range(n))  # any list
     return s or "empty"
 
 
@@ -131,7 +130,7 @@ def find_payment(cost: ManaCost, pool: list[int], spend: list[int] | None = None
     from the colours the pool holds most of.
     """
     if spend is not None:
-        if any(s > p for s, p in zip(spend, pool)):
+        if any(s > p for s, p in zip(spend, pool, strict=False)):  # a player's list, as given
             return None
         return spend if _covers(cost, spend) else None
     left = list(pool)
@@ -194,15 +193,20 @@ class Cost:
     loyalty: int | None = None  # loyalty symbol: +n puts, -n removes counters
 
     def plus(self, other: "Cost") -> "Cost":
-        if self.life and other.life and (isinstance(self.life, str) or isinstance(other.life, str)):
+        life: int | str
+        if other.life == 0:
+            life = self.life
+        elif self.life == 0:
+            life = other.life
+        elif isinstance(self.life, int) and isinstance(other.life, int):
+            life = self.life + other.life
+        else:
             raise CostSyntaxError("two variable life costs")
         loyalty = None
         if self.loyalty is not None or other.loyalty is not None:
             loyalty = (self.loyalty or 0) + (other.loyalty or 0)
         return Cost(self.mana.plus(other.mana), self.tap or other.tap, self.untap or other.untap,
-                    self.sacrifice + other.sacrifice, self.discard + other.discard,
-                    self.life if other.life == 0 else (other.life if self.life == 0 else self.life + other.life),
-                    loyalty)
+                    self.sacrifice + other.sacrifice, self.discard + other.discard, life, loyalty)
 
     def __str__(self) -> str:
         parts = []

@@ -14,6 +14,7 @@ still-legal targets of their target word (608.2b) and do as much as possible
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from .costs import CostSyntaxError, pool_from
 from .errors import IllegalAction, NotExecutable
@@ -29,7 +30,7 @@ COMMON_KEYS = {"do", "if_paid", "text", "_token"}
 @dataclass(frozen=True)
 class EffectKind:
     name: str
-    fn: object
+    fn: Callable[["Resolution", dict], None]
     required: tuple[str, ...]
     optional: tuple[str, ...]
     doc: str
@@ -55,9 +56,19 @@ _REF_KEYS = {"to": "target or player", "what": "target", "on": "target", "who": 
 
 
 def validate_effect(spec: dict, slots: set[str]) -> None:
-    kind = EFFECTS.get(spec.get("do"))
+    """Check an effect table of a card file; filters and counted amounts are read into :class:`Filter` in place."""
+    kind = EFFECTS.get(spec.get("do", ""))
     if kind is None:
         raise ValueError(f"unknown effect {spec.get('do')!r} (known: {', '.join(sorted(EFFECTS))})")
+    _check_keys(kind, spec)
+    _check_references(kind, spec, slots)
+    _read_filters(kind, spec, slots)
+    _check_values(kind, spec)
+    for sub in spec.get("otherwise", []):
+        validate_effect(sub, slots)
+
+
+def _check_keys(kind: EffectKind, spec: dict) -> None:
     allowed = set(kind.required) | set(kind.optional) | COMMON_KEYS
     extra = set(spec) - allowed
     if extra:
@@ -66,12 +77,19 @@ def validate_effect(spec: dict, slots: set[str]) -> None:
     missing = [k for k in kind.required if k not in spec]
     if missing:
         raise ValueError(f"{kind.name}: missing {', '.join(missing)}")
+
+
+def _check_references(kind: EffectKind, spec: dict, slots: set[str]) -> None:
+    """``to``, ``what``, ``who`` … name a target word of the spell or ability (or, for players, a player word)."""
     for key, what in _REF_KEYS.items():
         if key in spec and isinstance(spec[key], str):
             value = spec[key]
             if value not in slots and not (what != "target" and value in PLAYER_WORDS):
                 words = f" or one of {', '.join(PLAYER_WORDS)}" if what != "target" else ""
                 raise ValueError(f"{kind.name}: {key} = {value!r} names no target of this spell/ability{words}")
+
+
+def _read_filters(kind: EffectKind, spec: dict, slots: set[str]) -> None:
     if "all" in spec:
         spec["all"] = Filter.from_table(spec["all"], kind.name) if isinstance(spec["all"], dict) else spec["all"]
     for key in ("filter", "per", "count_of"):
@@ -81,20 +99,16 @@ def validate_effect(spec: dict, slots: set[str]) -> None:
         _validate_amount(spec["amount"], kind.name, slots)
         if isinstance(spec["amount"], dict) and isinstance(spec["amount"].get("count"), dict):
             spec["amount"] = {**spec["amount"], "count": Filter.from_table(spec["amount"]["count"], kind.name)}
+
+
+def _check_values(kind: EffectKind, spec: dict) -> None:
     if kind.name == "move" and spec.get("zone") not in ZONE_WORDS:
         raise ValueError(f"move: zone must be one of {', '.join(ZONE_WORDS)}")
-    if "mana" in spec:
+    for mana in ([spec["mana"]] if "mana" in spec else []) + list(spec.get("one_of", [])):
         try:
-            pool_from(spec["mana"])
+            pool_from(mana)
         except CostSyntaxError as e:
             raise ValueError(f"{kind.name}: {e}") from None
-    for option in spec.get("one_of", []):
-        try:
-            pool_from(option)
-        except CostSyntaxError as e:
-            raise ValueError(f"{kind.name}: {e}") from None
-    for i, sub in enumerate(spec.get("otherwise", [])):
-        validate_effect(sub, slots)
 
 
 def _validate_amount(value, where: str, slots: set[str]) -> None:
@@ -187,7 +201,7 @@ class Resolution:
             names = "; ".join(self.game.name_of(object_target(c)) for c in candidates)
             raise IllegalAction("608.2d", f"{self.state.players[player].name} must choose {count} to {what} "
                                           f"among: {names} (add 'choose: …' to the step)")
-        picked = []
+        picked: list[int] = []
         for _ in range(count):
             if not self.queue:
                 raise IllegalAction("608.2d", f"choose {count} to {what}; only {len(picked)} given")

@@ -8,6 +8,7 @@ static ability that uses the filter.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .state import BATTLEFIELD, ZONES
 
@@ -53,7 +54,7 @@ class Filter:
 
     @staticmethod
     def from_table(table: dict, where: str) -> "Filter":
-        kw = {}
+        kw: dict[str, Any] = {}
         for key, value in table.items():
             if key not in FILTER_KEYS:
                 raise ValueError(f"{where}: unknown filter key {key!r} (known: {', '.join(FILTER_KEYS)})")
@@ -71,9 +72,6 @@ class Filter:
         return Filter(**kw)
 
 
-ANY_PERMANENT = Filter()
-
-
 def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = None, x: int = 0) -> bool:
     """Does ``obj`` meet ``flt`` as seen by player ``perspective``?"""
     if obj.zone != flt.zone:
@@ -83,6 +81,11 @@ def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = No
     if flt.other and source_id is not None and obj.id == source_id:
         return False
     ch = game.characteristics(obj)
+    return (_types_and_colors(flt, ch) and _relations_and_name(flt, obj, ch, perspective)
+            and _numbers(game, flt, obj, ch, x))
+
+
+def _types_and_colors(flt: Filter, ch) -> bool:
     if flt.types and not (flt.types & ch.types):
         return False
     if flt.all_types and not flt.all_types <= ch.types:
@@ -93,16 +96,20 @@ def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = No
         return False
     if flt.colors and not (flt.colors & ch.colors):
         return False
-    if flt.not_colors and flt.not_colors & ch.colors:
-        return False
+    return not (flt.not_colors and flt.not_colors & ch.colors)
+
+
+def _relations_and_name(flt: Filter, obj, ch, perspective: int) -> bool:
     if flt.controller and (obj.controller == perspective) != (flt.controller == "you"):
         return False
     if flt.owner and (obj.owner == perspective) != (flt.owner == "you"):
         return False
     if flt.tapped is not None and obj.tapped != flt.tapped:
         return False
-    if flt.names and ch.name not in flt.names:
-        return False
+    return not (flt.names and ch.name not in flt.names)
+
+
+def _numbers(game, flt: Filter, obj, ch, x: int) -> bool:
     if flt.mana_value is not None or flt.mana_value_parity:
         mv = game.mana_value(obj)
         want = x if flt.mana_value == "X" else flt.mana_value
@@ -110,6 +117,4 @@ def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = No
             return False
         if flt.mana_value_parity and (mv % 2 == 0) != (flt.mana_value_parity == "even"):
             return False
-    if flt.power_max is not None and (ch.power is None or game.power(obj) > flt.power_max):
-        return False
-    return True
+    return not (flt.power_max is not None and (ch.power is None or game.power(obj) > flt.power_max))

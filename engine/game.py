@@ -11,33 +11,38 @@ illegal.
 """
 from __future__ import annotations
 
-from . import actions, activation, casting, turn
+from typing import Callable
+
+from . import actions, procedures, turn
 from .cards import CardDB, default_db
-from .characteristics import ABILITY, mana_value, power, toughness
+from .characteristics import characteristics, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
 from .costs import TotalCost
 from .errors import IllegalAction
 from .state import GameState, Player, Target
 
-__all__ = ["Game", "Choices", "ManaActivation", "NO_CHOICES"]
+__all__ = ["Game", "Choices", "ManaActivation", "NO_CHOICES", "Namer"]
 
-
+#: turns a name a player chose by (a card name, a scenario label) into one of the candidate object ids,
+#: or None: ``namer("vertrauter", [12, 15]) -> 15``
+Namer = Callable[[str, list[int]], int | None]
 
 
 class Game:
-    def __init__(self, state: GameState, db: CardDB | None = None):
+    def __init__(self, state: GameState, db: CardDB | None = None, namer: Namer | None = None):
         self.state = state
         self.db = db or default_db()
         #: the locked total cost of the last spell or ability put on the stack (for inspection)
         self.last_cost: TotalCost | None = None
-        #: turns a name typed by a user into an object id among candidates (scenarios set labels)
-        self.namer = None
+        #: how a choice given by name is looked up (sacrifice: …, choose: …); None: the first object of that
+        #: card name.  Scenarios pass one that knows their labels.
+        self.namer = namer
 
     @staticmethod
-    def new(names: list[str], life: int = 20, db: CardDB | None = None) -> "Game":
+    def new(names: list[str], life: int = 20, db: CardDB | None = None, namer: Namer | None = None) -> "Game":
         st = GameState(players=[Player(i, n, life) for i, n in enumerate(names)])
         st.players[0].last_turn = st.turn
-        return Game(st, db)
+        return Game(st, db, namer)
 
     # -- setup (not game actions) ---------------------------------------------------------------------------
     def put(self, card: str, zone: str, player: int, *, tapped: bool = False, new: bool = False,
@@ -56,7 +61,7 @@ class Game:
     # -- characteristics (the seam for continuous effects) --------------------------------------------------
     def characteristics(self, obj):
         """Current characteristics (see :mod:`engine.characteristics`, the seam for layers)."""
-        return ABILITY if obj.card is None else self.db.cards[obj.card]
+        return characteristics(self.db, obj)
 
     def mana_value(self, obj) -> int:
         return mana_value(self.db, obj)
@@ -78,11 +83,11 @@ class Game:
 
     # -- actions --------------------------------------------------------------------------------------------
     def cast(self, player: int, obj_id: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, casting.cast_spell, player, obj_id, choices)
+        return actions.take_action(self, procedures.cast_spell, player, obj_id, choices)
 
     def activate(self, player: int, obj_id: int, index: int | None = None,
                  choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, activation.activate_ability, player, obj_id, index, choices)
+        return actions.take_action(self, procedures.activate_ability, player, obj_id, index, choices)
 
     def pass_priority(self, player: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
         st = self.state

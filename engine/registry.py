@@ -18,16 +18,20 @@ active, a profile hook notes every call of a registered function.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
+import linecache
+import pkgutil
 import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
+from .paths import ROOT
+
 #: the edition a bare rule number refers to
 DEFAULT_EDITION = "de-2024"
-ROOT = Path(__file__).resolve().parent.parent
 
 _NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
 
@@ -61,8 +65,8 @@ def parse_citation(text: str) -> Citation:
 
 
 @dataclass
-class Link:
-    """One enforcing function and the rules it cites."""
+class EnforcingFunction:
+    """A registered enforcing function: where it is defined and the rules it cites (one trace link per rule)."""
 
     qualname: str  # "engine.casting.determine_total_cost"
     module: str
@@ -70,13 +74,11 @@ class Link:
     line: int
     doc: str
     citations: tuple[Citation, ...]
-    func: Callable = field(repr=False, compare=False, default=None)
+    func: Callable | None = field(repr=False, compare=False, default=None)
 
 
 def _def_line(code) -> int:
     """The line of the ``def`` statement (``co_firstlineno`` is the first decorator's line)."""
-    import linecache
-
     line = code.co_firstlineno
     for offset in range(50):
         text = linecache.getline(code.co_filename, line + offset).lstrip()
@@ -87,10 +89,10 @@ def _def_line(code) -> int:
 
 class Registry:
     def __init__(self) -> None:
-        self.links: dict[str, Link] = {}
-        self.by_code: dict[object, Link] = {}
+        self.links: dict[str, EnforcingFunction] = {}
+        self.by_code: dict[object, EnforcingFunction] = {}
 
-    def register(self, func: Callable, citations: Iterable[str]) -> Link:
+    def register(self, func: Callable, citations: Iterable[str]) -> EnforcingFunction:
         cites = tuple(parse_citation(c) for c in citations)
         if not cites:
             raise ValueError(f"{func.__qualname__}: @enforces needs at least one rule")
@@ -102,7 +104,7 @@ class Registry:
             file = path.as_posix()
         qualname = f"{func.__module__}.{func.__qualname__}"
         doc = inspect.cleandoc(func.__doc__ or "").split("\n\n")[0].replace("\n", " ")
-        link = Link(qualname, func.__module__, file, _def_line(code), doc, cites, func)
+        link = EnforcingFunction(qualname, func.__module__, file, _def_line(code), doc, cites, func)
         if qualname in self.links and self.links[qualname].func is not func:
             raise ValueError(f"{qualname} registered twice")
         self.links[qualname] = link
@@ -112,14 +114,14 @@ class Registry:
     def citations(self) -> set[Citation]:
         return {c for link in self.links.values() for c in link.citations}
 
-    def functions_for(self, citation: Citation) -> list[Link]:
+    def functions_for(self, citation: Citation) -> list[EnforcingFunction]:
         return [link for link in self.links.values() if citation in link.citations]
 
     def __len__(self) -> int:
         return len(self.links)
 
     def __iter__(self):
-        return iter(sorted(self.links.values(), key=lambda l: (l.file, l.line)))
+        return iter(sorted(self.links.values(), key=lambda f: (f.file, f.line)))
 
 
 REGISTRY = Registry()
@@ -152,14 +154,10 @@ def check_citations(registry: Registry, known: dict[str, set[str]]) -> list[str]
 
 def load_all() -> Registry:
     """Import every engine module so that all enforcing functions are registered."""
-    import importlib
-    import pkgutil
-
-    import engine
-
-    for info in pkgutil.iter_modules(engine.__path__):
-        if info.name not in ("cli", "bench", "__main__"):
-            importlib.import_module(f"engine.{info.name}")
+    package = __name__.rpartition(".")[0]  # "engine"
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
+        if info.name != "bench":
+            importlib.import_module(f"{package}.{info.name}")
     return REGISTRY
 
 
@@ -173,7 +171,7 @@ class Tracer:
 
     def __init__(self, registry: Registry | None = None):
         self.registry = registry if registry is not None else REGISTRY
-        self.calls: list[Link] = []
+        self.calls: list[EnforcingFunction] = []
 
     def _hook(self, frame, event, arg):
         if event == "call":
@@ -190,7 +188,7 @@ class Tracer:
         sys.setprofile(self._previous)
         return False
 
-    def links(self) -> list[Link]:
+    def links(self) -> list[EnforcingFunction]:
         seen, out = set(), []
         for link in self.calls:
             if link.qualname not in seen:

@@ -18,7 +18,6 @@ from .costs import Cost
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE = "library", "hand", "battlefield", "graveyard", "stack", "exile"
 ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE)
 PLAYER_ZONES = (LIBRARY, HAND, GRAVEYARD)
-PUBLIC_ZONES = (BATTLEFIELD, GRAVEYARD, STACK, EXILE)
 #: a minimal turn: enough phases for timing (main phase vs. not, whose turn)
 PHASES = ("beginning", "main1", "combat", "main2", "end")
 MAIN_PHASES = ("main1", "main2")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .errors import IllegalAction
 from .filters import matches
 from .registry import enforces
+from .state import Target
 
 
 def slot_count(slot, x: int) -> tuple[int, int]:
@@ -67,7 +68,7 @@ def choose_targets(game, obj, ab, choices) -> None:
         known = ", ".join(sorted(names)) or "none"
         raise IllegalAction("601.2c", f"{', '.join(sorted(unknown))}: not a target of this "
                                       f"{'spell' if obj.card else 'ability'} as announced (targets: {known})")
-    chosen = {}
+    chosen: dict[str, tuple[Target, ...]] = {}
     for slot in slots:
         picked = tuple(choices.targets.get(slot.name, ()))
         lo, hi = slot_count(slot, ann.x)

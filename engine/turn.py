@@ -104,11 +104,3 @@ def advance_to(game, phase: str, next_turn: bool = False) -> None:
             p.pool = [0] * 6
         st.phase = PHASES[PHASES.index(st.phase) + 1]
     give_priority(game, st.active)
-
-
-def permanents(state, controller: int | None = None):
-    for oid in state.battlefield:
-        obj = state.objects[oid]
-        if controller is None or obj.controller == controller:
-            yield obj
-

@@ -27,7 +27,6 @@ from typing import Callable
 import sqlite_utils
 
 import ingest
-from engine import trace as engine_trace
 from ingest import SourceError, UnknownParser, get_parser
 from ingest.model import ParseWarning
 
@@ -37,12 +36,13 @@ from .cache import LemmaStore, ParseCache, lemmatiser_version
 from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, document_rows, texts_of
+from .trace import store as trace_store
 
 
 def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
     """The later stages, called with the database once rules, items and refs exist."""
     return [
-        ("engine trace links", engine_trace.store),
+        ("engine trace links", trace_store),
         ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
         ("diffs", diff_store),
     ]

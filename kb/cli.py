@@ -9,13 +9,12 @@ from pathlib import Path
 
 import click
 
-from engine import cli as engine_cli
-
 from .align import cli as align_cli
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
 from .diff import cli as diff_cli
 from .graph import cli as graph_cli
 from .site import cli as site_cli
+from .trace import cli as trace_cli
 
 #: numbering defects are always listed by `kb build`; other warnings are counted
 SERIOUS = {"duplicate-number", "number-backwards", "malformed-number", "unparsed"}
@@ -249,7 +248,7 @@ def bench(runs: int, archive: Path | None, synthetic: int, data_dir: Path):
     run(data_dir, archive, synthetic, runs, echo=click.echo)
 
 
-for _commands in (engine_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS, site_cli.COMMANDS):
+for _commands in (trace_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS, site_cli.COMMANDS):
     for _command in _commands:
         main.add_command(_command)
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from engine.paths import ROOT
+
 DATA = ROOT / "data"
 SOURCES = DATA / "sources"
 MANIFEST = DATA / "manifest.toml"

@@ -1,6 +1,6 @@
 """Activated abilities (602), mana abilities (605) and loyalty abilities (606)."""
 from engine.mana import is_mana_ability
-from engine.testing import ALICE, BOB, Choices, ManaActivation, new_game, object_target, pool, resolve
+from tests.engine.helpers import ALICE, BOB, Choices, ManaActivation, new_game, object_target, pool, resolve
 
 
 def test_cost_before_the_colon_is_paid_by_the_activator_602_1a():

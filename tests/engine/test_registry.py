@@ -1,14 +1,10 @@
 """The traceability registry: every citation names a rule that exists; tracing records applied rules."""
-from pathlib import Path
-
 import pytest
 
-from engine.registry import (Registry, Tracer, check_citations, enforces, load_all,
-                             parse_citation)
+from engine.paths import ROOT
+from engine.registry import Registry, Tracer, check_citations, enforces, load_all, parse_citation
 from ingest import numbers, parse_document
 from kb.manifest import load as load_manifest
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +85,7 @@ def test_tracer_records_registered_calls_in_order():
     with Tracer(local) as t:
         first()
         second()
-    assert [l.qualname.rsplit(".", 1)[-1] for l in t.links()] == ["first", "second"]
+    assert [f.qualname.rsplit(".", 1)[-1] for f in t.links()] == ["first", "second"]
     assert [str(c) for c in t.citations()] == ["601.2a", "601.2c"]
     with Tracer(local) as t2:
         pass

@@ -1,4 +1,7 @@
-"""Traceability between rule text, engine functions and scenarios.
+"""Traceability between rule text, engine functions and scenarios — the knowledge-base side.
+
+The engine names the rules each function enforces (:mod:`engine.registry`) and plays the
+scenarios (:mod:`engine.scenario`); this package reads both and links them to the rules:
 
 * :func:`store` writes the links into the knowledge base (called by ``kb build``
   after the ``rules`` table exists): ``engine_functions``, ``enforces``,
@@ -18,11 +21,13 @@ from pathlib import Path
 
 import tomli_w
 
-from .registry import DEFAULT_EDITION, Citation, Link, load_all, parse_citation
+from engine.registry import DEFAULT_EDITION, Citation, EnforcingFunction, load_all, parse_citation
+from engine.scenario import Result, all_files, run_file
+from ingest.numbers import sort_key
 
-ROOT = Path(__file__).resolve().parent.parent
-REVIEWS_FILE = ROOT / "data" / "trace_reviews.toml"
-CHAPTER_6 = [str(n) for n in range(600, 617)]
+from .. import paths
+
+REVIEWS_FILE = paths.DATA / "trace_reviews.toml"
 
 
 # -- review stamps ------------------------------------------------------------------------------------------------
@@ -60,7 +65,7 @@ def rules_by_key(db) -> dict[str, dict]:
 
 @dataclass
 class LinkStatus:
-    link: Link
+    link: EnforcingFunction
     citation: Citation
     rule: dict | None
     reviewed: str | None
@@ -90,20 +95,18 @@ def link_statuses(db, registry=None) -> list[LinkStatus]:
 
 # -- scenarios ----------------------------------------------------------------------------------------------------
 
-_SCENARIO_CACHE: list | None = None
+_SCENARIO_CACHE: list[Result] | None = None
 
 
-def scenario_results(refresh: bool = False) -> list:
+def scenario_results(refresh: bool = False) -> list[Result]:
     """Every scenario of data/scenarios, run (with the rules each step applied)."""
     global _SCENARIO_CACHE
     if _SCENARIO_CACHE is None or refresh:
-        from .scenario import all_files, run_file
-
         _SCENARIO_CACHE = [run_file(p) for p in all_files()]
     return _SCENARIO_CACHE
 
 
-def scenario_links() -> list[tuple[object, str, str]]:
+def scenario_links() -> list[tuple[Result, str, str]]:
     """(result, rule key, how) for every rule a scenario is tagged with or applied."""
     out = []
     for res in scenario_results():
@@ -197,7 +200,7 @@ def counterparts(db, rule_row: dict) -> list[dict]:
     return out
 
 
-def resolve_target(target: str):
+def resolve_target(target: str) -> EnforcingFunction | Citation:
     """A rule citation or an engine function qualname."""
     registry = load_all()
     if target in registry.links:
@@ -232,8 +235,6 @@ def coverage(db, families=None) -> list[FamilyCoverage]:
         norm = row["norm"]
         if row["level"] in ("rule", "subrule") and "." in norm:
             by_family.setdefault(norm.split(".")[0], []).append(norm)
-    from ingest.numbers import sort_key
-
     out = []
     for fam in sorted(by_family):
         if families and fam not in families:

@@ -1,4 +1,4 @@
-"""Click commands of the rules engine; ``kb/cli.py`` adds :data:`COMMANDS` to the ``kb`` group.
+"""The rules engine's commands; ``kb/cli.py`` adds :data:`COMMANDS` to the ``kb`` group.
 
     kb scenario run FILE...       play scenarios, print the rules each step applied
     kb trace 601.2f               rule text, enforcing functions, scenarios
@@ -10,21 +10,17 @@
 from __future__ import annotations
 
 import sys
+import textwrap
 from pathlib import Path
 
 import click
 
-from kb.query import KBMissing, open_kb
+from engine import bench as engine_bench
+from engine.registry import REGISTRY, Citation
+from engine.scenario import SUFFIX, run_file
 
-
-def _default_db() -> Path:
-    from kb.paths import DEFAULT_DB
-
-    return DEFAULT_DB
-
-
-db_option = click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                         help="knowledge base (default: kb.paths.DEFAULT_DB)")
+from .. import trace as tr
+from ..cli_common import DB_OPTION, open_db
 
 
 @click.group()
@@ -38,8 +34,6 @@ def scenario():
 @click.option("-v", "--verbose", is_flag=True, help="also the engine functions each step called")
 def run(files, quiet, verbose):
     """Play scenario FILES; exit 0 only if every expectation holds."""
-    from .scenario import SUFFIX, run_file
-
     paths = []
     for f in files:
         paths += sorted(f.glob(f"*{SUFFIX}")) if f.is_dir() else [f]
@@ -81,14 +75,11 @@ def _print_result(res, verbose: bool) -> None:
 @click.argument("target", required=False)
 @click.option("--check", is_flag=True, help="report links whose rule text changed since review")
 @click.option("--review", is_flag=True, help="stamp the current rule text of the links as reviewed")
-@db_option
+@DB_OPTION
 def trace(target, check, review, db_path):
     """Trace TARGET: a rule (601.2f, de-1999/422.1) or an engine function (engine.casting.determine_total_cost)."""
-    from . import trace as tr
-
     if not target and not check and not review:
         raise click.UsageError("give a TARGET, --check or --review")
-    db_path = db_path or _default_db()
     item = None
     if target:
         try:
@@ -97,12 +88,11 @@ def trace(target, check, review, db_path):
             raise click.UsageError(f"{target!r} is neither a rule number nor an engine function "
                                    f"(try engine.casting.determine_total_cost or 601.2f)") from None
     try:
-        db = open_kb(db_path)
-    except KBMissing as e:
+        db = open_db(db_path)
+    except click.ClickException:
         if item is not None and not (check or review):
-            _print_trace(item, None)
-        click.echo(str(e), err=True)
-        sys.exit(1)
+            _print_trace(item, None)  # the code links need no database
+        raise
     if review or check:
         statuses = tr.link_statuses(db)
         if item is not None:
@@ -112,6 +102,7 @@ def trace(target, check, review, db_path):
             stamped = 0
             for s in statuses:
                 if s.rule is not None:
+                    assert s.current is not None  # kb build stamps every rule with text_sha256
                     reviews[(s.link.qualname, s.citation.key)] = s.current
                     stamped += 1
             tr.save_reviews(reviews)
@@ -133,9 +124,6 @@ def trace(target, check, review, db_path):
 
 def _print_trace(item, db) -> bool:
     """Print the trace of a rule or a function; False when a rule is in neither the KB nor the engine."""
-    from . import trace as tr
-    from .registry import REGISTRY, Citation
-
     if isinstance(item, Citation):
         rules = tr.rules_by_key(db) if db is not None else {}
         row = rules.get(item.key)
@@ -181,25 +169,17 @@ def _print_trace(item, db) -> bool:
 
 
 def _indent(text: str, n: int = 2) -> str:
-    import textwrap
-
     return "\n".join(textwrap.fill(par, width=100, initial_indent=" " * n, subsequent_indent=" " * n)
                      for par in (text or "").split("\n"))
 
 
 @click.command()
-@db_option
+@DB_OPTION
 @click.option("-v", "--verbose", is_flag=True, help="list the rules of each category")
 @click.option("--family", "families", multiple=True, help="only these rule families (601, 602, …)")
 def coverage(db_path, verbose, families):
     """Per rule family: which rules are enforced by the engine, tested by a scenario, or neither."""
-    from . import trace as tr
-
-    try:
-        db = open_kb(db_path or _default_db())
-    except KBMissing as e:
-        click.echo(str(e), err=True)
-        sys.exit(1)
+    db = open_db(db_path)
     rows = tr.coverage(db, set(families) or None)
     if verbose:
         click.echo("E = enforced by an engine function, T = tested (tagged or applied) by a scenario")
@@ -220,18 +200,7 @@ def coverage(db_path, verbose, families):
 @click.option("--seconds", default=2.0, show_default=True, help="how long to measure")
 def bench(seconds):
     """Cast-and-resolve cycles per second for a simple spell (a benchmark, not a test)."""
-    from .bench import main
-
-    main(seconds)
+    engine_bench.main(seconds)
 
 
 COMMANDS = [scenario, trace, coverage, bench]
-
-
-@click.group()
-def main():
-    """The rules engine's commands on their own (``python -m engine``)."""
-
-
-for _cmd in COMMANDS:
-    main.add_command(_cmd)

@@ -13,6 +13,7 @@ from engine.cards import default_db
 from engine.errors import NotExecutable
 from engine.game import Choices, Game, ManaActivation
 from engine.state import PHASES, object_target, player_target
+from engine.targets import is_legal_target
 
 DB = default_db()
 SPELLS = ["Schock", "Ernte des Altars", "Blitzaxt", "Scherbensalve", "Heiße Glut", "Verhexen", "Rollender Donner",
@@ -55,8 +56,6 @@ def games(draw):
 
 def _random_choices(draw, game, oid) -> Choices:
     """Choices that are often nearly right (so that casting gets to costs and payment) and sometimes wrong."""
-    from engine.targets import is_legal_target
-
     s = game.state
     obj = s.objects.get(oid)
     ch = game.characteristics(obj) if obj else None
@@ -67,6 +66,15 @@ def _random_choices(draw, game, oid) -> Choices:
     player = obj.controller if obj else 0
     mine = [i for i in ids if s.objects[i].controller == player and s.objects[i].zone == "battlefield"]
     choices = Choices()
+    _announce_x_and_modes(draw, ab, choices)
+    if ab is not None:
+        _announce_costs(draw, ab, choices)
+        _choose_targets(draw, game, ab, obj, player, ids, choices)
+    _pay(draw, s, oid, player, mine, choices)
+    return choices
+
+
+def _announce_x_and_modes(draw, ab, choices: Choices) -> None:
     uses_x = ab is not None and (ab.cost.mana.x or any(c.life == "X" for c in ab.additional)
                                  or any(sl.count == "X" for sl in ab.all_slots()))
     if uses_x and draw(st.integers(0, 9)):
@@ -77,32 +85,40 @@ def _random_choices(draw, game, oid) -> Choices:
         choices.modes = tuple(sorted(set(draw(st.lists(st.integers(0, len(ab.modes) - 1), min_size=1, max_size=2)))))
     elif draw(st.integers(0, 9)) == 0:
         choices.modes = tuple(draw(st.lists(st.integers(0, 3), max_size=2)))
-    if ab is not None:
-        names = [n.name for n in ab.alternative + ab.optional + ab.choose_cost]
-        if names and draw(st.booleans()):
-            picked = draw(st.sampled_from(names))
-            if any(n.name == picked for n in ab.choose_cost):
-                choices.chosen = (picked,)
-            elif any(n.name == picked for n in ab.alternative):
-                choices.alternative = picked
-            else:
-                choices.optional = (picked,)
-        elif draw(st.integers(0, 9)) == 0:
-            choices.optional = ("bogus",)
-        modes = choices.modes if ab.modal else (0,)
-        slots = [sl for m in modes if 0 <= m < len(ab.modes) for sl in ab.modes[m].targets]
-        everything = [player_target(0), player_target(1)] + [object_target(i) for i in ids]
-        for sl in slots:
-            legal = [t for t in everything if is_legal_target(game, sl, t, player, obj, choices.x or 0)]
-            pool = legal if legal and draw(st.integers(0, 4)) else everything
-            n = sl.count if isinstance(sl.count, int) else (choices.x or 1) if sl.count == "X" else sl.count[0] or 1
-            choices.targets[sl.name] = tuple(draw(st.lists(st.sampled_from(pool), min_size=0, max_size=n + 1,
-                                                           unique=draw(st.booleans()))))[: n + draw(st.integers(0, 1))]
-            if sl.divide is not None and choices.targets[sl.name]:
-                for t in choices.targets[sl.name]:
-                    choices.division[t] = draw(st.integers(0, 2))
-        if draw(st.integers(0, 9)) == 0:
-            choices.targets["bogus"] = (player_target(0),)
+
+
+def _announce_costs(draw, ab, choices: Choices) -> None:
+    names = [n.name for n in ab.alternative + ab.optional + ab.choose_cost]
+    if names and draw(st.booleans()):
+        picked = draw(st.sampled_from(names))
+        if any(n.name == picked for n in ab.choose_cost):
+            choices.chosen = (picked,)
+        elif any(n.name == picked for n in ab.alternative):
+            choices.alternative = picked
+        else:
+            choices.optional = (picked,)
+    elif draw(st.integers(0, 9)) == 0:
+        choices.optional = ("bogus",)
+
+
+def _choose_targets(draw, game, ab, obj, player: int, ids: list[int], choices: Choices) -> None:
+    modes = choices.modes if ab.modal else (0,)
+    slots = [sl for m in modes if 0 <= m < len(ab.modes) for sl in ab.modes[m].targets]
+    everything = [player_target(0), player_target(1)] + [object_target(i) for i in ids]
+    for sl in slots:
+        legal = [t for t in everything if is_legal_target(game, sl, t, player, obj, choices.x or 0)]
+        pool = legal if legal and draw(st.integers(0, 4)) else everything
+        n = sl.count if isinstance(sl.count, int) else (choices.x or 1) if sl.count == "X" else sl.count[0] or 1
+        choices.targets[sl.name] = tuple(draw(st.lists(st.sampled_from(pool), min_size=0, max_size=n + 1,
+                                                       unique=draw(st.booleans()))))[: n + draw(st.integers(0, 1))]
+        if sl.divide is not None and choices.targets[sl.name]:
+            for t in choices.targets[sl.name]:
+                choices.division[t] = draw(st.integers(0, 2))
+    if draw(st.integers(0, 9)) == 0:
+        choices.targets["bogus"] = (player_target(0),)
+
+
+def _pay(draw, s, oid, player: int, mine: list[int], choices: Choices) -> None:
     if mine and draw(st.booleans()):
         choices.sacrifice = tuple(draw(st.lists(st.sampled_from(mine), max_size=2, unique=True)))
     if draw(st.booleans()):
@@ -115,7 +131,6 @@ def _random_choices(draw, game, oid) -> Choices:
                              for i in draw(st.lists(st.sampled_from(mine), max_size=3, unique=True)))
     if draw(st.integers(0, 5)) == 0:
         choices.pay = draw(st.lists(st.integers(0, 2), min_size=6, max_size=6))
-    return choices
 
 
 def _check_zones(state):
@@ -167,6 +182,7 @@ def test_a_cast_with_mana_abilities_is_undone_completely():
     elf = game.put("Llanowarelfen", "battlefield", 0)
     hydra = game.put("Myr-Vollstrecker", "hand", 0)
     before = copy.deepcopy(game.state)
-    err = game.cast(0, hydra, Choices(mana=(ManaActivation(forest), ManaActivation(altar, None, Choices(sacrifice=(elf,))))))
+    err = game.cast(0, hydra, Choices(mana=(ManaActivation(forest),
+                                            ManaActivation(altar, None, Choices(sacrifice=(elf,))))))
     assert err is not None and err.rule == "601.2h"
     assert game.state == before

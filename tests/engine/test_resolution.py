@@ -3,7 +3,7 @@ import pytest
 
 from engine.effects import EFFECTS
 from engine.errors import NotExecutable
-from engine.testing import ALICE, BOB, Choices, names, new_game, object_target, player_target, resolve
+from tests.engine.helpers import ALICE, BOB, Choices, names, new_game, object_target, player_target, resolve
 
 
 def test_all_targets_illegal_means_it_does_not_resolve_608_2b():

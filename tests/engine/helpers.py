@@ -1,4 +1,5 @@
-"""Small helpers for tests of the engine (games in a line, targets by id, resolving)."""
+"""Helpers shared by the engine tests: games in a line, targets by id, resolving."""
+from engine.costs import pool_from, pool_str
 from engine.game import Choices, Game, ManaActivation
 from engine.state import object_target, player_target
 
@@ -8,15 +9,11 @@ ALICE, BOB = 0, 1
 def new_game(**pools) -> Game:
     game = Game.new(["Alice", "Bob"])
     for name, mana in pools.items():
-        from engine.costs import pool_from
-
         game.state.players[ALICE if name == "alice" else BOB].pool = pool_from(mana)
     return game
 
 
 def pool(game, player=ALICE) -> str:
-    from engine.costs import pool_str
-
     return pool_str(game.state.players[player].pool)
 
 
@@ -31,14 +28,5 @@ def resolve(game):
     return game.pass_priority(game.state.priority)
 
 
-def targets(**slots) -> dict:
-    out = {}
-    for slot, items in slots.items():
-        items = items if isinstance(items, (list, tuple)) else [items]
-        out[slot] = tuple(player_target(i[1]) if isinstance(i, tuple) and i[0] == "P" else object_target(i)
-                          for i in items)
-    return out
-
-
-__all__ = ["Choices", "ManaActivation", "ALICE", "BOB", "new_game", "pool", "names", "resolve", "targets",
-           "object_target", "player_target"]
+__all__ = ["Choices", "ManaActivation", "ALICE", "BOB", "new_game", "pool", "names", "resolve", "object_target",
+           "player_target"]

@@ -3,8 +3,18 @@ import pytest
 
 from engine.costs import ManaCost, find_payment, pool_from
 from engine.registry import Tracer
-from engine.testing import (ALICE, BOB, Choices, ManaActivation, names, new_game, object_target, player_target,
-                            pool, resolve)
+from tests.engine.helpers import (
+    ALICE,
+    BOB,
+    Choices,
+    ManaActivation,
+    names,
+    new_game,
+    object_target,
+    player_target,
+    pool,
+    resolve,
+)
 
 
 def test_casting_follows_the_article_order():
@@ -17,9 +27,9 @@ def test_casting_follows_the_article_order():
     with Tracer() as t:
         err = game.cast(ALICE, card, Choices(optional=("bonus",), targets={
             "zurueck": (object_target(baer),), "schaden": (object_target(elf),)},
-            mana=tuple(ManaActivation(l) for l in lands)))
+            mana=tuple(ManaActivation(land) for land in lands)))
     assert err is None
-    order = [l.qualname.rsplit(".", 1)[1] for l in t.links()]
+    order = [f.qualname.rsplit(".", 1)[1] for f in t.links()]
     steps = ["may_begin_casting", "move_to_stack", "announce_costs", "choose_targets", "determine_total_cost",
              "activate_mana_abilities", "pay_total_cost", "become_cast"]
     assert [s for s in order if s in steps] == steps
@@ -29,7 +39,8 @@ def test_spell_is_on_the_stack_while_costs_are_paid():
     game = new_game(alice="{R}")
     axe = game.put("Blitzaxt", "hand", ALICE)
     baer = game.put("Grizzlybären", "battlefield", BOB)
-    err = game.cast(ALICE, axe, Choices(chosen=("abwerfen",), discard=(axe,), targets={"kreatur": (object_target(baer),)}))
+    err = game.cast(ALICE, axe, Choices(chosen=("abwerfen",), discard=(axe,),
+                                        targets={"kreatur": (object_target(baer),)}))
     assert err is not None and err.rule == "601.2h"
     assert names(game, game.state.players[ALICE].hand) == ["Blitzaxt"]
 

@@ -5,8 +5,9 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from engine import trace
-from engine.cli import coverage, trace as trace_cmd
+from kb import trace
+from kb.trace.cli import coverage
+from kb.trace.cli import trace as trace_cmd
 
 
 @pytest.fixture()
@@ -85,7 +86,7 @@ def test_commands_need_the_knowledge_base(tmp_path):
 def test_coverage_per_family(kb_db):
     out = CliRunner().invoke(coverage, ["--db", str(kb_db)])
     assert out.exit_code == 0, out.output
-    lines = {l.split()[0]: l.split() for l in out.output.splitlines() if l[:3].isdigit()}
+    lines = {row.split()[0]: row.split() for row in out.output.splitlines() if row[:3].isdigit()}
     assert {"601", "602", "605", "606", "608", "616"} <= set(lines)
     fam601 = lines["601"]
     assert int(fam601[2]) >= 15 and int(fam601[3]) >= 15  # enforced, tested

@@ -1,14 +1,13 @@
 """Scenarios: every file in data/scenarios passes; bad scenarios fail with a message naming the line."""
 import re
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from engine.cli import COMMANDS, scenario as scenario_group
 from engine.scenario import all_files, parse, run_file
+from kb.trace.cli import COMMANDS
+from kb.trace.cli import scenario as scenario_group
 
-ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = all_files()
 
 
@@ -102,3 +101,25 @@ def test_parse_keeps_line_numbers():
                "  expect cost: {R}\n", "x")
     [step] = sc.steps
     assert step.line == 5 and step.options[0].line == 6 and step.expects == [(7, "cost: {R}")]
+
+
+def test_every_option_and_verb_the_parser_reads_has_a_handler():
+    from engine.scenario import model, reader, steps
+
+    assert set(steps.OPTIONS) == set(model.OPTIONS)
+    assert set(steps.VERBS) == {verb for _, verb in reader._STEP_RE}
+
+
+def test_one_hint_for_every_unknown_name(tmp_path):
+    from engine.scenario import did_you_mean
+
+    assert did_you_mean("Ernt des Altars", ["Ernte des Altars", "Schock"]) == " (did you mean 'Ernte des Altars'?)"
+    assert did_you_mean("qqq", ["Schock"]) == ""
+    cases = {"players: Alice, Bob\nAlice hand: Ernt des Altars\n": "unknown card 'Ernt des Altars' (did you mean",
+             "players: Alice, Bob\nAlice hand: Schock\nAlice casts Schockk\n": "card or label 'Schockk' (did you",
+             "players: Alice, Bob\nAlice hand: Schock\nAlice casts Schock\n    targt: Bob\n":
+                 "unknown option 'targt' (did you mean 'target'?)"}
+    for text, message in cases.items():
+        path = tmp_path / "hint.scenario"
+        path.write_text(text, encoding="utf-8")
+        assert message in "\n".join(run_file(path).failures())

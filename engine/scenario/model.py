@@ -1,0 +1,119 @@
+"""The scenario language as data: a scenario and its steps, options and expectations; what playing it gave."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..registry import parse_citation
+from ..state import ZONES
+
+SUFFIX = ".scenario"
+#: what a setup line sets for a player: ``Alice life: 12``, ``Alice hand: …``
+SETUP_ATTRS = ("life", "pool") + ZONES
+#: what ``expect PLAYER …:`` checks
+PLAYER_EXPECT_ATTRS = ("life", "pool", "lost") + ZONES
+#: the options of a cast or an activation, in the order error messages list them
+CAST_OPTIONS = ("from", "mode", "modes", "x", "alternative", "optional", "additional", "target", "divide",
+                "sacrifice", "discard", "mana", "pay")
+#: every option a step may have: the above and the choices made while resolving
+OPTIONS = CAST_OPTIONS + ("choose",)
+
+
+class ScenarioError(Exception):
+    def __init__(self, path: str, line: int | None, message: str):
+        self.path, self.line, self.message = str(path), line, message
+        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
+
+
+@dataclass
+class Option:
+    line: int
+    key: str
+    arg: str  # "target ziel: x" -> key "target", arg "ziel"
+    value: str
+
+
+@dataclass
+class Step:
+    line: int
+    text: str
+    verb: str  # cast, activate, pass, all_pass, next_phase, next_turn, goto, start
+    player: str | None = None
+    ref: str | None = None
+    options: list[Option] = field(default_factory=list)
+    expects: list[tuple[int, str]] = field(default_factory=list)
+
+
+@dataclass
+class Scenario:
+    path: str
+    title: str = ""
+    tags: list[str] = field(default_factory=list)
+    players: list[str] = field(default_factory=list)
+    turn: tuple[int, str | None, str] = (1, None, "main1")
+    setup: list[tuple[int, str, str, str]] = field(default_factory=list)  # line, player, attr, value
+    steps: list[Step] = field(default_factory=list)
+
+    def rule_tags(self) -> list[str]:
+        """Citation keys of the rules this scenario is tagged with (examples count for their rule)."""
+        out = []
+        for tag in self.tags:
+            kind, _, arg = tag.partition(" ")
+            if kind in ("rule", "example"):
+                number = arg.split("#")[0].strip()
+            elif not arg:
+                number = kind
+            else:
+                continue
+            try:
+                out.append(parse_citation(number).key)
+            except ValueError:
+                pass
+        return out
+
+
+def split_list(value: str) -> list[str]:
+    """``"a; b;; c"`` -> ``["a", "b", "c"]`` (lists in a line are separated by ``;``)."""
+    return [v.strip() for v in value.split(";") if v.strip()]
+
+
+# -- results ------------------------------------------------------------------------------------------------------
+
+@dataclass
+class StepResult:
+    line: int
+    text: str
+    outcome: str  # "ok", "illegal: …", "error: …"
+    rules: list[str]
+    functions: list[str]
+    details: list[str] = field(default_factory=list)
+    checks: list[tuple[int, str, bool, str]] = field(default_factory=list)  # line, text, passed, message
+
+
+@dataclass
+class Result:
+    scenario: Scenario
+    steps: list[StepResult] = field(default_factory=list)
+    error: ScenarioError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and all(passed for s in self.steps for _, _, passed, _ in s.checks) and not any(
+            s.outcome.startswith(("error", "unexpected")) for s in self.steps)
+
+    def applied(self) -> list[str]:
+        seen: list[str] = []
+        for s in self.steps:
+            for r in s.rules:
+                if r not in seen:
+                    seen.append(r)
+        return seen
+
+    def failures(self) -> list[str]:
+        out = [] if self.error is None else [str(self.error)]
+        for s in self.steps:
+            if s.outcome.startswith(("error", "unexpected")):
+                out.append(f"{self.scenario.path}:{s.line}: {s.outcome}")
+            for line, text, passed, msg in s.checks:
+                if not passed:
+                    out.append(f"{self.scenario.path}:{line}: expect {text}: {msg}")
+        return out

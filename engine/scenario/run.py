@@ -1,0 +1,236 @@
+"""Playing a scenario: set up the game, take each step under a :class:`~engine.registry.Tracer`, check.
+
+Nothing here raises on bad input: :meth:`Runner.run` turns every problem into the ``error`` of
+the :class:`~engine.scenario.model.Result` (an engine bug too, as "internal engine error").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..cards import CardDB, default_db
+from ..costs import CostSyntaxError, pool_from
+from ..errors import IllegalAction, NotExecutable
+from ..game import Game
+from ..paths import SCENARIOS_DIR
+from ..registry import Tracer
+from .expect import check as check_expectation
+from .model import SUFFIX, Result, Scenario, ScenarioError, Step, StepResult, split_list
+from .names import Names
+from .reader import load
+from .steps import do
+
+
+class Runner:
+    def __init__(self, sc: Scenario, db: CardDB | None = None):
+        self.sc = sc
+        self.db = db or default_db()
+        self.players = {name: i for i, name in enumerate(sc.players)}
+        self.game = Game.new(sc.players, db=self.db, namer=self._namer)
+        self.names = Names(sc.path, self.game, self.players)
+        self.last_illegal: IllegalAction | None = None
+
+    def _namer(self, text: str, candidates: list[int]) -> int | None:
+        return self.names.namer(text, candidates)
+
+    def fail(self, line: int | None, message: str) -> ScenarioError:
+        return ScenarioError(self.sc.path, line, message)
+
+    # -- setup --------------------------------------------------------------------------------------------------
+    def setup(self) -> None:
+        st = self.game.state
+        number, active, phase = self.sc.turn
+        st.turn = number
+        st.active = self.players[active] if active else 0
+        st.phase = phase
+        st.priority = st.active
+        for p in st.players:
+            p.last_turn = number if p.index == st.active else max(number - 1, 0)
+        for line, player, attr, value in self.sc.setup:
+            SETUP.get(attr, _set_zone)(self, line, self.players[player], attr, value)
+
+    _ITEM = re.compile(r"^(?:(?P<n>\d+)x\s+)?(?P<name>.+?)(?:\s+\((?P<attrs>[^()]*)\))?(?:\s+as\s+(?P<label>[\w-]+))?"
+                       r"(?:\s+\((?P<attrs2>[^()]*)\))?$")
+
+    def put(self, line: int, player: int, zone: str, item: str) -> None:
+        """Put ``3x Card as label (tapped, new, loyalty 3, …)`` into a player's zone."""
+        m = self._ITEM.match(item)
+        if not m:
+            raise self.fail(line, f"cannot read {item!r}: write 'Card name', 'Card name as label' or "
+                                  f"'Card name (tapped, new, loyalty 3, +1/+1 2)'")
+        name = m["name"].strip()
+        self.names.card(line, name)
+        found = _Attributes()
+        for a in (a.strip() for a in ((m["attrs"] or "") + "," + (m["attrs2"] or "")).split(",")):
+            if a:
+                found.read(self, line, a)
+        if found.any() and zone != "battlefield":
+            raise self.fail(line, f"{item}: tapped/new/counters/controller only for the battlefield")
+        for _ in range(int(m["n"] or 1)):
+            oid = self.game.put(name, zone, player, tapped=found.tapped, new=found.new, counters=found.counters,
+                                controller=found.controller)
+            self.game.state.objects[oid].damage = found.damage
+            if found.attached:
+                self.game.state.objects[oid].attached_to = self.names.ref(line, found.attached, zones=("battlefield",))
+            if m["label"]:
+                if int(m["n"] or 1) > 1:
+                    raise self.fail(line, "a label names one object; drop the count or the label")
+                self.names.add_label(line, m["label"], self.game.state.objects[oid].uid)
+
+    # -- steps --------------------------------------------------------------------------------------------------
+    def run_step(self, step: Step) -> StepResult:
+        game = self.game
+        res = StepResult(step.line, step.text, "ok", [], [])
+        if step.verb == "start":
+            return res
+        with Tracer() as tracer:
+            try:
+                outcome = do(self.names, step)
+            except NotExecutable as e:
+                outcome = None
+                res.outcome = f"error: {e}"
+        res.rules = [str(c) for c in tracer.citations()]
+        res.functions = [f"{f.qualname}" for f in tracer.links()]
+        if outcome is not None:
+            res.outcome = f"illegal: {outcome}"
+        self.last_illegal = outcome
+        if step.verb in ("cast", "activate") and outcome is None and game.last_cost is not None and game.state.stack:
+            top = game.state.objects[game.state.stack[-1]]
+            if top.ann is not None:
+                res.details = list(top.ann.cost_steps)  # how the locked total cost came about
+        return res
+
+    def check(self, line: int, text: str, res: StepResult) -> tuple[bool, str]:
+        return check_expectation(self.names, line, text, res, self.last_illegal)
+
+    def run(self) -> Result:
+        result = Result(self.sc)
+        line = None
+        try:
+            self.setup()
+            for step in self.sc.steps:
+                line = step.line
+                before = self.game.state.copy() if step.verb != "start" else None
+                sr = self.run_step(step)
+                result.steps.append(sr)
+                expects_illegal = any(t.startswith("illegal") for _, t in step.expects)
+                if self.last_illegal is not None and not expects_illegal:
+                    sr.outcome = f"unexpected illegal action: {self.last_illegal}"
+                if self.last_illegal is not None and self.game.state != before:
+                    sr.outcome = "error: the illegal action did not return the game to the state before it"
+                for line, text in step.expects:
+                    passed, msg = self.check(line, text, sr)
+                    sr.checks.append((line, text, passed, msg))
+                line = None
+        except ScenarioError as e:
+            result.error = e
+        except Exception as e:  # an engine bug must not end the run with a traceback
+            result.error = ScenarioError(self.sc.path, line, f"internal engine error ({type(e).__name__}: {e}); "
+                                                             f"please report it with this scenario")
+        return result
+
+
+# -- setup lines: PLAYER life / pool / ZONE ------------------------------------------------------------------------
+
+def _set_life(run: Runner, line: int, player: int, attr: str, value: str) -> None:
+    if not re.fullmatch(r"-?\d+", value):
+        raise run.fail(line, f"life must be a number, got {value!r}")
+    run.game.state.players[player].life = int(value)
+
+
+def _set_pool(run: Runner, line: int, player: int, attr: str, value: str) -> None:
+    try:
+        run.game.state.players[player].pool = pool_from("" if value == "empty" else value)
+    except CostSyntaxError as e:
+        raise run.fail(line, str(e)) from None
+
+
+def _set_zone(run: Runner, line: int, player: int, attr: str, value: str) -> None:
+    items = split_list(value)
+    if attr == "library":
+        items = list(reversed(items))  # written top first; stored top last
+    for item in items:
+        run.put(line, player, attr, item)
+
+
+#: setup attributes other than zones (zones: _set_zone)
+SETUP: dict[str, Callable[[Runner, int, int, str, str], None]] = {"life": _set_life, "pool": _set_pool}
+
+
+@dataclass
+class _Attributes:
+    """What the parentheses of a setup item say about the permanent."""
+
+    tapped: bool = False
+    new: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+    controller: int | None = None
+    damage: int = 0
+    attached: str | None = None
+
+    def any(self) -> bool:
+        return bool(self.tapped or self.new or self.counters or self.controller is not None or self.damage
+                    or self.attached)
+
+    def read(self, run: Runner, line: int, a: str) -> None:
+        for rx, handler in _ATTRIBUTES:
+            if rx.fullmatch(a):
+                handler(self, run, line, a)
+                return
+        raise run.fail(line, f"unknown attribute {a!r} (tapped, new, controller NAME, damage N, "
+                             f"attached to REF, KIND N for counters)")
+
+
+def _tapped(found: _Attributes, run: Runner, line: int, a: str) -> None:
+    found.tapped = True
+
+
+def _new(found: _Attributes, run: Runner, line: int, a: str) -> None:
+    found.new = True
+
+
+def _controller(found: _Attributes, run: Runner, line: int, a: str) -> None:
+    who = a.split(None, 1)[1]
+    if who not in run.players:
+        raise run.fail(line, f"unknown player {who!r}")
+    found.controller = run.players[who]
+
+
+def _attached(found: _Attributes, run: Runner, line: int, a: str) -> None:
+    found.attached = a[len("attached to "):].strip()
+
+
+def _damage(found: _Attributes, run: Runner, line: int, a: str) -> None:
+    found.damage = int(a.split()[1])
+
+
+def _counter(found: _Attributes, run: Runner, line: int, a: str) -> None:
+    kind, n = a.split()
+    found.counters[kind] = int(n)
+
+
+#: the attributes of a setup item, in order (each regex must match the whole attribute)
+_ATTRIBUTES: list[tuple[re.Pattern[str], Callable[[_Attributes, Runner, int, str], None]]] = [
+    (re.compile(r"tapped"), _tapped),
+    (re.compile(r"new"), _new),
+    (re.compile(r"controller .*"), _controller),
+    (re.compile(r"attached to .*"), _attached),
+    (re.compile(r"damage \d+"), _damage),
+    (re.compile(r"\S+ \d+"), _counter),
+]
+
+
+# -- files --------------------------------------------------------------------------------------------------------
+
+def run_file(path: Path | str, db: CardDB | None = None) -> Result:
+    try:
+        sc = load(path)
+    except ScenarioError as e:
+        return Result(Scenario(str(path)), error=e)
+    return Runner(sc, db).run()
+
+
+def all_files(directory: Path = SCENARIOS_DIR) -> list[Path]:
+    return sorted(Path(directory).glob(f"*{SUFFIX}"))

@@ -1,0 +1,228 @@
+"""Playing a step: its options become the player's :class:`~engine.choices.Choices`, its verb a game action.
+
+Both are tables of handlers: :data:`OPTIONS` (``mode:``, ``target:``, ``mana:`` …) and :data:`VERBS`
+(``casts``, ``activates``, ``passes``, ``resolve``, ``next phase`` …).  A step's action returns
+the :class:`~engine.errors.IllegalAction` the game reported, or None.
+"""
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from ..actions import take_action
+from ..costs import CostSyntaxError, pool_from
+from ..errors import IllegalAction
+from ..game import Choices, ManaActivation
+from ..state import PHASES, ZONES
+from ..turn import advance_to, pass_priority
+from .model import Option, Step, split_list
+from .names import Names, parse_ref
+from .reader import option
+
+# -- options ------------------------------------------------------------------------------------------------------
+
+OptionHandler = Callable[[Names, Choices, Option, Step], None]
+
+
+def choices(names: Names, step: Step) -> Choices:
+    """The choices a step's options announce, in the order they are written."""
+    ch = Choices()
+    for opt in step.options:
+        try:
+            OPTIONS[opt.key](names, ch, opt, step)
+        except ValueError as e:
+            if isinstance(e, CostSyntaxError):
+                raise names.fail(opt.line, str(e)) from None
+            raise names.fail(opt.line, f"{opt.key}: cannot read {opt.value!r} ({e})") from None
+    return ch
+
+
+def _from(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    if opt.value not in ZONES:
+        raise names.fail(opt.line, f"from: one of {', '.join(ZONES)}")
+    ch.from_zone = opt.value
+
+
+def _modes(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.modes = tuple(int(x) - 1 for x in re.split(r"[;,\s]+", opt.value) if x)
+
+
+def _x(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.x = int(opt.value)
+
+
+def _alternative(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.alternative = opt.value
+
+
+def _optional(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.optional = ch.optional + tuple(split_list(opt.value))
+
+
+def _additional(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.chosen = ch.chosen + tuple(split_list(opt.value))
+
+
+def _target(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.targets[opt.arg or "*"] = tuple(names.target(opt.line, t) for t in split_list(opt.value))
+
+
+def _divide(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    for part in split_list(opt.value):
+        who, _, n = part.rpartition("=")
+        if not who:
+            raise names.fail(opt.line, "divide: write 'target=amount; target=amount'")
+        ch.division[names.target(opt.line, who)] = int(n)
+
+
+def _sacrifice(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.sacrifice = ch.sacrifice + tuple(names.known(opt.line, t) for t in split_list(opt.value))
+
+
+def _discard(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.discard = ch.discard + tuple(names.known(opt.line, t) for t in split_list(opt.value))
+
+
+def _mana(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    for t in split_list(opt.value):
+        ch.mana = ch.mana + (mana_activation(names, opt.line, t, step, {a.obj_id for a in ch.mana}),)
+
+
+def _pay(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.pay = pool_from(opt.value)
+
+
+def _choose(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.resolve += split_list(opt.value)
+
+
+#: one handler per option key (the parser accepts exactly these keys: model.OPTIONS)
+OPTIONS: dict[str, OptionHandler] = {
+    "from": _from, "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative, "optional": _optional,
+    "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
+    "mana": _mana, "pay": _pay, "choose": _choose,
+}
+
+
+def mana_activation(names: Names, line: int, text: str, step: Step,
+                    used: set[int] | frozenset[int] = frozenset()) -> ManaActivation:
+    """``Wald``, ``dickicht #2 (choose: {G}{G})``; a name not yet used in this list is taken first."""
+    m = parse_ref(text)
+    player = names.players.get(step.player) if step.player is not None else None
+    st = names.game.state
+    name = m["ref"].strip()
+    fresh = [oid for oid, o in st.objects.items() if oid not in used and o.ability is None]
+    if name not in names.labels and any(st.objects[oid].card == name for oid in fresh):
+        oid = names.ref(line, name, candidates=fresh, player=player)
+    else:
+        oid = names.ref(line, name, player=player)
+    sub = Choices()
+    for part in (m["sub"] or "").split(","):
+        if not part.strip():
+            continue
+        key, _, value = part.partition(":")
+        fake = Step(line, "", "activate", step.player, None, [option(names.path, line, f"{key.strip()}: {value}")])
+        got = choices(names, fake)
+        sub.sacrifice += got.sacrifice
+        sub.discard += got.discard
+        sub.resolve += got.resolve
+        sub.x = got.x if got.x is not None else sub.x
+        sub.pay = got.pay if got.pay is not None else sub.pay
+    return ManaActivation(oid, int(m["n"]) if m["n"] else None, sub)
+
+
+def slotted(names: Names, ch: Choices, step: Step, ab) -> None:
+    """'target: x' without a name means the only target word of the spell/ability."""
+    if "*" in ch.targets:
+        slots = [s.name for s in ab.all_slots()] if ab else []
+        if len(slots) != 1:
+            line = next(o.line for o in step.options if o.key == "target" and not o.arg)
+            listed = ", ".join(slots) or "none"
+            raise names.fail(line, f"this has {len(slots)} target words ({listed}); write 'target NAME: …'")
+        ch.targets[slots[0]] = ch.targets.pop("*")
+
+
+# -- verbs --------------------------------------------------------------------------------------------------------
+
+VerbHandler = Callable[[Names, Step], IllegalAction | None]
+
+
+def do(names: Names, step: Step) -> IllegalAction | None:
+    """Take the step's action; the illegal action the game reported, if any."""
+    return VERBS[step.verb](names, step)
+
+
+def _player(names: Names, step: Step) -> int:
+    """The acting player of a cast, activate or pass step (the parser does not read one without)."""
+    assert step.player is not None
+    return names.players[step.player]
+
+
+def _ref(step: Step) -> str:
+    """What a cast or activate step acts on (the parser does not read one without)."""
+    assert step.ref is not None
+    return step.ref
+
+
+def _cast(names: Names, step: Step) -> IllegalAction | None:
+    game, p = names.game, _player(names, step)
+    ch = choices(names, step)
+    oid = names.ref(step.line, _ref(step), zones=(ch.from_zone,), player=p)
+    slotted(names, ch, step, game.characteristics(game.state.objects[oid]).spell)
+    return game.cast(p, oid, ch)
+
+
+def _activate(names: Names, step: Step) -> IllegalAction | None:
+    game, p = names.game, _player(names, step)
+    m = parse_ref(_ref(step))
+    oid = names.ref(step.line, m["ref"], player=p)
+    ch = choices(names, step)
+    index = int(m["n"]) if m["n"] else None
+    abilities = game.characteristics(game.state.objects[oid]).abilities
+    ab = abilities[index - 1] if index and 0 < index <= len(abilities) else (
+        abilities[0] if len(abilities) == 1 else None)
+    slotted(names, ch, step, ab)
+    return game.activate(p, oid, index, ch)
+
+
+def _pass(names: Names, step: Step) -> IllegalAction | None:
+    return names.game.pass_priority(_player(names, step), choices(names, step))
+
+
+def _resolve(names: Names, step: Step) -> IllegalAction | None:
+    return take_action(names.game, _all_pass, choices(names, step))
+
+
+def _all_pass(game, ch: Choices) -> None:
+    """Every player passes in turn, starting with the one who has priority (one step, undone as a whole)."""
+    n = len(game.state.players)
+    for i in range(n):
+        who = game.state.priority
+        if who is None:
+            raise IllegalAction("de-1999/408.1c", "nobody has priority (the game is over)")
+        pass_priority(game, who, ch if i == n - 1 else Choices())
+
+
+def _next_phase(names: Names, step: Step) -> IllegalAction | None:
+    game = names.game
+    i = PHASES.index(game.state.phase)
+    if i + 1 >= len(PHASES):
+        return take_action(game, advance_to, PHASES[0], True)
+    return take_action(game, advance_to, PHASES[i + 1])
+
+
+def _next_turn(names: Names, step: Step) -> IllegalAction | None:
+    return take_action(names.game, advance_to, "main1", True)
+
+
+def _goto(names: Names, step: Step) -> IllegalAction | None:
+    if step.ref not in PHASES:
+        raise names.fail(step.line, f"unknown phase {step.ref!r} ({', '.join(PHASES)})")
+    return take_action(names.game, advance_to, step.ref)
+
+
+#: one handler per verb of a step line (see reader._STEP_RE)
+VERBS: dict[str, VerbHandler] = {
+    "cast": _cast, "activate": _activate, "pass": _pass, "all_pass": _resolve,
+    "next_phase": _next_phase, "next_turn": _next_turn, "goto": _goto,
+}
