@@ -60,9 +60,12 @@ def index(conn, terms_path=terminology.TERMINOLOGY) -> Index:
     for g in gloss:
         g["anchor"] = read.anchor(g["title"])
         g["language"] = langs.get(g["edition"])
-    titles = read.rows(conn, "select r.edition_id edition, r.norm, r.title, r.level, e.language, e.date "
-                             "from rules r join editions e on e.id = r.edition_id where r.title is not null "
-                             "and r.title != '' order by e.date desc, r.edition_id, r.seq")
+    # a rule's title, or the whole text of a rule that is only a name ("702.33. Kicker" in the official text)
+    titles = read.rows(conn, "select r.edition_id edition, r.norm, coalesce(nullif(r.title, ''), r.text) title, "
+                             "r.level, e.language, e.date from rules r join editions e on e.id = r.edition_id "
+                             "where (r.title is not null and r.title != '') or (r.level = 'rule' and "
+                             "length(r.text) between 1 and 40 and r.text not like '%.%' and r.text not like '% % % %') "
+                             "order by e.date desc, r.edition_id, r.seq")
     return Index(eds, gloss, titles, {lang: terminology.load(terms_path, lang) for lang in set(langs.values())})
 
 
