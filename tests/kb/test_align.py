@@ -24,8 +24,9 @@ def db(db_path):
 
 
 @pytest.fixture(scope="module")
-def runs(db):
-    return align.run_all(db)
+def runs(db, db_path):
+    """The alignments of the session KB, from the cache its build left beside it (computed again if gone)."""
+    return align.run_all(db, cache_dir=db_path.parent / "cache")
 
 
 def pairs(links, src_edition: str) -> dict[str, set]:
