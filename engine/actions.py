@@ -1,34 +1,48 @@
-"""Taking an action, and undoing it exactly when it turns out to be illegal.
+"""Taking an action, and undoing it exactly when it turns out to be illegal — or when anything else goes wrong.
 
 One mechanism for every illegal action — casting (601.2, 601.2e, 601.4),
 activating (602.2), choices while resolving — instead of undo code per step:
 the state is snapshotted before the action and put back if any step raises
 :class:`IllegalAction`.  Mana abilities activated during the action are undone
-with it, and the player who had priority keeps it.
+with it, and the player who had priority keeps it (730.2).  Any other exception
+(a card text the engine cannot execute, an engine bug) also restores the state
+before it is passed on: no action leaves a half-changed game behind.
 """
 from __future__ import annotations
 
-from .errors import IllegalAction, NotExecutable
-from .registry import enforces
+from .errors import IllegalAction
+from .registry import applied, enforces
 
 
-def take_action(game, action, *args) -> IllegalAction | None:
-    """Run ``action``; if it is illegal, return the game to the moment before it began."""
+def take_action(game, action, *args, procedure: str | None = None) -> IllegalAction | None:
+    """Run ``action``; if it is illegal (or fails), return the game to the moment before it began.
+
+    ``procedure`` is the rule that describes the action and says that it is reversed when a step cannot be
+    completed ("601.2" casting, "602.2" activating).
+    """
     snapshot = game.state.copy()
     last_cost = game.last_cost
     try:
         action(game, *args)
     except IllegalAction as illegal:
-        return_to_moment_before(game, snapshot, last_cost)
+        return_to_moment_before(game, snapshot, last_cost, illegal, procedure)
         return illegal
-    except NotExecutable:
-        return_to_moment_before(game, snapshot, last_cost)
+    except BaseException:
+        game.state = snapshot
+        game.last_cost = last_cost
         raise
     return None
 
 
-@enforces("601.2", "601.2e", "601.4", "602.2", "de-1999/422.1", "de-1999/422.2")
-def return_to_moment_before(game, snapshot, last_cost) -> None:
-    """An illegal action is reversed entirely, paid costs included; the player keeps priority."""
+@enforces("601.2", "601.2e", "601.4", "602.2", "en-2024-11-08/730.1", "en-2024-11-08/730.2")
+def return_to_moment_before(game, snapshot, last_cost, illegal: IllegalAction, procedure: str | None) -> None:
+    """An illegal action is reversed entirely, paid costs included; the player who had priority keeps it."""
     game.state = snapshot
     game.last_cost = last_cost
+    applied("en-2024-11-08/730.1")
+    if procedure in ("601.2", "602.2"):
+        applied(procedure)
+    if illegal.rule in ("601.2e", "601.4"):
+        applied(illegal.rule)
+    if snapshot.priority is not None:
+        applied("en-2024-11-08/730.2")

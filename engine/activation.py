@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import loyalty, turn
 from .errors import IllegalAction
-from .registry import enforces
+from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK, Announcement
 
 
@@ -29,6 +29,7 @@ def ability_of(game, src, index: int | None):
 @enforces("602.2")
 def check_controller(game, player: int, src) -> None:
     """Only the controller of an object (its owner if it has none) can activate its abilities."""
+    applied("602.2")
     if src.zone != BATTLEFIELD:
         raise IllegalAction("602.2", f"abilities of {src.card} in the {src.zone} cannot be activated")
     if src.controller != player:
@@ -42,7 +43,10 @@ def check_tap_symbol(game, player: int, src, ab) -> None:
     if not (ab.cost.tap or ab.cost.untap):
         return
     ch = game.characteristics(src)
-    if "creature" not in ch.types or "haste" in ch.keywords:
+    if "creature" not in ch.types:
+        return
+    applied("602.5a")
+    if "haste" in ch.keywords:
         return
     if src.since_turn >= game.state.players[player].last_turn:
         raise IllegalAction("602.5a", f"{ch.name} has not been under {game.state.players[player].name}'s control "
@@ -53,19 +57,27 @@ def check_tap_symbol(game, player: int, src, ab) -> None:
 def check_activation_instructions(game, player: int, src, ab) -> None:
     """Restrictions after the effect: once each turn (stays with the object), sorcery or instant timing."""
     st = game.state
-    if ab.once_per_turn and src.activations_turn == st.turn and src.activations.get(ab.index, 0) >= 1:
-        raise IllegalAction("602.5b", f"ability #{ab.index} of {src.card} may be activated only once each turn")
+    if ab.once_per_turn:
+        applied("602.1b")
+        applied("602.5b")
+        if src.activations_turn == st.turn and src.activations.get(ab.index, 0) >= 1:
+            raise IllegalAction("602.5b", f"ability #{ab.index} of {src.card} may be activated only once each turn")
+    if ab.timing == "sorcery":
+        applied("602.1b")
+        applied("602.5d")
     turn.check_timing(game, player, ab.timing == "sorcery", f"ability #{ab.index} of {src.card} can be activated")
 
 
 @enforces("602.5", "605.3a")
 def may_begin_activating(game, player: int, src, ab, mana_ability: bool = False, while_paying: bool = False) -> None:
     """A player cannot begin to activate an ability that is forbidden to be activated."""
+    applied("602.5")
     check_controller(game, player, src)
     check_tap_symbol(game, player, src, ab)
     if loyalty.is_loyalty_ability(ab):
         loyalty.check_loyalty_timing(game, player, src)
     elif mana_ability:
+        applied("605.3a")
         if not while_paying and not turn.has_priority(game.state, player):
             raise IllegalAction("605.3a", f"{game.state.players[player].name} neither has priority nor is paying")
         if ab.once_per_turn and src.activations_turn == game.state.turn and src.activations.get(ab.index, 0):
@@ -86,6 +98,7 @@ def record_activation(state, src, ab) -> None:
 @enforces("602.2a")
 def put_ability_on_stack(game, player: int, src, ab):
     """The ability is created on the stack as an object that is not a card; its activator controls it."""
+    applied("602.2a")
     obj = game.state.new_object(None, player, STACK)
     obj.ability = (src.id, ab.index)
     obj.source_card = src.card

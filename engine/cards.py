@@ -100,6 +100,7 @@ class CardDef:
     spell: AbilityDef | None = None
     abilities: tuple[AbilityDef, ...] = ()
     statics: tuple[StaticDef, ...] = ()
+    triggers: tuple = ()
     pending: tuple[str, ...] = ()  # parts of the card the engine does not execute yet
     text: str = ""
     name_en: str = ""

@@ -19,7 +19,7 @@ from . import loyalty, statics, turn
 from .costs import Cost, Requirement, TotalCost, find_payment, pool_str
 from .errors import IllegalAction
 from .filters import matches
-from .registry import enforces
+from .registry import applied, enforces
 from .state import BATTLEFIELD, HAND, STACK, Announcement
 
 
@@ -36,6 +36,7 @@ def spell_of(game, obj):
 def may_begin_casting(game, player: int, obj, ab, choices) -> None:
     """A rule must allow casting it (from the hand, at the right time) and no effect may forbid it."""
     ch = game.characteristics(obj)
+    applied("601.3")
     if obj.zone != choices.from_zone:
         raise IllegalAction("601.3", f"{ch.name} is not in the {choices.from_zone}")
     if obj.zone != HAND or obj.owner != player:
@@ -49,10 +50,15 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
 
 @enforces("601.3", "601.3a")
 def check_prohibitions(game, player: int, obj, ab) -> None:
-    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition."""
-    for source, flt in _prohibiting(game, player, obj):
-        if not _some_choice_avoids(game, player, obj, ab, flt):
+    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition (601.3a)."""
+    for source, flt in statics.prohibitions(game, player):
+        outcomes = _prohibited_by_choice(game, player, obj, ab, flt)
+        if not any(outcomes):
+            continue  # the prohibition is not about this spell at all
+        if all(outcomes):
+            applied("601.3")
             raise IllegalAction("601.3", f"{game.characteristics(source).name} forbids casting {obj.card}")
+        applied("601.3a")
 
 
 def _as_spell(obj, player: int, x: int):
@@ -71,10 +77,10 @@ def any_prohibition(game, player: int) -> bool:
     return next(_prohibiting(game, player, None), None) is not None
 
 
-def _some_choice_avoids(game, player: int, obj, ab, flt) -> bool:
-    """601.3a: could a choice made while announcing (the value of X) take the spell out of the prohibition?"""
+def _prohibited_by_choice(game, player: int, obj, ab, flt) -> list[bool]:
+    """For each value of X the player could announce: would the spell as announced be forbidden?"""
     xs = range(0, 21) if ab.cost.mana.x or any(a.cost.mana.x for a in ab.alternative) else (0,)
-    return any(not matches(game, _as_spell(obj, player, x), flt, player) for x in xs)
+    return [matches(game, _as_spell(obj, player, x), flt, player) for x in xs]
 
 
 # -- 601.2a–e: announcing -----------------------------------------------------------------------------------------
@@ -84,6 +90,7 @@ def move_to_stack(game, player: int, obj_id: int):
     """The card moves to the stack; the caster becomes its controller."""
     obj = game.state.move(obj_id, STACK, controller=player)
     obj.ann = Announcement()
+    applied("601.2a")
     return obj
 
 
@@ -96,9 +103,11 @@ def announce_modes(game, obj, ab, choices) -> None:
             raise IllegalAction("601.2b", "this spell or ability is not modal")
         ann.modes = (0,)
         return
+    applied("601.2b")
     lo, hi = ab.choose
     if ab.choose_if_paid and ab.choose_if_paid[0] in (set(choices.optional) | {choices.alternative}):
         lo, hi = ab.choose_if_paid[1]
+        applied("601.5")
     modes = tuple(choices.modes)
     if not lo <= len(modes) <= hi:
         want = str(lo) if lo == hi else f"{lo} to {hi}"
@@ -139,6 +148,7 @@ def announce_x(game, obj, ab, choices) -> None:
     if choices.x and ab.cost.mana.x and not _base_cost(ab, choices.alternative).mana.x:
         raise IllegalAction("601.2b", "the alternative cost has no {X}: X can only be 0")
     ann.x = choices.x
+    applied("601.2b")
 
 
 @enforces("601.2b")
@@ -168,6 +178,8 @@ def announce_costs(game, obj, ab, choices) -> None:
     ann.alternative = choices.alternative
     ann.optional = tuple(choices.optional)
     ann.chosen = tuple(choices.chosen)
+    if ann.alternative or ann.optional or ann.chosen:
+        applied("601.2b")
 
 
 @enforces("601.2e", "601.4")
@@ -175,8 +187,10 @@ def check_announced_spell(game, player: int, obj, ab) -> None:
     """Once announced, is the spell legal?  A prohibition that now applies makes the cast illegal (601.4)."""
     if obj.ability is not None:
         return
+    applied("601.2e")
     for source, flt in _prohibiting(game, player, obj):
         if matches(game, obj, flt, player):
+            applied("601.4")
             raise IllegalAction("601.4", f"{game.characteristics(source).name} forbids casting "
                                          f"{obj.card} as announced (mana value {game.mana_value(obj)})")
 
@@ -191,7 +205,7 @@ def _base_cost(ab, alternative: str | None) -> Cost:
     return ab.cost
 
 
-@enforces("601.2f", "601.7", "602.4")
+@enforces("601.2f")
 def determine_total_cost(game, obj, ab) -> TotalCost:
     """Mana cost (or alternative cost) + additional costs + increases − reductions, at least {0};
     then effects on the total cost (minimums); the result is locked."""
@@ -228,6 +242,7 @@ def determine_total_cost(game, obj, ab) -> TotalCost:
                  discard=_with_x(total.discard, ann.x), life=ann.x if total.life == "X" else total.life,
                  loyalty=loyal)
     steps.append(f"= {total} (locked)")
+    applied("601.2f")
     ann.cost = total
     ann.cost_steps = tuple(steps)
     return TotalCost(total, ann.cost_steps)
@@ -263,7 +278,14 @@ def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
         loyalty.check_loyalty_payable(source, cost.loyalty, problems)
     if problems or spend is None:
         raise IllegalAction("601.2h", "; ".join(problems) + " (partial payments are not allowed)")
-    # pay everything
+    applied("601.2h")
+    if obj.ability is not None:
+        applied("602.1a")
+    _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source)
+
+
+def _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source) -> None:
+    st = game.state
     for i, n in enumerate(spend):
         p.pool[i] -= n
     if cost.tap:
@@ -345,10 +367,25 @@ def _meets(game, player, obj, req, zone) -> bool:
     return matches(game, obj, flt, player)
 
 
-@enforces("601.2i")
+@enforces("601.2i", "601.7", "602.4")
 def become_cast(game, player: int, obj) -> None:
-    """The spell (or ability) has become cast (activated); its controller receives priority."""
+    """The spell (or ability) has become cast (activated); its controller receives priority.
+
+    Costs of the spells and abilities already on the stack were locked when they were cast: a cost-changing
+    ability of the new one does not touch them (601.7, for an activated ability 602.4)."""
     game.last_cost = TotalCost(obj.ann.cost, obj.ann.cost_steps)
+    applied("601.2i")
+    if len(game.state.stack) > 1 and obj.card is not None and any(
+            s.kind == "cost" and s.params.get("applies") != "self" for s in game.characteristics(obj).statics):
+        applied("601.7")
+    if len(game.state.stack) > 1 and obj.ability is not None and _changes_costs(game, obj):
+        applied("602.4")
     turn.give_priority(game, player)
+
+
+def _changes_costs(game, ability) -> bool:
+    """Does this ability change costs when it resolves (an effect that changes costs)?"""
+    ab = game.db[ability.source_card].abilities[ability.ability[1] - 1]
+    return any(e.get("do") == "cost_change" for m in ab.modes for e in m.effects)
 
 

@@ -19,7 +19,7 @@ from typing import Callable
 from .costs import CostSyntaxError, pool_from
 from .errors import IllegalAction, NotExecutable
 from .filters import Filter, matches
-from .registry import enforces
+from .registry import applied, enforces
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target, player_target
 
 PLAYER_WORDS = ("you", "each_opponent", "each_player", "each_other_player")
@@ -175,21 +175,7 @@ class Resolution:
         return self._base_amount(base) * value.get("times", 1) + value.get("plus", 0)
 
     def _base_amount(self, value) -> int:
-        (key, arg), = value.items()
-        st = self.state
-        if key == "count":
-            return sum(1 for oid in st.battlefield if matches(self.game, st.objects[oid], arg, self.controller,
-                                                                self.source_id))
-        if key == "greatest_power":
-            owners = self.players(arg)
-            powers = [self.game.power(o) for o in (st.objects[oid] for oid in st.battlefield)
-                      if o.controller in owners and "creature" in self.game.characteristics(o).types]
-            return max(powers, default=0)
-        if key == "sacrificed":
-            return len(self.ann.sacrificed)
-        if key == "discarded":
-            return len(self.ann.discarded)
-        raise ValueError(value)
+        return read_game_information(self, value)
 
     # choices made while resolving (608.2d)
     def choose(self, player: int, candidates: list[int], count: int, what: str) -> list[int]:
@@ -232,6 +218,27 @@ class Resolution:
         return None
 
 
+@enforces("608.2h")
+def read_game_information(ctx: Resolution, value: dict) -> int:
+    """Information from the game (a number of objects, a greatest power) is determined once, as the effect applies."""
+    (key, arg), = value.items()
+    st = ctx.state
+    applied("608.2h")
+    if key == "count":
+        return sum(1 for oid in st.battlefield if matches(ctx.game, st.objects[oid], arg, ctx.controller,
+                                                            ctx.source_id))
+    if key == "greatest_power":
+        owners = ctx.players(arg)
+        powers = [ctx.game.power(o) for o in (st.objects[oid] for oid in st.battlefield)
+                  if o.controller in owners and "creature" in ctx.game.characteristics(o).types]
+        return max(powers, default=0)
+    if key == "sacrificed":
+        return len(ctx.ann.sacrificed)
+    if key == "discarded":
+        return len(ctx.ann.discarded)
+    raise ValueError(value)
+
+
 # -- effect kinds -------------------------------------------------------------------------------------------------
 
 def deal_damage(game, target, n: int) -> None:
@@ -254,6 +261,7 @@ def deal_damage(game, target, n: int) -> None:
 @enforces("610.1")
 def damage(ctx: Resolution, spec: dict) -> None:
     """Deal damage to targets or players (``amount = "divided"``: as announced, 601.2d)."""
+    applied("610.1")
     for t in ctx.targets(spec["to"]):
         n = ctx.ann.division.get(t, 0) if spec["amount"] == "divided" else ctx.amount(spec["amount"])
         deal_damage(ctx.game, t, n)
@@ -271,6 +279,9 @@ def _permanents(ctx, spec) -> list:
 @enforces("610.1", "609.2")
 def destroy(ctx: Resolution, spec: dict) -> None:
     """Destroy target permanents, or all permanents matching ``all``: they go to their owners' graveyards."""
+    applied("610.1")
+    if "all" in spec:
+        applied("609.2")  # "all …" means all such permanents
     for obj in _permanents(ctx, spec):
         ctx.state.move(obj.id, GRAVEYARD)
 
@@ -279,6 +290,7 @@ def destroy(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def counter(ctx: Resolution, spec: dict) -> None:
     """Counter target spells (to their owners' graveyards) or abilities (they cease to exist)."""
+    applied("610.1")
     for obj in ctx.objects(spec["what"]):
         if obj.zone != STACK:
             continue
@@ -292,6 +304,7 @@ def counter(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def move(ctx: Resolution, spec: dict) -> None:
     """Move target objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom)."""
+    applied("610.1")
     zone = spec["zone"]
     moved = []
     for obj in ctx.objects(spec["what"]):
@@ -310,24 +323,39 @@ def move(ctx: Resolution, spec: dict) -> None:
 
 
 @effect("draw", required=("who",), optional=("amount",))
-@enforces("610.1", "609.3")
+@enforces("610.1")
 def draw(ctx: Resolution, spec: dict) -> None:
-    """Players draw cards; from a library with too few cards, as many as possible."""
+    """Players draw cards, one at a time (121.2); drawing from an empty library loses the game (121.4, 704.5b)."""
+    applied("610.1")
     for p in ctx.players(spec["who"]):
         for _ in range(ctx.amount(spec.get("amount", 1))):
-            lib = ctx.state.players[p].library
-            if not lib:
-                break
-            ctx.state.move(lib[-1], HAND)
+            draw_card(ctx.game, p)
+
+
+@enforces("en-2024-11-08/121.1", "en-2024-11-08/121.2", "en-2024-11-08/121.4")
+def draw_card(game, player: int) -> None:
+    """Draw one card: the top card of the library into the hand; from an empty library, remember the attempt."""
+    lib = game.state.players[player].library
+    applied("en-2024-11-08/121.2")
+    if not lib:
+        applied("en-2024-11-08/121.4")
+        game.state.players[player].drew_from_empty = True
+        return
+    applied("en-2024-11-08/121.1")
+    game.state.move(lib[-1], HAND)
 
 
 @effect("discard", required=("who",), optional=("amount",))
 @enforces("610.1", "609.3")
 def discard(ctx: Resolution, spec: dict) -> None:
     """Players discard cards of their choice; with fewer cards in hand, all of them."""
+    applied("610.1")
     for p in ctx.players(spec["who"]):
         hand = list(ctx.state.players[p].hand)
-        for oid in ctx.choose(p, hand, ctx.amount(spec.get("amount", 1)), "discard"):
+        n = ctx.amount(spec.get("amount", 1))
+        if n > len(hand):
+            applied("609.3")  # as many as possible
+        for oid in ctx.choose(p, hand, n, "discard"):
             ctx.state.move(oid, GRAVEYARD)
 
 
@@ -335,6 +363,7 @@ def discard(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def gain_life(ctx: Resolution, spec: dict) -> None:
     """Players gain life."""
+    applied("610.1")
     n = ctx.amount(spec["amount"])
     for p in ctx.players(spec["who"]):
         ctx.state.players[p].life += n
@@ -344,6 +373,7 @@ def gain_life(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def lose_life(ctx: Resolution, spec: dict) -> None:
     """Players lose life."""
+    applied("610.1")
     n = ctx.amount(spec["amount"])
     for p in ctx.players(spec["who"]):
         ctx.state.players[p].life -= n
@@ -353,6 +383,7 @@ def lose_life(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def add_mana(ctx: Resolution, spec: dict) -> None:
     """Add mana to a player's mana pool: fixed, one of several combinations, or once per matching permanent."""
+    applied("610.1")
     if "one_of" in spec:
         text = ctx.choose_option(list(spec["one_of"]), "add mana")
     else:
@@ -372,6 +403,7 @@ def add_mana(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def tap(ctx: Resolution, spec: dict) -> None:
     """Tap target permanents (or all matching ``all``)."""
+    applied("610.1")
     for obj in _permanents(ctx, spec):
         obj.tapped = True
 
@@ -380,6 +412,7 @@ def tap(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def untap(ctx: Resolution, spec: dict) -> None:
     """Untap target permanents (or all matching ``all``)."""
+    applied("610.1")
     for obj in _permanents(ctx, spec):
         obj.tapped = False
 
@@ -388,9 +421,11 @@ def untap(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1", "608.2d")
 def tap_or_untap(ctx: Resolution, spec: dict) -> None:
     """Tap or untap each target (``optional``: or neither), chosen while resolving — not a mode."""
+    applied("610.1")
     options = ["tap", "untap"] + (["nothing"] if spec.get("optional") else [])
     for obj in _permanents(ctx, spec):
         choice = ctx.choose_option(options, f"treat {obj.card}")
+        applied("608.2d")
         if choice != "nothing":
             obj.tapped = choice == "tap"
 
@@ -399,6 +434,7 @@ def tap_or_untap(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def put_counters(ctx: Resolution, spec: dict) -> None:
     """Put counters of a kind on target permanents."""
+    applied("610.1")
     n = ctx.amount(spec.get("amount", 1))
     for obj in ctx.objects(spec["on"]):
         if obj.zone == BATTLEFIELD and n > 0:
@@ -409,13 +445,17 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1", "608.2d", "609.3")
 def sacrifice(ctx: Resolution, spec: dict) -> None:
     """Players sacrifice permanents of their choice; ``optional``: they may, ``otherwise`` happens if they don't."""
+    applied("610.1")
     flt = spec.get("filter") or Filter()
     for p in ctx.players(spec["who"]):
         st = ctx.state
         candidates = [oid for oid in st.battlefield if st.objects[oid].controller == p
                       and matches(ctx.game, st.objects[oid], flt, p)]
         n = ctx.amount(spec.get("amount", 1))
+        if n > len(candidates):
+            applied("609.3")  # as many as possible
         if spec.get("optional"):
+            applied("608.2d")
             if not ctx.queue or ctx.queue[0] in ("nothing", "no"):
                 if ctx.queue:
                     ctx.queue.pop(0)
@@ -433,6 +473,7 @@ def sacrifice(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def create_token(ctx: Resolution, spec: dict) -> None:
     """Create tokens under a player's control."""
+    applied("610.1")
     token = spec["_token"]
     if token.name not in ctx.game.db:
         ctx.game.db.add(token)
@@ -446,6 +487,7 @@ def create_token(ctx: Resolution, spec: dict) -> None:
 @enforces("610.1")
 def fight(ctx: Resolution, spec: dict) -> None:
     """Two target creatures fight: each deals damage equal to its power to the other (only if both are legal)."""
+    applied("610.1")
     a, b = ctx.objects(spec["a"]), ctx.objects(spec["b"])
     if a and b and a[0].zone == BATTLEFIELD and b[0].zone == BATTLEFIELD:
         pa, pb = ctx.game.power(a[0]) or 0, ctx.game.power(b[0]) or 0

@@ -83,11 +83,12 @@ class Game:
 
     # -- actions --------------------------------------------------------------------------------------------
     def cast(self, player: int, obj_id: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, procedures.cast_spell, player, obj_id, choices)
+        return actions.take_action(self, procedures.cast_spell, player, obj_id, choices, procedure="601.2")
 
     def activate(self, player: int, obj_id: int, index: int | None = None,
                  choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, procedures.activate_ability, player, obj_id, index, choices)
+        return actions.take_action(self, procedures.activate_ability, player, obj_id, index, choices,
+                                   procedure="602.2")
 
     def pass_priority(self, player: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
         st = self.state

@@ -7,17 +7,30 @@ mana (Dark Ritual) is never one (605.5b): it cannot be used while paying.
 """
 from __future__ import annotations
 
-from .registry import enforces
+from .registry import applied, enforces
 
 
 @enforces("605.1a", "605.2", "605.5", "605.5a", "605.5b")
 def is_mana_ability(ab) -> bool:
     """An activated ability without a target that could add mana and is not a loyalty ability."""
-    if ab is None or ab.kind != "activated" or ab.is_loyalty:
+    if ab is None:
+        return False
+    adds = [e for m in ab.modes for e in m.effects if e["do"] == "add_mana"]
+    if ab.kind == "spell":
+        if adds:
+            applied("605.5b")
+        return False
+    applied("605.1a")
+    if ab.is_loyalty or not adds:
+        if adds:
+            applied("605.5")
         return False
     if ab.all_slots():
+        applied("605.5a")
         return False
-    return any(e["do"] == "add_mana" for m in ab.modes for e in m.effects)
+    if any("per" in e for e in adds):
+        applied("605.2")  # a mana ability even when the game state lets it produce no mana
+    return True
 
 
 def mana_abilities(game, obj) -> list:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from . import activation, casting, mana, resolution
 from .choices import NO_CHOICES
 from .errors import IllegalAction
-from .registry import enforces
+from .registry import applied, enforces
 from .state import Announcement, Obj
 from .targets import choose_targets, divide
 
@@ -52,13 +52,15 @@ def announce_and_pay(game, player: int, obj, ab, choices, source=None) -> None:
 @enforces("601.2g", "605.3a")
 def activate_mana_abilities(game, player: int, obj, choices) -> None:
     """If the total cost includes mana, the player may now activate mana abilities (before paying)."""
+    applied("601.2g")
     if obj.ann.cost.mana.amount == 0:
         raise IllegalAction("601.2g", "the total cost includes no mana: no mana abilities now")
+    applied("605.3a")
     for act in choices.mana:
         activate_mana_ability(game, player, act.obj_id, act.index, act.choices, paying_for=obj)
 
 
-@enforces("605.3", "605.3a", "605.3b")
+@enforces("605.3", "605.3b", "605.5b")
 def activate_mana_ability(game, player: int, obj_id: int, index: int | None, choices, paying_for=None) -> None:
     """Activate like any activated ability (602.2), but it does not use the stack: it resolves at once."""
     st = game.state
@@ -70,6 +72,7 @@ def activate_mana_ability(game, player: int, obj_id: int, index: int | None, cho
         abilities = mana.mana_abilities(game, src)
         if ch.spell is not None and not ch.abilities and ch.spell.modes[0].effects and any(
                 e["do"] == "add_mana" for e in ch.spell.modes[0].effects):
+            applied("605.5b")
             raise IllegalAction("605.5b", f"{ch.name} is a spell, not a mana ability: cast it and let it "
                                           f"resolve before paying")
         if len(abilities) != 1:
@@ -79,12 +82,14 @@ def activate_mana_ability(game, player: int, obj_id: int, index: int | None, cho
         ab = activation.ability_of(game, src, index)
         if not mana.is_mana_ability(ab):
             raise IllegalAction("605.1a", f"ability #{index} of {ch.name} is not a mana ability")
+    applied("605.3")
     activation.may_begin_activating(game, player, src, ab, mana_ability=True, while_paying=paying_for is not None)
     choices = choices or NO_CHOICES
     transient = Obj(-1, -1, None, src.owner, player, "", ann=Announcement(), ability=(src.id, ab.index),
                     source_card=src.card)
     announce_and_pay(game, player, transient, ab, choices, source=src)
     activation.record_activation(st, src, ab)
+    applied("605.3b")
     resolution.follow_instructions(game, transient, ab, {}, list(choices.resolve))
 
 
@@ -99,6 +104,10 @@ def activate_ability(game, player: int, obj_id: int, index: int | None, choices)
     if mana.is_mana_ability(ab):
         activate_mana_ability(game, player, obj_id, ab.index, choices)
         return None
+    applied("602.2")
+    applied("602.2b")
+    if game.characteristics(src).triggers or game.characteristics(src).statics:
+        applied("602.1c")  # only its activated abilities can be activated
     activation.may_begin_activating(game, player, src, ab)
     obj = activation.put_ability_on_stack(game, player, src, ab)
     announce_and_pay(game, player, obj, ab, choices, source=src)
@@ -115,6 +124,7 @@ def cast_spell(game, player: int, obj_id: int, choices) -> int:
     if card is None or card.ability is not None:
         raise IllegalAction("601.3", "no such card")
     ab = casting.spell_of(game, card)
+    applied("601.2")
     casting.may_begin_casting(game, player, card, ab, choices)
     obj = casting.move_to_stack(game, player, obj_id)
     announce_and_pay(game, player, obj, ab, choices)

@@ -13,8 +13,12 @@ A citation is a rule number of the German 2024 rules (``"601.2f"``) or an
 edition-qualified number (``"de-1999/422.1"``) for rules the 2024 chapter 6
 does not contain (priority, timing, illegal actions, state-based actions).
 
-Which rules a step *applied* is recorded by :class:`Tracer`: while it is
-active, a profile hook notes every call of a registered function.
+Which rules a step *applied* is recorded by :class:`Tracer`.  An enforcing
+function says so itself, at the point where the rule's condition held and the
+rule changed or checked something: ``applied("608.2b")``.  The rule must be one
+the calling function cites (a wrong call is a programming error and raises).
+While a tracer is active a profile hook also notes every registered function
+that was merely *entered*, so that a trace can show the difference.
 """
 from __future__ import annotations
 
@@ -161,17 +165,43 @@ def load_all() -> Registry:
     return REGISTRY
 
 
+#: the tracers recording now (innermost last); empty while nothing is traced, which makes applied() free
+_ACTIVE: list["Tracer"] = []
+
+
+def applied(rule: str) -> None:
+    """The calling enforcing function applied ``rule`` (its condition held; it changed or checked something)."""
+    if _ACTIVE:
+        _ACTIVE[-1].record(rule, sys._getframe(1).f_code)
+
+
 class Tracer:
-    """Records the registered functions called while active (a ``sys.setprofile`` hook).
+    """Records, while active, the rules applied (:func:`applied`) and the registered functions entered.
 
         with Tracer() as t:
             game.cast(...)
-        t.rules()  # ["601.2a", "601.2c", ...] in first-call order
+        t.citations()  # rules applied, in first-applied order: ["601.2a", "601.2c", ...]
+        t.links()      # registered functions entered (applied or not), in first-call order
     """
 
     def __init__(self, registry: Registry | None = None):
         self.registry = registry if registry is not None else REGISTRY
         self.calls: list[EnforcingFunction] = []
+        #: (rule applied, the function that applied it), in order
+        self.applications: list[tuple[Citation, EnforcingFunction]] = []
+        self._parsed: dict[str, Citation] = {}
+
+    def record(self, rule: str, code) -> None:
+        link = self.registry.by_code.get(code)
+        if link is None:
+            raise RuntimeError(f"applied({rule!r}) called from {code.co_name}, which is not a registered "
+                               f"enforcing function")
+        citation = self._parsed.get(rule)
+        if citation is None:
+            citation = self._parsed[rule] = parse_citation(rule)
+        if citation not in link.citations:
+            raise RuntimeError(f"{link.qualname} applied {rule}, which it does not cite in @enforces")
+        self.applications.append((citation, link))
 
     def _hook(self, frame, event, arg):
         if event == "call":
@@ -182,25 +212,37 @@ class Tracer:
     def __enter__(self):
         self._previous = sys.getprofile()
         sys.setprofile(self._hook)
+        _ACTIVE.append(self)
         return self
 
     def __exit__(self, *exc):
+        _ACTIVE.remove(self)
         sys.setprofile(self._previous)
         return False
 
     def links(self) -> list[EnforcingFunction]:
-        seen, out = set(), []
-        for link in self.calls:
-            if link.qualname not in seen:
-                seen.add(link.qualname)
-                out.append(link)
-        return out
+        """The registered functions entered, in first-call order."""
+        return _unique(self.calls, lambda link: link.qualname)
 
     def citations(self) -> list[Citation]:
-        seen, out = set(), []
-        for link in self.links():
-            for c in link.citations:
-                if c not in seen:
-                    seen.add(c)
-                    out.append(c)
-        return out
+        """The rules applied, in first-applied order."""
+        return _unique([c for c, _ in self.applications], lambda c: c)
+
+    def appliers(self) -> list[tuple[Citation, EnforcingFunction]]:
+        """(rule, function) for each rule applied, once each, in first-applied order."""
+        return _unique(self.applications, lambda pair: (pair[0], pair[1].qualname))
+
+    def entered_only(self) -> list[tuple[Citation, EnforcingFunction]]:
+        """(rule, function) for the rules cited by functions that were entered but did not apply them."""
+        done = {(c, link.qualname) for c, link in self.applications}
+        return [(c, link) for link in self.links() for c in link.citations if (c, link.qualname) not in done]
+
+
+def _unique(items, key) -> list:
+    seen, out = set(), []
+    for item in items:
+        k = key(item)
+        if k not in seen:
+            seen.add(k)
+            out.append(item)
+    return out

@@ -9,7 +9,7 @@ not hold, and is therefore not cited.
 """
 from __future__ import annotations
 
-from .registry import enforces
+from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
 
 
@@ -18,7 +18,7 @@ def check_state_based_actions(game) -> None:
     """Whenever a player would receive priority: perform all that apply at once, then check again."""
     st = game.state
     while True:
-        losers = [p for p in st.players if p.life <= 0 and not p.lost]
+        losers = [p for p in st.players if (p.life <= 0 or p.drew_from_empty) and not p.lost]
         zero, lethal, auras, walkers = [], [], [], []
         for oid in st.battlefield:
             obj = st.objects[oid]
@@ -38,6 +38,7 @@ def check_state_based_actions(game) -> None:
         tokens = [oid for oid, o in st.objects.items() if o.token and o.zone != BATTLEFIELD]
         if not (losers or zero or lethal or auras or walkers or tokens):
             return
+        applied("de-1999/420.3")
         if losers:
             lose_game(game, losers)
         if zero:
@@ -60,6 +61,7 @@ def _attached_legally(st, aura) -> bool:
 @enforces("de-1999/420.5a")
 def lose_game(game, players) -> None:
     """A player with 0 or less life loses the game."""
+    applied("de-1999/420.5a")
     for p in players:
         p.lost = True
     if sum(1 for p in game.state.players if not p.lost) <= 1:
@@ -69,6 +71,7 @@ def lose_game(game, players) -> None:
 @enforces("de-1999/420.5b")
 def zero_toughness(game, ids) -> None:
     """A creature with toughness 0 is put into its owner's graveyard."""
+    applied("de-1999/420.5b")
     for oid in ids:
         game.state.move(oid, GRAVEYARD)
 
@@ -76,6 +79,7 @@ def zero_toughness(game, ids) -> None:
 @enforces("de-1999/420.5c")
 def lethal_damage(game, ids) -> None:
     """A creature with lethal damage is destroyed."""
+    applied("de-1999/420.5c")
     for oid in ids:
         game.state.move(oid, GRAVEYARD)
 
@@ -83,6 +87,7 @@ def lethal_damage(game, ids) -> None:
 @enforces("de-1999/420.5d")
 def unattached_auras(game, ids) -> None:
     """An Aura attached to an illegal or nonexistent permanent is put into its owner's graveyard."""
+    applied("de-1999/420.5d")
     for oid in ids:
         game.state.move(oid, GRAVEYARD)
 
@@ -90,5 +95,6 @@ def unattached_auras(game, ids) -> None:
 @enforces("de-1999/420.5f")
 def tokens_cease(game, ids) -> None:
     """A token in a zone other than the battlefield ceases to exist."""
+    applied("de-1999/420.5f")
     for oid in ids:
         game.state.remove(oid)

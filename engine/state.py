@@ -47,10 +47,11 @@ class Player:
     graveyard: list[int] = field(default_factory=list)
     lost: bool = False
     last_turn: int = 0  # number of this player's most recent turn (602.5a)
+    drew_from_empty: bool = False  # attempted to draw from an empty library since the last SBA check (704.5b)
 
     def copy(self) -> "Player":
         return Player(self.index, self.name, self.life, self.pool[:], self.library[:], self.hand[:],
-                      self.graveyard[:], self.lost, self.last_turn)
+                      self.graveyard[:], self.lost, self.last_turn, self.drew_from_empty)
 
 
 @dataclass(slots=True)

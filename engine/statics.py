@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .costs import ZERO, ManaCost
 from .filters import matches
-from .registry import enforces
+from .registry import applied, enforces
 from .state import BATTLEFIELD
 
 
@@ -72,6 +72,8 @@ def cost_changes(game, spell) -> list[CostChange]:
             continue  # "spells cost …" does not change activation costs
         if not _condition_holds(game, source, p.get("condition")):
             continue
+        if source is not spell:
+            applied("609.2")  # a static ability of a permanent applies to a spell: it is on the stack
         n = _times(game, source, s)
         inc = _multiply(p.get("increase", ZERO), n)
         red = _multiply(p.get("reduce", ZERO), n)

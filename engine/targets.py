@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .errors import IllegalAction
 from .filters import matches
-from .registry import enforces
+from .registry import applied, enforces
 from .state import Target
 
 
@@ -62,6 +62,8 @@ def choose_targets(game, obj, ab, choices) -> None:
     """Announce a legal target for each instance of "target"; distinct within one instance."""
     ann = obj.ann
     slots = active_slots(ab, ann)
+    if slots:
+        applied("601.2c")
     names = {s.name for s in slots}
     unknown = set(choices.targets) - names
     if unknown:
@@ -98,6 +100,7 @@ def divide(game, obj, ab, choices) -> None:
         if choices.division:
             raise IllegalAction("601.2d", "nothing of this spell or ability is divided")
         return
+    applied("601.2d")
     division = {}
     for slot in slots:
         total = ann.x if slot.divide == "X" else slot.divide
@@ -119,6 +122,7 @@ def divide(game, obj, ab, choices) -> None:
 def recheck_targets(game, obj, ab) -> tuple[dict, bool]:
     """On resolution: which targets are still legal, per slot; and whether every target is illegal."""
     ann = obj.ann
+    applied("608.2b")
     legal, any_target, any_legal = {}, False, False
     for slot in active_slots(ab, ann):
         picked = ann.targets.get(slot.name, ())

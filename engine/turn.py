@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from . import resolution, sba
 from .errors import IllegalAction
-from .registry import enforces
+from .registry import applied, enforces
 from .state import MAIN_PHASES, PHASES
 
 
@@ -22,6 +22,7 @@ def has_priority(state, player: int) -> bool:
 def check_timing(game, player: int, sorcery_speed: bool, what: str) -> None:
     """Only with priority; sorcery speed also needs an own main phase and an empty stack."""
     st = game.state
+    applied("de-1999/408.1d")
     if not has_priority(st, player):
         raise IllegalAction("de-1999/408.1d", f"{st.players[player].name} does not have priority")
     if sorcery_speed:
@@ -39,12 +40,14 @@ def pass_priority(game, player: int, choices) -> None:
     st = game.state
     if not has_priority(st, player):
         raise IllegalAction("de-1999/408.1c", f"{st.players[player].name} does not have priority")
+    applied("de-1999/408.1c")
     st.passes += 1
     if st.passes < len(st.players):
         st.priority = (player + 1) % len(st.players)
         return
     st.passes = 0
     if st.stack:
+        applied("608.1")
         resolution.resolve_top(game, choices)
         give_priority(game, st.active)
     else:
@@ -54,6 +57,7 @@ def pass_priority(game, player: int, choices) -> None:
 @enforces("de-1999/408.1c")
 def give_priority(game, player: int) -> None:
     """A player receives priority; state-based actions are checked first."""
+    applied("de-1999/408.1c")
     sba.check_state_based_actions(game)
     st = game.state
     st.priority = None if st.over else player

@@ -83,8 +83,10 @@ class StepResult:
     line: int
     text: str
     outcome: str  # "ok", "illegal: …", "error: …"
-    rules: list[str]
-    functions: list[str]
+    rules: list[str]  # the rules applied, in first-applied order
+    functions: list[str]  # the enforcing functions entered (whether or not they applied a rule)
+    appliers: list[tuple[str, str]] = field(default_factory=list)  # (rule, function) for each rule applied
+    entered: list[tuple[str, str]] = field(default_factory=list)  # (rule, function): entered, rule not applied
     details: list[str] = field(default_factory=list)
     checks: list[tuple[int, str, bool, str]] = field(default_factory=list)  # line, text, passed, message
 
@@ -106,6 +108,16 @@ class Result:
             for r in s.rules:
                 if r not in seen:
                     seen.append(r)
+        return seen
+
+    def entered_only(self) -> list[str]:
+        """Rules whose enforcing function was entered in some step but which no step applied."""
+        done = set(self.applied())
+        seen: list[str] = []
+        for s in self.steps:
+            for rule, _ in s.entered:
+                if rule not in done and rule not in seen:
+                    seen.append(rule)
         return seen
 
     def failures(self) -> list[str]:

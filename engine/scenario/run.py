@@ -93,6 +93,8 @@ class Runner:
                 res.outcome = f"error: {e}"
         res.rules = [str(c) for c in tracer.citations()]
         res.functions = [f"{f.qualname}" for f in tracer.links()]
+        res.appliers = [(str(c), f.qualname) for c, f in tracer.appliers()]
+        res.entered = [(str(c), f.qualname) for c, f in tracer.entered_only()]
         if outcome is not None:
             res.outcome = f"illegal: {outcome}"
         self.last_illegal = outcome

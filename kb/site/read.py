@@ -241,9 +241,14 @@ def engine_links(conn, rule_id: int) -> list[dict]:
 def scenarios(conn, rule_id: int) -> list[dict]:
     if not has_table(conn, "scenario_rules"):
         return []
-    return rows(conn, """select distinct s.id, s.path, s.title, s.passes from scenario_rules sr
-                         join scenarios s on s.id = sr.scenario_id where sr.rule_id = ? order by s.path""",
-                (rule_id,))
+    found = rows(conn, """select s.id, s.path, s.title, s.passes, group_concat(distinct sr.how) hows
+                          from scenario_rules sr join scenarios s on s.id = sr.scenario_id where sr.rule_id = ?
+                          group by s.id order by s.path""", (rule_id,))
+    for s in found:
+        hows = set((s.pop("hows") or "").split(","))
+        # "entered": a step called the enforcing function, but the rule's condition did not hold
+        s["how"] = ", ".join(h for h in ("tagged", "applied") if h in hows) or "entered only, not applied"
+    return found
 
 
 def history(conn, rule: dict) -> dict | None:
@@ -327,7 +332,8 @@ def coverage(conn) -> list[dict]:
         return []
     return rows(conn, """
         with enforced as (select distinct rule_id from enforces where rule_id is not null),
-             tested as (select distinct rule_id from scenario_rules where rule_id is not null),
+             tested as (select distinct rule_id from scenario_rules where rule_id is not null
+                        and how != 'entered'),
              linked as (select distinct r.edition_id from rules r
                         where r.id in (select rule_id from enforced) or r.id in (select rule_id from tested))
         select r.edition_id, r.section, count(*) rules,

@@ -51,6 +51,14 @@ def run(files, quiet, verbose):
     sys.exit(1 if failed else 0)
 
 
+def _print_functions(step) -> None:
+    """-v: which function applied each rule, and the functions entered whose rules did not apply."""
+    for rule, fn in step.appliers:
+        click.echo(f"      applied  {rule:16} {fn}")
+    for rule, fn in step.entered:
+        click.echo(f"      entered  {rule:16} {fn}  (condition did not hold: not applied)")
+
+
 def _print_result(res, verbose: bool) -> None:
     sc = res.scenario
     click.echo(f"== {sc.path}" + (f" — {sc.title}" if sc.title else ""))
@@ -59,8 +67,8 @@ def _print_result(res, verbose: bool) -> None:
             click.echo(f"  line {step.line}: {step.text}  [{step.outcome}]")
             if step.rules:
                 click.echo(f"      rules: {' '.join(step.rules)}")
-            if verbose and step.functions:
-                click.echo(f"      functions: {', '.join(step.functions)}")
+            if verbose:
+                _print_functions(step)
             for d in step.details:
                 click.echo(f"      {d}")
         for line, text, passed, msg in step.checks:
@@ -144,7 +152,8 @@ def _print_trace(item, db) -> bool:
         if not links:
             click.echo("  (no engine function)")
         click.echo("scenarios:")
-        hits = sorted({(res.scenario.path, how) for res, key, how in tr.scenario_links() if key == item.key})
+        hits = sorted({(res.scenario.path, how) for res, key, how in tr.scenario_links() if key == item.key},
+                      key=lambda hit: (hit[0], tr.HOW_ORDER.index(hit[1])))
         for path, how in hits:
             click.echo(f"  {path}  ({how})")
         if not hits:

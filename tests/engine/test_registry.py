@@ -2,7 +2,7 @@
 import pytest
 
 from engine.paths import ROOT
-from engine.registry import Registry, Tracer, check_citations, enforces, load_all, parse_citation
+from engine.registry import Registry, Tracer, applied, check_citations, enforces, load_all, parse_citation
 from ingest import numbers, parse_document
 from kb.manifest import load as load_manifest
 
@@ -58,7 +58,7 @@ def test_enforcing_functions_cover_the_issue_rules():
     cited = {str(c) for c in registry.citations()}
     for rule in ["601.2a", "601.2b", "601.2c", "601.2d", "601.2e", "601.2f", "601.2g", "601.2h", "601.2i",
                  "601.3", "601.4", "602.1a", "602.2", "602.5a", "602.5b", "602.5d", "605.1a", "605.3b", "605.5b",
-                 "606.3", "606.4", "606.6", "608.2b", "608.2n", "608.3a", "610.1", "de-1999/422.1"]:
+                 "606.3", "606.4", "606.6", "608.2b", "608.2n", "608.3a", "610.1", "en-2024-11-08/730.1"]:
         assert rule in cited, rule
 
 
@@ -71,22 +71,48 @@ def test_citation_syntax():
         enforces()(lambda: None)
 
 
-def test_tracer_records_registered_calls_in_order():
+def test_tracer_records_applied_rules_not_calls():
+    """A rule is recorded when the function says it applied it; merely entering the function is not enough."""
     local = Registry()
 
     @enforces("601.2a", registry=local)
-    def first():
+    def first(apply: bool):
+        if apply:
+            applied("601.2a")
         second()
 
-    @enforces("601.2c", "601.2a", registry=local)
+    @enforces("601.2c", "601.2d", registry=local)
     def second():
-        pass
+        applied("601.2d")
 
     with Tracer(local) as t:
-        first()
+        first(False)
         second()
-    assert [f.qualname.rsplit(".", 1)[-1] for f in t.links()] == ["first", "second"]
-    assert [str(c) for c in t.citations()] == ["601.2a", "601.2c"]
+    assert [f.qualname.rsplit(".", 1)[-1] for f in t.links()] == ["first", "second"]  # entered
+    assert [str(c) for c in t.citations()] == ["601.2d"]  # applied
+    assert {(str(c), f.qualname.rsplit(".", 1)[-1]) for c, f in t.entered_only()} == {("601.2a", "first"),
+                                                                                      ("601.2c", "second")}
     with Tracer(local) as t2:
+        first(True)
+    assert [str(c) for c in t2.citations()] == ["601.2a", "601.2d"]
+    with Tracer(local) as t3:
         pass
-    assert t2.citations() == []
+    assert t3.citations() == []
+    first(True)  # without a tracer applied() does nothing
+
+
+def test_applying_a_rule_the_function_does_not_cite_is_an_error():
+    local = Registry()
+
+    @enforces("601.2a", registry=local)
+    def cites_one():
+        applied("601.2b")
+
+    def unregistered():
+        applied("601.2a")
+
+    with Tracer(local):
+        with pytest.raises(RuntimeError, match="does not cite"):
+            cites_one()
+        with pytest.raises(RuntimeError, match="not a registered"):
+            unregistered()
