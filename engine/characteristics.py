@@ -7,7 +7,7 @@ characteristics goes through :func:`characteristics`, never through the card.
 """
 from __future__ import annotations
 
-from .cards import CardDef
+from .carddefs import CardDef
 from .state import STACK
 
 #: an ability on the stack has the text of its ability and no other characteristics (602.2a)

@@ -1,8 +1,8 @@
 """One-shot effects (609, 610): the vocabulary card files use in ``effects = [...]``.
 
 Each effect kind is one function registered under its name with
-:func:`effect`; card files are validated against this registry when they are
-loaded, so a card can only say what the engine can do.  ``pending`` marks
+:func:`effect`; card files are checked against this registry when they are
+loaded (:mod:`engine.cardfile`), so a card can only say what the engine can do.  ``pending`` marks
 card text that needs rules not implemented yet (continuous effects, triggers):
 such a card can be cast, but resolving the pending part stops with a clear
 message instead of doing something wrong.
@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .costs import CostSyntaxError, pool_from
+from .costs import pool_from
 from .errors import IllegalAction, NotExecutable
 from .filters import Filter, matches
 from .registry import applied, enforces
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target, player_target
 
+#: player words an effect may name instead of a target word
 PLAYER_WORDS = ("you", "each_opponent", "each_player", "each_other_player")
 ZONE_WORDS = ("hand", "graveyard", "exile", "battlefield", "library_top", "library_bottom")
 COMMON_KEYS = {"do", "if_paid", "text", "_token"}
@@ -47,86 +48,6 @@ def effect(name: str, required: tuple[str, ...] = (), optional: tuple[str, ...] 
         return fn
 
     return register
-
-
-# -- validation (at card load time) -------------------------------------------------------------------------------
-
-_REF_KEYS = {"to": "target or player", "what": "target", "on": "target", "who": "player", "a": "target",
-             "b": "target"}
-
-
-def validate_effect(spec: dict, slots: set[str]) -> None:
-    """Check an effect table of a card file; filters and counted amounts are read into :class:`Filter` in place."""
-    kind = EFFECTS.get(spec.get("do", ""))
-    if kind is None:
-        raise ValueError(f"unknown effect {spec.get('do')!r} (known: {', '.join(sorted(EFFECTS))})")
-    _check_keys(kind, spec)
-    _check_references(kind, spec, slots)
-    _read_filters(kind, spec, slots)
-    _check_values(kind, spec)
-    for sub in spec.get("otherwise", []):
-        validate_effect(sub, slots)
-
-
-def _check_keys(kind: EffectKind, spec: dict) -> None:
-    allowed = set(kind.required) | set(kind.optional) | COMMON_KEYS
-    extra = set(spec) - allowed
-    if extra:
-        raise ValueError(f"{kind.name}: unknown key(s) {', '.join(sorted(extra))} "
-                         f"(allowed: {', '.join(sorted(allowed - COMMON_KEYS))})")
-    missing = [k for k in kind.required if k not in spec]
-    if missing:
-        raise ValueError(f"{kind.name}: missing {', '.join(missing)}")
-
-
-def _check_references(kind: EffectKind, spec: dict, slots: set[str]) -> None:
-    """``to``, ``what``, ``who`` … name a target word of the spell or ability (or, for players, a player word)."""
-    for key, what in _REF_KEYS.items():
-        if key in spec and isinstance(spec[key], str):
-            value = spec[key]
-            if value not in slots and not (what != "target" and value in PLAYER_WORDS):
-                words = f" or one of {', '.join(PLAYER_WORDS)}" if what != "target" else ""
-                raise ValueError(f"{kind.name}: {key} = {value!r} names no target of this spell/ability{words}")
-
-
-def _read_filters(kind: EffectKind, spec: dict, slots: set[str]) -> None:
-    if "all" in spec:
-        spec["all"] = Filter.from_table(spec["all"], kind.name) if isinstance(spec["all"], dict) else spec["all"]
-    for key in ("filter", "per", "count_of"):
-        if key in spec and isinstance(spec[key], dict):
-            spec[key] = Filter.from_table(spec[key], kind.name)
-    if "amount" in spec:
-        _validate_amount(spec["amount"], kind.name, slots)
-        if isinstance(spec["amount"], dict) and isinstance(spec["amount"].get("count"), dict):
-            spec["amount"] = {**spec["amount"], "count": Filter.from_table(spec["amount"]["count"], kind.name)}
-
-
-def _check_values(kind: EffectKind, spec: dict) -> None:
-    if kind.name == "move" and spec.get("zone") not in ZONE_WORDS:
-        raise ValueError(f"move: zone must be one of {', '.join(ZONE_WORDS)}")
-    for mana in ([spec["mana"]] if "mana" in spec else []) + list(spec.get("one_of", [])):
-        try:
-            pool_from(mana)
-        except CostSyntaxError as e:
-            raise ValueError(f"{kind.name}: {e}") from None
-
-
-def _validate_amount(value, where: str, slots: set[str]) -> None:
-    if isinstance(value, int) or value in ("X", "divided"):
-        return
-    if isinstance(value, dict):
-        value = {k: v for k, v in value.items() if k not in ("times", "plus")}
-    if isinstance(value, dict) and len(value) == 1:
-        (key, arg), = value.items()
-        if key == "count" and isinstance(arg, (dict, Filter)):
-            return
-        if key == "greatest_power" and (arg in slots or arg in PLAYER_WORDS):
-            return
-        if key in ("sacrificed", "discarded") and arg is True:
-            return
-    raise ValueError(f"{where}: amount must be a number, \"X\", \"divided\", {{count = {{filter}}}}, "
-                     f"{{greatest_power = target}}, {{sacrificed = true}} or {{discarded = true}} "
-                     f"(a table may add times = N and plus = N)")
 
 
 # -- the resolution context ---------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@ FILTER_KEYS = {
     "mana_value": 'an integer or "X" (the announced value of X)',
     "mana_value_parity": '"even" or "odd"',
     "power_max": "power at most this",
+    "power_min": "power at least this",
+    "supertypes": "has at least one of these supertypes (legendary, basic, …)",
     "other": "true: not the object the filter belongs to",
     "spell": "on the stack: true = spells only (default), false = abilities too",
     "names": "one of these card names",
@@ -48,6 +50,8 @@ class Filter:
     mana_value: int | str | None = None
     mana_value_parity: str | None = None
     power_max: int | None = None
+    power_min: int | None = None
+    supertypes: frozenset = frozenset()
     other: bool = False
     spell: bool = True
     names: frozenset = frozenset()
@@ -58,7 +62,7 @@ class Filter:
         for key, value in table.items():
             if key not in FILTER_KEYS:
                 raise ValueError(f"{where}: unknown filter key {key!r} (known: {', '.join(FILTER_KEYS)})")
-            if key in ("types", "all_types", "not_types", "subtypes", "colors", "not_colors", "names"):
+            if key in ("types", "all_types", "not_types", "subtypes", "supertypes", "colors", "not_colors", "names"):
                 if isinstance(value, str):
                     value = [value]
                 kw[key] = frozenset(value)
@@ -94,6 +98,8 @@ def _types_and_colors(flt: Filter, ch) -> bool:
         return False
     if flt.subtypes and not (flt.subtypes & ch.subtypes):
         return False
+    if flt.supertypes and not (flt.supertypes & ch.supertypes):
+        return False
     if flt.colors and not (flt.colors & ch.colors):
         return False
     return not (flt.not_colors and flt.not_colors & ch.colors)
@@ -117,4 +123,6 @@ def _numbers(game, flt: Filter, obj, ch, x: int) -> bool:
             return False
         if flt.mana_value_parity and (mv % 2 == 0) != (flt.mana_value_parity == "even"):
             return False
-    return not (flt.power_max is not None and (ch.power is None or game.power(obj) > flt.power_max))
+    if flt.power_max is not None and (ch.power is None or game.power(obj) > flt.power_max):
+        return False
+    return not (flt.power_min is not None and (ch.power is None or game.power(obj) < flt.power_min))

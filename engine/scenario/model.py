@@ -18,9 +18,27 @@ CAST_OPTIONS = ("from", "mode", "modes", "x", "alternative", "optional", "additi
 OPTIONS = CAST_OPTIONS + ("choose",)
 
 
+#: bounds on the numbers a scenario may contain: hostile input must not hang the runner or exhaust memory
+LIMITS = {"copies": 200, "life": 1_000_000, "mana": 1000, "counters": 10_000, "damage": 1_000_000, "x": 1000,
+          "turn": 100_000, "mode": 20, "division": 1000, "ability": 20}
+#: a scenario file larger than this, or a line longer than this, is refused
+MAX_FILE, MAX_LINE = 1_000_000, 10_000
+
+
+def number(text: str, what: str, lo: int = 0) -> int:
+    """``text`` as a whole number from ``lo`` to ``LIMITS[what]``; ValueError with the reason otherwise."""
+    text = text.strip()
+    hi = LIMITS[what]
+    if not text.lstrip("-").isdigit() or len(text) > 12 or not lo <= int(text) <= hi:
+        raise ValueError(f"{what}: {text!r} is not a whole number from {lo} to {hi}")
+    return int(text)
+
+
 class ScenarioError(Exception):
-    def __init__(self, path: str, line: int | None, message: str):
+    def __init__(self, path: str, line: int | None, message: str, internal: bool = False):
         self.path, self.line, self.message = str(path), line, message
+        #: True for an engine error (a bug), False for bad input (the scenario or card files)
+        self.internal = internal
         super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
 
 

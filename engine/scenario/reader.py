@@ -12,7 +12,8 @@ from typing import Callable
 from ..paths import ROOT
 from ..registry import parse_citation
 from ..state import PHASES
-from .model import CAST_OPTIONS, OPTIONS, SETUP_ATTRS, Option, Scenario, ScenarioError, Step
+from .model import CAST_OPTIONS, MAX_FILE, MAX_LINE, OPTIONS, SETUP_ATTRS, Option, Scenario, ScenarioError, Step
+from .model import number as bounded
 from .names import did_you_mean
 
 #: step lines and their verbs (the runner has a handler for each verb)
@@ -30,6 +31,8 @@ _STEP_RE = [
 def parse(text: str, path: str = "<scenario>") -> Scenario:
     parser = _Parser(path)
     for no, raw in enumerate(text.splitlines(), 1):
+        if len(raw) > MAX_LINE:
+            raise ScenarioError(path, no, f"line longer than {MAX_LINE} characters")
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
         parser.line(no, raw)
@@ -164,7 +167,10 @@ def _turn(sc: Scenario, path: str, no: int, value: str) -> None:
     number, active, phase = 1, None, "main1"
     for tok in value.replace(",", " ").split():
         if tok.isdigit():
-            number = int(tok)
+            try:
+                number = bounded(tok, "turn", 1)
+            except ValueError as e:
+                raise ScenarioError(path, no, str(e)) from None
         elif tok in PHASES:
             phase = tok
         elif tok in sc.players:
@@ -201,6 +207,8 @@ def option(path: str, no: int, line: str) -> Option:
 def load(path: Path | str) -> Scenario:
     path = Path(path)
     try:
+        if path.stat().st_size > MAX_FILE:
+            raise ScenarioError(_display(path), None, f"larger than {MAX_FILE} bytes; not a scenario")
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ScenarioError(str(path), None, f"cannot read: {e.strerror}") from None

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..cards import CardDB, default_db
+from ..cards import CardDB, CardError, default_db
 from ..costs import CostSyntaxError, pool_from
 from ..errors import IllegalAction, NotExecutable
 from ..game import Game
 from ..paths import SCENARIOS_DIR
 from ..registry import Tracer
 from .expect import check as check_expectation
-from .model import SUFFIX, Result, Scenario, ScenarioError, Step, StepResult, split_list
+from .model import LIMITS, SUFFIX, Result, Scenario, ScenarioError, Step, StepResult, number, split_list
 from .names import Names
 from .reader import load
 from .steps import do
@@ -61,6 +61,10 @@ class Runner:
             raise self.fail(line, f"cannot read {item!r}: write 'Card name', 'Card name as label' or "
                                   f"'Card name (tapped, new, loyalty 3, +1/+1 2)'")
         name = m["name"].strip()
+        try:
+            copies = number(m["n"] or "1", "copies", 1)
+        except ValueError as e:
+            raise self.fail(line, str(e)) from None
         self.names.card(line, name)
         found = _Attributes()
         for a in (a.strip() for a in ((m["attrs"] or "") + "," + (m["attrs2"] or "")).split(",")):
@@ -68,14 +72,14 @@ class Runner:
                 found.read(self, line, a)
         if found.any() and zone != "battlefield":
             raise self.fail(line, f"{item}: tapped/new/counters/controller only for the battlefield")
-        for _ in range(int(m["n"] or 1)):
+        for _ in range(copies):
             oid = self.game.put(name, zone, player, tapped=found.tapped, new=found.new, counters=found.counters,
                                 controller=found.controller)
             self.game.state.objects[oid].damage = found.damage
             if found.attached:
                 self.game.state.objects[oid].attached_to = self.names.ref(line, found.attached, zones=("battlefield",))
             if m["label"]:
-                if int(m["n"] or 1) > 1:
+                if copies > 1:
                     raise self.fail(line, "a label names one object; drop the count or the label")
                 self.names.add_label(line, m["label"], self.game.state.objects[oid].uid)
 
@@ -130,23 +134,29 @@ class Runner:
             result.error = e
         except Exception as e:  # an engine bug must not end the run with a traceback
             result.error = ScenarioError(self.sc.path, line, f"internal engine error ({type(e).__name__}: {e}); "
-                                                             f"please report it with this scenario")
+                                                             f"please report it with this scenario", internal=True)
         return result
 
 
 # -- setup lines: PLAYER life / pool / ZONE ------------------------------------------------------------------------
 
 def _set_life(run: Runner, line: int, player: int, attr: str, value: str) -> None:
-    if not re.fullmatch(r"-?\d+", value):
-        raise run.fail(line, f"life must be a number, got {value!r}")
-    run.game.state.players[player].life = int(value)
+    try:
+        run.game.state.players[player].life = number(value, "life", -LIMITS["life"])
+    except ValueError as e:
+        raise run.fail(line, str(e)) from None
 
 
 def _set_pool(run: Runner, line: int, player: int, attr: str, value: str) -> None:
+    if value.count("{") > 6 * LIMITS["mana"]:
+        raise run.fail(line, f"pool: more than {LIMITS['mana']} mana of a type")
     try:
-        run.game.state.players[player].pool = pool_from("" if value == "empty" else value)
+        pool = pool_from("" if value == "empty" else value)
     except CostSyntaxError as e:
         raise run.fail(line, str(e)) from None
+    if max(pool) > LIMITS["mana"]:
+        raise run.fail(line, f"pool: more than {LIMITS['mana']} mana of a type")
+    run.game.state.players[player].pool = pool
 
 
 def _set_zone(run: Runner, line: int, player: int, attr: str, value: str) -> None:
@@ -205,12 +215,18 @@ def _attached(found: _Attributes, run: Runner, line: int, a: str) -> None:
 
 
 def _damage(found: _Attributes, run: Runner, line: int, a: str) -> None:
-    found.damage = int(a.split()[1])
+    try:
+        found.damage = number(a.split()[1], "damage")
+    except ValueError as e:
+        raise run.fail(line, str(e)) from None
 
 
 def _counter(found: _Attributes, run: Runner, line: int, a: str) -> None:
     kind, n = a.split()
-    found.counters[kind] = int(n)
+    try:
+        found.counters[kind] = number(n, "counters")
+    except ValueError as e:
+        raise run.fail(line, str(e)) from None
 
 
 #: the attributes of a setup item, in order (each regex must match the whole attribute)
@@ -227,10 +243,15 @@ _ATTRIBUTES: list[tuple[re.Pattern[str], Callable[[_Attributes, Runner, int, str
 # -- files --------------------------------------------------------------------------------------------------------
 
 def run_file(path: Path | str, db: CardDB | None = None) -> Result:
+    """Play one scenario file with the card database ``db`` (default: the built-in cards); never raises."""
     try:
         sc = load(path)
     except ScenarioError as e:
         return Result(Scenario(str(path)), error=e)
+    try:
+        db = db or default_db()
+    except CardError as e:
+        return Result(sc, error=ScenarioError(sc.path, None, f"the card files cannot be used: {e}"))
     return Runner(sc, db).run()
 
 

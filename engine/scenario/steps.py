@@ -15,7 +15,7 @@ from ..errors import IllegalAction
 from ..game import Choices, ManaActivation
 from ..state import PHASES, ZONES
 from ..turn import advance_to, pass_priority
-from .model import Option, Step, split_list
+from .model import LIMITS, Option, Step, number, split_list
 from .names import Names, parse_ref
 from .reader import option
 
@@ -44,11 +44,11 @@ def _from(names: Names, ch: Choices, opt: Option, step: Step) -> None:
 
 
 def _modes(names: Names, ch: Choices, opt: Option, step: Step) -> None:
-    ch.modes = tuple(int(x) - 1 for x in re.split(r"[;,\s]+", opt.value) if x)
+    ch.modes = tuple(number(x, "mode", 1) - 1 for x in re.split(r"[;,\s]+", opt.value) if x)
 
 
 def _x(names: Names, ch: Choices, opt: Option, step: Step) -> None:
-    ch.x = int(opt.value)
+    ch.x = number(opt.value, "x", -LIMITS["x"])
 
 
 def _alternative(names: Names, ch: Choices, opt: Option, step: Step) -> None:
@@ -72,7 +72,7 @@ def _divide(names: Names, ch: Choices, opt: Option, step: Step) -> None:
         who, _, n = part.rpartition("=")
         if not who:
             raise names.fail(opt.line, "divide: write 'target=amount; target=amount'")
-        ch.division[names.target(opt.line, who)] = int(n)
+        ch.division[names.target(opt.line, who)] = number(n, "division", -LIMITS["division"])
 
 
 def _sacrifice(names: Names, ch: Choices, opt: Option, step: Step) -> None:
@@ -128,7 +128,7 @@ def mana_activation(names: Names, line: int, text: str, step: Step,
         sub.resolve += got.resolve
         sub.x = got.x if got.x is not None else sub.x
         sub.pay = got.pay if got.pay is not None else sub.pay
-    return ManaActivation(oid, int(m["n"]) if m["n"] else None, sub)
+    return ManaActivation(oid, number(m["n"], "ability", 1) if m["n"] else None, sub)
 
 
 def slotted(names: Names, ch: Choices, step: Step, ab) -> None:
@@ -177,7 +177,7 @@ def _activate(names: Names, step: Step) -> IllegalAction | None:
     m = parse_ref(_ref(step))
     oid = names.ref(step.line, m["ref"], player=p)
     ch = choices(names, step)
-    index = int(m["n"]) if m["n"] else None
+    index = number(m["n"], "ability", 1) if m["n"] else None
     abilities = game.characteristics(game.state.objects[oid]).abilities
     ab = abilities[index - 1] if index and 0 < index <= len(abilities) else (
         abilities[0] if len(abilities) == 1 else None)

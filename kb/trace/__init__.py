@@ -21,6 +21,7 @@ from pathlib import Path
 
 import tomli_w
 
+from engine.cards import CardError, default_db
 from engine.registry import DEFAULT_EDITION, Citation, EnforcingFunction, load_all, parse_citation
 from engine.scenario import Result, all_files, run_file
 from ingest.numbers import sort_key
@@ -128,8 +129,23 @@ HOW_ORDER = ("tagged", "applied", "entered")
 
 # -- writing the tables -------------------------------------------------------------------------------------------
 
+def check_inputs() -> None:
+    """Card and scenario files the build cannot use stop it with their file:line message, not a traceback."""
+    from ..build import BuildError  # kb.build runs this stage; imported here to keep kb.build -> kb.trace one-way
+
+    try:
+        default_db()
+    except CardError as e:
+        raise BuildError(f"card files: {e}") from None
+    broken = [str(r.error) for r in scenario_results() if r.error is not None and not r.error.internal]
+    if broken:
+        more = f" (and {len(broken) - 3} more)" if len(broken) > 3 else ""
+        raise BuildError("scenario files: " + "; ".join(broken[:3]) + more)
+
+
 def store(db) -> None:
     """Write engine_functions, enforces, scenarios, scenario_rules (and the view engine_trace) into ``db``."""
+    check_inputs()
     registry = load_all()
     for view in ("engine_trace",):
         if view in db.view_names():

@@ -16,6 +16,8 @@ from pathlib import Path
 import click
 
 from engine import bench as engine_bench
+from engine.cards import CardDB, CardError
+from engine.paths import CARDS_DIR
 from engine.registry import REGISTRY, Citation
 from engine.scenario import SUFFIX, run_file
 
@@ -31,15 +33,25 @@ def scenario():
 @scenario.command("run")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-q", "--quiet", is_flag=True, help="only failures and the summary")
-@click.option("-v", "--verbose", is_flag=True, help="also the engine functions each step called")
-def run(files, quiet, verbose):
+@click.option("-v", "--verbose", is_flag=True, help="also which function applied each rule, and the functions "
+                                                   "entered whose rules did not apply")
+@click.option("--cards", "card_dirs", multiple=True, type=click.Path(path_type=Path),
+              help="a directory of extra card files (*.toml), loaded next to the built-in ones; repeatable")
+def run(files, quiet, verbose, card_dirs):
     """Play scenario FILES; exit 0 only if every expectation holds."""
+    db = None
+    if card_dirs:
+        try:
+            db = CardDB.load(CARDS_DIR, *card_dirs)
+        except CardError as e:
+            click.echo(f"error: {e}")
+            sys.exit(1)
     paths = []
     for f in files:
         paths += sorted(f.glob(f"*{SUFFIX}")) if f.is_dir() else [f]
     failed = 0
     for path in paths:
-        res = run_file(path)
+        res = run_file(path, db)
         if not quiet:
             _print_result(res, verbose)
         if not res.ok:

@@ -1,0 +1,98 @@
+"""What a card is to the engine: immutable definitions read from card files (:mod:`engine.cards`)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .costs import NO_COST, Cost, ManaCost
+from .filters import Filter
+
+PERMANENT_TYPES = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker"})
+
+
+@dataclass(frozen=True, slots=True)
+class TargetSlot:
+    """One instance of the word "target" ("… deiner Wahl") and what it may target."""
+
+    name: str
+    count: int | str | tuple = 1  # int, "X", or (min, max)
+    player: str | None = None  # None: no players; "any", "you", "opponent"
+    objects: Filter | None = None  # None: no objects
+    distinct_from: tuple[str, ...] = ()
+    if_paid: str | None = None  # only a target if this optional/alternative cost was announced
+    divide: int | str | None = None  # amount divided among this slot's targets (601.2d)
+
+
+@dataclass(frozen=True, slots=True)
+class Mode:
+    targets: tuple[TargetSlot, ...] = ()
+    effects: tuple[dict, ...] = ()
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NamedCost:
+    name: str
+    cost: Cost
+
+
+@dataclass(frozen=True, slots=True)
+class AbilityDef:
+    """The castable or activatable part of a card: a spell, or one activated ability."""
+
+    kind: str  # "spell" or "activated"
+    index: int  # 0 for the spell, 1.. for activated abilities
+    cost: Cost = NO_COST  # mana cost of the spell / activation cost of the ability (602.1a)
+    additional: tuple[Cost, ...] = ()
+    choose_cost: tuple[NamedCost, ...] = ()
+    optional: tuple[NamedCost, ...] = ()
+    alternative: tuple[NamedCost, ...] = ()
+    modes: tuple[Mode, ...] = (Mode(),)
+    modal: bool = False
+    choose: tuple[int, int] = (1, 1)
+    choose_if_paid: tuple = ()  # (cost name, (min, max))
+    once_per_turn: bool = False
+    timing: str | None = None  # None: any time with priority; "instant" or "sorcery" as stated (602.5d/e)
+    text: str = ""
+
+    @property
+    def is_loyalty(self) -> bool:
+        return self.cost.loyalty is not None
+
+    def slots(self, modes: tuple[int, ...] = (0,)) -> list[TargetSlot]:
+        return [s for m in modes for s in self.modes[m].targets]
+
+    def all_slots(self) -> list[TargetSlot]:
+        return [s for m in self.modes for s in m.targets]
+
+
+@dataclass(frozen=True, slots=True)
+class StaticDef:
+    kind: str  # a key of engine.cardfile.STATIC_KINDS
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class CardDef:
+    name: str
+    types: frozenset
+    subtypes: frozenset = frozenset()
+    supertypes: frozenset = frozenset()
+    colors: frozenset = frozenset()
+    mana_cost: ManaCost = ManaCost()
+    power: int | None = None
+    toughness: int | None = None
+    loyalty: int | None = None
+    keywords: frozenset = frozenset()
+    spell: AbilityDef | None = None
+    abilities: tuple[AbilityDef, ...] = ()
+    statics: tuple[StaticDef, ...] = ()
+    triggers: tuple = ()
+    pending: tuple[str, ...] = ()  # parts of the card the engine does not execute yet
+    text: str = ""
+    name_en: str = ""
+    token: bool = False
+    file: str = ""
+
+    @property
+    def is_permanent(self) -> bool:
+        return bool(self.types & PERMANENT_TYPES)

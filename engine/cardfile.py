@@ -1,0 +1,227 @@
+"""The card file format as a schema: every key, word and value a card file may contain.
+
+``CARD.check(data, ())`` accepts exactly what ``data/cards/README.md`` documents — known keys,
+the known keyword list (:data:`KEYWORDS`), typed and bounded values — and raises
+:class:`~engine.cardschema.SchemaError` with the path of the first offending value.
+Effect kinds come from the effect registry (:data:`engine.effects.EFFECTS`); the type of each of
+their keys is one table, :data:`EFFECT_KEYS`.  References between parts of a card (an effect
+naming a target word) are checked when the card is read (:mod:`engine.cards`).
+"""
+from __future__ import annotations
+
+from . import effects
+from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
+from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
+from .state import ZONES
+
+CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery")
+SUPERTYPES = ("basic", "legendary", "snow", "world")
+COLORS = ("W", "U", "B", "R", "G")
+
+#: the keywords the engine knows, with the rule that gives them meaning (each is enforced somewhere)
+KEYWORDS = {
+    "flash": "702.8: may be cast any time its controller could cast an instant",
+    "haste": "702.10: may attack and use {T} abilities the turn it comes under its controller's control",
+    "flying": "702.9: can be blocked only by creatures with flying or reach",
+    "reach": "702.17: can block creatures with flying",
+    "defender": "702.3: cannot attack",
+    "vigilance": "702.20: attacking does not cause it to tap",
+    "trample": "702.19: excess combat damage may be assigned to the player or planeswalker it attacks",
+    "first_strike": "702.7: deals combat damage in a first combat damage step",
+    "deathtouch": "702.2: any damage it deals to a creature is lethal",
+    "lifelink": "702.15: damage it deals also causes its controller to gain that much life",
+    "hexproof": "702.11: cannot be the target of spells or abilities an opponent controls",
+    "shroud": "702.18: cannot be the target of spells or abilities",
+    "indestructible": "702.12: is not destroyed by lethal damage or destroy effects",
+    "changeling": "702.73: a characteristic-defining ability: it is every creature type",
+    "devoid": "702.114: a characteristic-defining ability: it is colourless",
+    "cant_be_countered": "604.5: a static ability that functions on the stack: the spell cannot be countered",
+}
+KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS)
+
+NAME = Str(80, r"[^\n;]+", "a name (no line breaks or ';')")
+TEXT = Str(4000)
+RULE = Str(20, r"(?:[a-z]{2}-[\w-]+/)?\d{3}(?:\.\d+[a-z]?)?|\?", "a rule number like 613 or 611.2c")
+
+
+def _mana_cost(value) -> None:
+    if not isinstance(value, str):
+        raise ValueError(f"expected a mana cost like \"{{2}}{{R}}\", got {value!r}")
+    try:
+        ManaCost.parse(value)
+    except CostSyntaxError as e:
+        raise ValueError(str(e)) from None
+
+
+def _mana(value) -> None:
+    if not isinstance(value, str):
+        raise ValueError(f"expected mana like \"{{G}}{{G}}\", got {value!r}")
+    try:
+        pool_from(value)
+    except CostSyntaxError as e:
+        raise ValueError(str(e)) from None
+
+
+def _cost_string(value) -> None:
+    try:
+        parse_cost_string(value)
+    except CostSyntaxError as e:
+        raise ValueError(str(e)) from None
+
+
+MANA_COST = Check(_mana_cost, "a mana cost")
+MANA = Check(_mana, "mana")
+SMALL = Int(0, 1000)
+X = Word(("X",), "variable")
+
+
+def words(known, what: str) -> Spec:
+    """One word of ``known`` or a list of them."""
+    return ListOf(Word(known, what), one_or_more=True)
+
+
+FILTER_FIELDS: dict[str, Spec] = {
+    "types": words(CARD_TYPES, "card type"), "all_types": words(CARD_TYPES, "card type"),
+    "not_types": words(CARD_TYPES, "card type"), "subtypes": ListOf(NAME, one_or_more=True),
+    "supertypes": words(SUPERTYPES, "supertype"),
+    "colors": words(COLORS, "colour"), "not_colors": words(COLORS, "colour"),
+    "controller": Word(("you", "opponent"), "controller"), "owner": Word(("you", "opponent"), "owner"),
+    "tapped": Bool(), "zone": Word(ZONES, "zone"),
+    "mana_value": Either(((int,), SMALL), ((str,), X), describe="a number or \"X\""),
+    "mana_value_parity": Word(("even", "odd"), "parity"), "power_max": Int(-1000, 1000),
+    "power_min": Int(-1000, 1000), "other": Bool(), "spell": Bool(), "names": ListOf(NAME, one_or_more=True),
+}
+FILTER = Table(FILTER_FIELDS, describe="object criteria (a table)")
+
+COUNT = Either(((int,), Int(0, 100)), ((str,), Word(("X", "any"), "count")), describe="a number, \"X\" or \"any\"")
+REQUIREMENT = Either(((str,), Const("self")), ((dict,), Table({**FILTER_FIELDS, "count": COUNT, "self": Bool()})),
+                     describe="\"self\" or a table with criteria and count")
+REQUIREMENTS = Either(((list,), ListOf(REQUIREMENT, 10)), ((str, dict), REQUIREMENT), describe=REQUIREMENT.describe)
+COST_FIELDS: dict[str, Spec] = {
+    "mana": MANA_COST, "tap": Bool(), "untap": Bool(), "sacrifice": REQUIREMENTS, "discard": REQUIREMENTS,
+    "life": Either(((int,), SMALL), ((str,), X), describe="a number or \"X\""),
+    "loyalty": Int(-99, 99),
+}
+COST = Either(((str,), Check(_cost_string, "a cost like \"{2}{T}\"")), ((dict,), Table(COST_FIELDS)),
+              describe="a cost: a string like \"{2}{T}\" or a table")
+NAMED_COST = Table({"name": NAME, **COST_FIELDS}, required=("name",), describe="a named cost")
+
+RANGE = Either(((int,), Int(0, 100)), ((str,), Word(("any",), "amount")),
+               ((dict,), Table({"min": Int(0, 100), "max": Int(0, 100)})), describe="a number, \"any\" or {min, max}")
+SLOT = Table({"name": NAME, "count": Either(((int,), Int(1, 100)), ((str,), X),
+                                             ((dict,), Table({"min": Int(0, 100), "max": Int(1, 100)},
+                                                             required=("max",))),
+                                             describe="a number, \"X\" or {min, max}"),
+              "player": Word(("any", "you", "opponent"), "player"), "distinct_from": ListOf(NAME, 10),
+              "if_paid": NAME, "divide": Either(((int,), Int(1, 1000)), ((str,), X), describe="a number or \"X\""),
+              "objects": Bool(), **FILTER_FIELDS}, required=("name",), describe="a target (a table with a name)")
+
+
+class Amount(Spec):
+    """A number, "X", "divided", or a table naming game information (with times/plus)."""
+
+    BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True)}
+    describe = ("a number, \"X\", \"divided\", {count = {criteria}}, {greatest_power = target}, "
+                "{sacrificed = true} or {discarded = true} (a table may add times = N and plus = N)")
+
+    def check(self, value, path) -> None:
+        if isinstance(value, bool):
+            raise self.fail(path, value)
+        if isinstance(value, int):
+            SMALL.check(value, path)
+            return
+        if isinstance(value, str):
+            Word(("X", "divided"), "amount").check(value, path)
+            return
+        if not isinstance(value, dict):
+            raise self.fail(path, value)
+        Table({**self.BASES, "times": Int(1, 100), "plus": Int(-1000, 1000)}).check(value, path)
+        if sum(1 for k in value if k in self.BASES) != 1:
+            raise SchemaError(path, f"expected {self.describe}")
+
+
+AMOUNT = Amount()
+
+
+class Effect(Spec):
+    """An effect table: ``do`` names a registered effect kind, whose keys are then checked."""
+
+    describe = "an effect (a table with 'do')"
+
+    def check(self, value, path) -> None:
+        if not isinstance(value, dict) or "do" not in value:
+            raise SchemaError(path, "an effect is a table with 'do'")
+        kind = effects.EFFECTS.get(value["do"]) if isinstance(value["do"], str) else None
+        if kind is None:
+            raise SchemaError((*path, "do"), f"unknown effect {value['do']!r}{hint(str(value['do']), effects.EFFECTS)}"
+                                             f" (known: {', '.join(sorted(effects.EFFECTS))})")
+        fields = {k: EFFECT_KEYS[k] for k in (*kind.required, *kind.optional, *COMMON_EFFECT_KEYS)}
+        Table(fields, required=kind.required, describe=f"a {kind.name} effect").check(value, path)
+
+
+EFFECT = Effect()
+REF = NAME  # a target word or a player word; which is checked when the card is read
+COMMON_EFFECT_KEYS = ("do", "if_paid", "text")
+#: the type of every key an effect kind may have
+EFFECT_KEYS: dict[str, Spec] = {
+    "do": Str(40), "if_paid": NAME, "text": TEXT,
+    "amount": AMOUNT, "to": REF, "what": REF, "on": REF, "who": REF, "a": REF, "b": REF,
+    "all": FILTER, "filter": FILTER, "per": FILTER,
+    "zone": Word(("hand", "graveyard", "exile", "battlefield", "library_top", "library_bottom"), "zone"),
+    "controller": Word(("you",), "controller"),
+    "kind": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\" or \"loyalty\""),
+    "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(),
+    "otherwise": ListOf(EFFECT, 10), "rule": RULE,
+    "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
+}
+
+CASTABLE_FIELDS: dict[str, Spec] = {
+    "targets": ListOf(SLOT, 20), "effects": ListOf(EFFECT, 30),
+    "modes": ListOf(Table({"text": TEXT, "targets": ListOf(SLOT, 20), "effects": ListOf(EFFECT, 30)}), 10),
+    "choose": RANGE, "choose_if_paid": Table({"name": NAME, "choose": RANGE}, required=("name", "choose")),
+    "additional_costs": ListOf(Table(COST_FIELDS), 10), "optional_costs": ListOf(NAMED_COST, 10),
+    "alternative_costs": ListOf(NAMED_COST, 10), "choose_cost": ListOf(NAMED_COST, 10),
+}
+ABILITY = Table({"cost": COST, "once_per_turn": Bool(), "timing": Word(("instant", "sorcery"), "timing"),
+                 "text": TEXT, **CASTABLE_FIELDS}, required=("cost",),
+                describe="an activated ability (a table with a cost)")
+
+CONDITION = Table({"source_untapped": Bool(),
+                   "opponent_controls": Table({**FILTER_FIELDS, "at_least": Int(1, 100)})})
+STATIC_KINDS: dict[str, dict[str, Spec]] = {
+    "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
+             "minimum": Int(0, 100), "per": FILTER, "condition": CONDITION, "text": TEXT},
+    "loyalty_cost": {"abilities_of": FILTER, "increase": Int(-20, 20), "text": TEXT},
+    "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
+    "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
+}
+
+
+class Static(Spec):
+    describe = "a static ability (a table with 'kind')"
+
+    def check(self, value, path) -> None:
+        if not isinstance(value, dict) or "kind" not in value:
+            raise SchemaError(path, "a static ability is a table with 'kind'")
+        fields = STATIC_KINDS.get(value["kind"]) if isinstance(value["kind"], str) else None
+        if fields is None:
+            raise SchemaError((*path, "kind"), f"unknown static ability kind {value['kind']!r}"
+                                               f"{hint(str(value['kind']), STATIC_KINDS)} "
+                                               f"(known: {', '.join(STATIC_KINDS)})")
+        Table({"kind": Str(40), **fields}).check(value, path)
+
+
+TRIGGER = Table({"rule": RULE, "text": TEXT}, required=("rule",))
+
+CARD_FIELDS: dict[str, Spec] = {
+    "name": NAME, "name_en": NAME, "cost": MANA_COST, "types": ListOf(Word(CARD_TYPES, "card type"), 5),
+    "subtypes": ListOf(NAME, 10), "supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
+    "colors": ListOf(Word(COLORS, "colour"), 5), "power": Int(-1000, 1000), "toughness": Int(-1000, 1000),
+    "loyalty": Int(0, 100), "keywords": ListOf(Word(KEYWORD_WORDS, "keyword"), 20), "text": TEXT,
+    "synthetic": Bool(), "source": Str(300), "note": TEXT,
+    "abilities": ListOf(ABILITY, 10), "statics": ListOf(Static(), 10), "triggers": ListOf(TRIGGER, 10),
+    **CASTABLE_FIELDS,
+}
+CARD = Table(CARD_FIELDS, required=("name", "types"), describe="a card")
+TOKEN_FIELDS: dict[str, Spec] = {k: CARD_FIELDS[k] for k in ("name", "types", "subtypes", "supertypes", "colors",
+                                                             "power", "toughness", "keywords", "text")}

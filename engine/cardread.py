@@ -1,0 +1,201 @@
+"""Reading a card file that passed the schema (:mod:`engine.cardfile`) into a :class:`~engine.cards.CardDef`.
+
+The schema has checked keys, words and value types; this module checks what refers to what — an
+effect naming a target word, a target "distinct from" another, an effect or target tied to a named
+cost — and raises :class:`~engine.cardschema.SchemaError` with the path of the reference.
+"""
+from __future__ import annotations
+
+from .carddefs import AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlot
+from .cardschema import Path, SchemaError
+from .costs import Cost, ManaCost, Requirement, parse_cost_string
+from .effects import PLAYER_WORDS
+from .filters import Filter
+
+#: effect keys that name a target word (or, where marked, a player word too)
+REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False}
+FILTER_KEYS = ("all", "filter", "per")
+
+
+def read_card(data: dict, file: str) -> tuple[CardDef, list[CardDef]]:
+    """The card and the tokens its effects create."""
+    tokens: list[CardDef] = []
+    return _card(data, file, (), tokens, token=False), tokens
+
+
+def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardDef:
+    types = frozenset(data.get("types", ()))
+    mana_cost = ManaCost.parse(data.get("cost", ""))
+    spell = None
+    if not token and "land" not in types:
+        spell = _castable(data, "spell", 0, Cost(mana=mana_cost), path, tokens, file)
+    elif any(k in data for k in ("targets", "effects", "modes")):
+        raise SchemaError(path, "a land has no spell part (targets/effects/modes)")
+    abilities = tuple(_ability(a, i + 1, (*path, "abilities", i), tokens, file)
+                      for i, a in enumerate(data.get("abilities", [])))
+    statics = tuple(_static(s, (*path, "statics", i)) for i, s in enumerate(data.get("statics", [])))
+    pending = tuple(f"{t.get('rule', '?')}: {t.get('text', '')}" for t in data.get("triggers", []))
+    pending += tuple(f"{s.params.get('rule', '?')}: {s.params.get('text', '')}" for s in statics if s.kind == "pending")
+    return CardDef(
+        name=data["name"], types=types, subtypes=frozenset(data.get("subtypes", [])),
+        supertypes=frozenset(data.get("supertypes", [])),
+        colors=frozenset(data["colors"]) if "colors" in data else mana_cost.colors(), mana_cost=mana_cost,
+        power=data.get("power"), toughness=data.get("toughness"), loyalty=data.get("loyalty"),
+        keywords=frozenset(data.get("keywords", [])), spell=spell, abilities=abilities, statics=statics,
+        pending=pending, text=data.get("text", ""), name_en=data.get("name_en", ""), token=token, file=file)
+
+
+def _ability(data: dict, index: int, path: Path, tokens: list, file: str) -> AbilityDef:
+    return _castable(data, "activated", index, _cost(data["cost"]), path, tokens, file)
+
+
+def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens: list, file: str) -> AbilityDef:
+    named = {key: tuple(NamedCost(c["name"], _cost({k: v for k, v in c.items() if k != "name"}))
+                        for c in data.get(key, []))
+             for key in ("choose_cost", "optional_costs", "alternative_costs")}
+    cost_names = [n.name for costs in named.values() for n in costs]
+    if "modes" in data:
+        if "targets" in data or "effects" in data:
+            raise SchemaError(path, "a modal spell has targets and effects per mode, not at the top")
+        modes = tuple(_mode(m, (*path, "modes", i), cost_names, tokens, file) for i, m in enumerate(data["modes"]))
+    else:
+        modes = (_mode({"targets": data.get("targets", []), "effects": data.get("effects", [])}, path, cost_names,
+                       tokens, file),)
+    choose = _range(data.get("choose", 1), len(modes))
+    choose_if_paid: tuple = ()
+    if "choose_if_paid" in data:
+        cip = data["choose_if_paid"]
+        _names_cost(cip["name"], cost_names, (*path, "choose_if_paid", "name"))
+        choose_if_paid = (cip["name"], _range(cip["choose"], len(modes)))
+    additional = tuple(_cost(c) for c in data.get("additional_costs", []))
+    ab = AbilityDef(kind=kind, index=index, cost=cost, additional=additional,
+                    choose_cost=named["choose_cost"], optional=named["optional_costs"],
+                    alternative=named["alternative_costs"], modes=modes, modal="modes" in data, choose=choose,
+                    choose_if_paid=choose_if_paid, once_per_turn=data.get("once_per_turn", False),
+                    timing=data.get("timing"), text=data.get("text", ""))
+    _check_slots(ab, data, path)
+    return ab
+
+
+def _range(value, n_modes: int) -> tuple[int, int]:
+    if value == "any":
+        return (1, n_modes)
+    if isinstance(value, int):
+        return (value, value)
+    return (value.get("min", 0), value.get("max", n_modes))
+
+
+def _names_cost(name: str, cost_names: list[str], path: Path) -> None:
+    if name not in cost_names:
+        raise SchemaError(path, f"names no optional, alternative or chosen cost of this card: {name!r} "
+                                f"(costs: {', '.join(cost_names) or 'none'})")
+
+
+def _cost(data) -> Cost:
+    if isinstance(data, str):
+        return parse_cost_string(data)
+    base = parse_cost_string(data.get("mana", ""))
+    return Cost(mana=base.mana, tap=base.tap or data.get("tap", False), untap=base.untap or data.get("untap", False),
+                sacrifice=tuple(_requirement(r) for r in _listify(data.get("sacrifice"))),
+                discard=tuple(_requirement(r) for r in _listify(data.get("discard"))),
+                life=data.get("life", 0), loyalty=data.get("loyalty"))
+
+
+def _listify(value) -> list:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _requirement(data) -> Requirement:
+    if data == "self" or (isinstance(data, dict) and data.get("self")):
+        return Requirement(itself=True)
+    table = {k: v for k, v in data.items() if k != "count"}
+    return Requirement(filter=Filter.from_table(table, ""), count=data.get("count", 1))
+
+
+def _slot(data: dict) -> TargetSlot:
+    criteria = {k: v for k, v in data.items()
+                if k not in ("name", "count", "player", "distinct_from", "if_paid", "divide", "objects")}
+    count = data.get("count", 1)
+    if isinstance(count, dict):
+        count = (count.get("min", 0), count["max"])
+    player = data.get("player")
+    wants_objects = data.get("objects", bool(criteria) or player is None)
+    return TargetSlot(name=data["name"], count=count, player=player,
+                      objects=Filter.from_table(criteria, "") if wants_objects else None,
+                      distinct_from=tuple(data.get("distinct_from", ())), if_paid=data.get("if_paid"),
+                      divide=data.get("divide"))
+
+
+def _mode(data: dict, path: Path, cost_names: list[str], tokens: list, file: str) -> Mode:
+    slots = tuple(_slot(s) for s in data.get("targets", []))
+    if any(not s.objects and s.player is None for s in slots):
+        i = next(i for i, s in enumerate(slots) if not s.objects and s.player is None)
+        raise SchemaError((*path, "targets", i), "objects = false needs player = …")
+    names = {s.name for s in slots}
+    effects = tuple(_effect(e, (*path, "effects", i), names, cost_names, tokens, file)
+                    for i, e in enumerate(data.get("effects", [])))
+    return Mode(slots, effects, data.get("text", ""))
+
+
+def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], tokens: list, file: str) -> dict:
+    """The effect table as the engine reads it: references checked, criteria read into filters."""
+    spec = dict(data)
+    for key, players_too in REF_KEYS.items():
+        value = spec.get(key)
+        if value is not None and value not in slots and not (players_too and value in PLAYER_WORDS):
+            words = f" or one of {', '.join(PLAYER_WORDS)}" if players_too else ""
+            raise SchemaError((*path, key), f"{value!r} names no target of this spell or ability"
+                                            f" (targets: {', '.join(sorted(slots)) or 'none'}){words}")
+    if "if_paid" in spec:
+        _names_cost(spec["if_paid"], cost_names, (*path, "if_paid"))
+    for key in FILTER_KEYS:
+        if key in spec:
+            spec[key] = Filter.from_table(spec[key], "")
+    amount = spec.get("amount")
+    if isinstance(amount, dict):
+        if "count" in amount:
+            spec["amount"] = {**amount, "count": Filter.from_table(amount["count"], "")}
+        ref = amount.get("greatest_power")
+        if ref is not None and ref not in slots and ref not in PLAYER_WORDS:
+            raise SchemaError((*path, "amount", "greatest_power"), f"{ref!r} names no target or player word")
+    if "otherwise" in spec:
+        spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
+                             for i, e in enumerate(spec["otherwise"])]
+    if spec["do"] == "create_token":
+        token = _card(spec["token"], file, (*path, "token"), tokens, token=True)
+        spec["_token"] = token
+        tokens.append(token)
+    return spec
+
+
+def _check_slots(ab: AbilityDef, data: dict, path: Path) -> None:
+    seen: set[str] = set()
+    for slot in ab.all_slots():
+        if slot.name in seen:
+            raise SchemaError(path, f"two targets named {slot.name!r}")
+        seen.add(slot.name)
+    cost_names = [n.name for n in ab.optional + ab.alternative + ab.choose_cost]
+    for slot in ab.all_slots():
+        for other in slot.distinct_from:
+            if other not in seen:
+                raise SchemaError(path, f"target {slot.name!r}: distinct_from names unknown target {other!r}")
+        if slot.if_paid:
+            _names_cost(slot.if_paid, cost_names, path)
+
+
+def _static(data: dict, path: Path) -> StaticDef:
+    params = {k: v for k, v in data.items() if k != "kind"}
+    for key in ("spells", "per", "abilities_of"):
+        if key in params:
+            table = {"zone": "stack", **params[key]} if key == "spells" else params[key]
+            params[key] = Filter.from_table(table, "")
+    for key in ("increase", "reduce"):
+        if key in params and data["kind"] == "cost":
+            params[key] = ManaCost.parse(params[key])
+    if "condition" in params and "opponent_controls" in params["condition"]:
+        oc = dict(params["condition"]["opponent_controls"])
+        at_least = oc.pop("at_least", 1)
+        params["condition"] = {**params["condition"], "opponent_controls": (Filter.from_table(oc, ""), at_least)}
+    return StaticDef(data["kind"], params)
