@@ -8,7 +8,7 @@ the ability is put on the stack and the steps of casting 601.2b–h are followed
 """
 from __future__ import annotations
 
-from . import loyalty, turn
+from . import loyalty, timing
 from .errors import IllegalAction
 from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK, Announcement
@@ -46,7 +46,7 @@ def check_tap_symbol(game, player: int, src, ab) -> None:
     if "creature" not in ch.types:
         return
     applied("602.5a")
-    if "haste" in ch.keywords:
+    if "haste" in game.keywords(src):
         return
     if src.since_turn >= game.state.players[player].last_turn:
         raise IllegalAction("602.5a", f"{ch.name} has not been under {game.state.players[player].name}'s control "
@@ -62,10 +62,11 @@ def check_activation_instructions(game, player: int, src, ab) -> None:
         applied("602.5b")
         if src.activations_turn == st.turn and src.activations.get(ab.index, 0) >= 1:
             raise IllegalAction("602.5b", f"ability #{ab.index} of {src.card} may be activated only once each turn")
-    if ab.timing == "sorcery":
+    if ab.timing is not None:
         applied("602.1b")
-        applied("602.5d")
-    turn.check_timing(game, player, ab.timing == "sorcery", f"ability #{ab.index} of {src.card} can be activated")
+        applied("602.5d" if ab.timing == "sorcery" else "602.5e")
+    timing.check_timing(game, player, ab.timing == "sorcery", f"ability #{ab.index} of {src.card} can be activated",
+                        ability=True)
 
 
 @enforces("602.5", "605.3a")
@@ -78,7 +79,7 @@ def may_begin_activating(game, player: int, src, ab, mana_ability: bool = False,
         loyalty.check_loyalty_timing(game, player, src)
     elif mana_ability:
         applied("605.3a")
-        if not while_paying and not turn.has_priority(game.state, player):
+        if not while_paying and not timing.has_priority(game.state, player):
             raise IllegalAction("605.3a", f"{game.state.players[player].name} neither has priority nor is paying")
         if ab.once_per_turn and src.activations_turn == game.state.turn and src.activations.get(ab.index, 0):
             raise IllegalAction("602.5b", f"ability #{ab.index} of {src.card} may be activated only once each turn")
@@ -102,5 +103,7 @@ def put_ability_on_stack(game, player: int, src, ab):
     obj = game.state.new_object(None, player, STACK)
     obj.ability = (src.id, ab.index)
     obj.source_card = src.card
+    obj.source_uid = src.uid
+    obj.abdef = ab
     obj.ann = Announcement()
     return obj

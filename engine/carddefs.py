@@ -92,7 +92,33 @@ class CardDef:
     name_en: str = ""
     token: bool = False
     file: str = ""
+    cda: bool = False  # it has a characteristic-defining ability for colour or creature types (604.3)
+    faces: dict = field(default_factory=dict)  # name -> alternative characteristics (a CardDef)
 
     @property
     def is_permanent(self) -> bool:
         return bool(self.types & PERMANENT_TYPES)
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerDef:
+    """A triggered ability (603.1): "[When/Whenever/At] [trigger event], [if condition,] [effect]."
+
+    ``when`` names the trigger event (a key of :data:`engine.triggers.TRIGGERS`); ``what``/``who``
+    say which object or player it is about; ``condition`` is an intervening "if" clause (603.4),
+    ``state`` the condition of a state trigger (603.8).
+    """
+
+    index: int  # 1-based among the card's triggered abilities
+    when: str
+    ability: AbilityDef  # targets, modes and effects of the ability once it is on the stack
+    what: object = "self"  # "self", a Filter, or None (any object)
+    who: str = "any"  # "you", "opponent", "any": the player the event is about, relative to the controller
+    from_zone: str | None = None
+    to_zone: str | None = None
+    step: str | None = None
+    condition: tuple = ()  # ((name, argument), ...) — all must hold (603.4)
+    state: tuple = ()  # a state trigger's condition (603.8)
+    once_each_turn: bool = False  # "Do this only once each turn." (603.2i)
+    link: str | None = None  # the static ability it is linked to (603.11, 607.2h)
+    text: str = ""

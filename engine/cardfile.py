@@ -9,10 +9,10 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import effects
+from . import conditions, effects, oneshot, triggers  # noqa: F401 (oneshot registers the effect kinds)
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
-from .state import ZONES
+from .state import STEPS, ZONES
 
 CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery")
 SUPERTYPES = ("basic", "legendary", "snow", "world")
@@ -87,7 +87,9 @@ FILTER_FIELDS: dict[str, Spec] = {
     "colors": words(COLORS, "colour"), "not_colors": words(COLORS, "colour"),
     "controller": Word(("you", "opponent"), "controller"), "owner": Word(("you", "opponent"), "owner"),
     "tapped": Bool(), "zone": Word(ZONES, "zone"),
-    "mana_value": Either(((int,), SMALL), ((str,), X), describe="a number or \"X\""),
+    "mana_value": Either(((int,), SMALL), ((str,), X), ((dict,), Table({"counters": Str(30)}, required=("counters",))),
+                         describe="a number, \"X\" or {counters = KIND} (the counters on the source)"),
+    "chosen_color": Str(30, describe="the name of an 'as … enters, choose a color' choice of the source (607.2d)"),
     "mana_value_parity": Word(("even", "odd"), "parity"), "power_max": Int(-1000, 1000),
     "power_min": Int(-1000, 1000), "other": Bool(), "spell": Bool(), "names": ListOf(NAME, one_or_more=True),
 }
@@ -120,9 +122,11 @@ SLOT = Table({"name": NAME, "count": Either(((int,), Int(1, 100)), ((str,), X),
 class Amount(Spec):
     """A number, "X", "divided", or a table naming game information (with times/plus)."""
 
-    BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True)}
-    describe = ("a number, \"X\", \"divided\", {count = {criteria}}, {greatest_power = target}, "
-                "{sacrificed = true} or {discarded = true} (a table may add times = N and plus = N)")
+    BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
+             "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30)}
+    describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
+                "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
+                "discarded = true (and optionally times = N, plus = N)")
 
     def check(self, value, path) -> None:
         if isinstance(value, bool):
@@ -161,16 +165,18 @@ class Effect(Spec):
 
 EFFECT = Effect()
 REF = NAME  # a target word or a player word; which is checked when the card is read
-COMMON_EFFECT_KEYS = ("do", "if_paid", "text")
+COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
 #: the type of every key an effect kind may have
 EFFECT_KEYS: dict[str, Spec] = {
-    "do": Str(40), "if_paid": NAME, "text": TEXT,
+    "do": Str(40), "if_paid": NAME, "text": TEXT, "may": Bool(),
+    "link": NAME, "chosen": NAME,
+    "reflexive": Table(lambda: REFLEXIVE_FIELDS, describe="a reflexive triggered ability (targets, effects)"),
     "amount": AMOUNT, "to": REF, "what": REF, "on": REF, "who": REF, "a": REF, "b": REF,
     "all": FILTER, "filter": FILTER, "per": FILTER,
     "zone": Word(("hand", "graveyard", "exile", "battlefield", "library_top", "library_bottom"), "zone"),
     "controller": Word(("you",), "controller"),
     "kind": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\" or \"loyalty\""),
-    "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(),
+    "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
 }
@@ -186,14 +192,28 @@ ABILITY = Table({"cost": COST, "once_per_turn": Bool(), "timing": Word(("instant
                  "text": TEXT, **CASTABLE_FIELDS}, required=("cost",),
                 describe="an activated ability (a table with a cost)")
 
-CONDITION = Table({"source_untapped": Bool(),
-                   "opponent_controls": Table({**FILTER_FIELDS, "at_least": Int(1, 100)})})
+CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILTER_FIELDS, "at_least": Int(1, 100)}),
+                   "you_control": Table({**FILTER_FIELDS, "at_least": Int(1, 100)}), "you_control_none": FILTER,
+                   "life_at_least": Int(-1000, 10_000), "cards_in_hand": Int(0, 100), "paid": NAME,
+                   "your_turn": Bool(), "controlled_since_last_upkeep": Bool()},
+                  describe="a condition (a table of tests that must all hold)")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
              "minimum": Int(0, 100), "per": FILTER, "condition": CONDITION, "text": TEXT},
     "loyalty_cost": {"abilities_of": FILTER, "increase": Int(-20, 20), "text": TEXT},
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
+    "enters": {"tapped": Bool(), "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
+               "choose": Word(("color",), "choice"), "link": NAME, "text": TEXT},
+    "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
+                                 describe="\"attached\", \"self\" or object criteria"),
+               "power": Int(-100, 100), "toughness": Int(-100, 100), "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
+               "text": TEXT},
+    "cda": {"power": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
+            "toughness": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
+            "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
+    "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
+    "cant_enter": {"objects": FILTER, "text": TEXT},
 }
 
 
@@ -211,7 +231,28 @@ class Static(Spec):
         Table({"kind": Str(40), **fields}).check(value, path)
 
 
-TRIGGER = Table({"rule": RULE, "text": TEXT}, required=("rule",))
+class _CounterTable(dict):
+    """Any counter kind: N or "X"."""
+
+    def __contains__(self, key) -> bool:
+        return isinstance(key, str) and len(key) <= 30
+
+    def __getitem__(self, key):
+        return Either(((int,), Int(0, 100)), ((str,), X), describe="a number or \"X\"")
+
+
+def _counter_table() -> dict[str, Spec]:
+    return _CounterTable()
+WHEN = Word(tuple(triggers.TRIGGERS) + ("state",), "trigger event")
+TRIGGER_FIELDS: dict[str, Spec] = {
+    "when": WHEN, "what": Either(((str,), Word(("self", "any"), "object")), ((dict,), FILTER),
+                                 describe="\"self\", \"any\" or object criteria"),
+    "who": Word(("you", "opponent", "any"), "player"), "from": Word(ZONES, "zone"), "to": Word(ZONES, "zone"),
+    "step": Word(STEPS, "step"), "if": CONDITION, "state": CONDITION, "once_each_turn": Bool(), "link": NAME,
+    "text": TEXT, **{k: v for k, v in CASTABLE_FIELDS.items() if k in ("targets", "effects", "modes", "choose")},
+}
+TRIGGER = Table(TRIGGER_FIELDS, required=("when",), describe="a triggered ability (a table with 'when')")
+REFLEXIVE_FIELDS: dict[str, Spec] = {k: TRIGGER_FIELDS[k] for k in ("targets", "effects", "text")}
 
 CARD_FIELDS: dict[str, Spec] = {
     "name": NAME, "name_en": NAME, "cost": MANA_COST, "types": ListOf(Word(CARD_TYPES, "card type"), 5),

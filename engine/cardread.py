@@ -6,10 +6,11 @@ cost — and raises :class:`~engine.cardschema.SchemaError` with the path of the
 """
 from __future__ import annotations
 
-from .carddefs import AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlot
+from . import conditions
+from .carddefs import AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlot, TriggerDef
 from .cardschema import Path, SchemaError
 from .costs import Cost, ManaCost, Requirement, parse_cost_string
-from .effects import PLAYER_WORDS
+from .effects import EVENT_WORDS, PLAYER_WORDS, SELF_WORDS
 from .filters import Filter
 
 #: effect keys that name a target word (or, where marked, a player word too)
@@ -34,19 +35,46 @@ def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardD
     abilities = tuple(_ability(a, i + 1, (*path, "abilities", i), tokens, file)
                       for i, a in enumerate(data.get("abilities", [])))
     statics = tuple(_static(s, (*path, "statics", i)) for i, s in enumerate(data.get("statics", [])))
-    pending = tuple(f"{t.get('rule', '?')}: {t.get('text', '')}" for t in data.get("triggers", []))
-    pending += tuple(f"{s.params.get('rule', '?')}: {s.params.get('text', '')}" for s in statics if s.kind == "pending")
+    triggers = tuple(_trigger(t, i + 1, (*path, "triggers", i), tokens, file)
+                     for i, t in enumerate(data.get("triggers", [])))
+    pending = tuple(f"{s.params.get('rule', '?')}: {s.params.get('text', '')}" for s in statics if s.kind == "pending")
+    keywords = frozenset(data.get("keywords", []))
+    cda = bool(keywords & {"devoid", "changeling"}) or any(s.kind == "cda" and "colors" in s.params for s in statics)
     return CardDef(
         name=data["name"], types=types, subtypes=frozenset(data.get("subtypes", [])),
         supertypes=frozenset(data.get("supertypes", [])),
         colors=frozenset(data["colors"]) if "colors" in data else mana_cost.colors(), mana_cost=mana_cost,
         power=data.get("power"), toughness=data.get("toughness"), loyalty=data.get("loyalty"),
-        keywords=frozenset(data.get("keywords", [])), spell=spell, abilities=abilities, statics=statics,
-        pending=pending, text=data.get("text", ""), name_en=data.get("name_en", ""), token=token, file=file)
+        keywords=keywords, spell=spell, abilities=abilities, statics=statics, triggers=triggers, pending=pending,
+        text=data.get("text", ""), name_en=data.get("name_en", ""), token=token, file=file, cda=cda)
 
 
 def _ability(data: dict, index: int, path: Path, tokens: list, file: str) -> AbilityDef:
     return _castable(data, "activated", index, _cost(data["cost"]), path, tokens, file)
+
+
+#: trigger events whose "what" is a spell or ability on the stack by default
+ON_THE_STACK = ("cast", "countered", "resolves")
+
+
+def _trigger(data: dict, index: int, path: Path, tokens: list, file: str) -> TriggerDef:
+    """A triggered ability: its trigger event and condition, and what goes on the stack (603.1)."""
+    ability = _castable(data, "triggered", 0, Cost(), path, tokens, file)
+    what = data.get("what", "self" if data["when"] not in ("beginning_of", "state") else None)
+    if what == "any":
+        what = None
+    if isinstance(what, dict):
+        table = {"zone": "stack", "spell": False, **what} if data["when"] in ON_THE_STACK else what
+        what = Filter.from_table(table, "")
+    if data["when"] == "state" and "state" not in data:
+        raise SchemaError(path, "a state trigger needs 'state' (the game state it triggers on, 603.8)")
+    if data["when"] == "beginning_of" and "step" not in data:
+        raise SchemaError(path, "'beginning_of' needs 'step' (upkeep, draw, end …)")
+    return TriggerDef(index=index, when=data["when"], ability=ability, what=what, who=data.get("who", "any"),
+                      from_zone=data.get("from"), to_zone=data.get("to"), step=data.get("step"),
+                      condition=conditions.read(data.get("if", {})), state=conditions.read(data.get("state", {})),
+                      once_each_turn=data.get("once_each_turn", False), link=data.get("link"),
+                      text=data.get("text", ""))
 
 
 def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens: list, file: str) -> AbilityDef:
@@ -54,13 +82,15 @@ def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens:
                         for c in data.get(key, []))
              for key in ("choose_cost", "optional_costs", "alternative_costs")}
     cost_names = [n.name for costs in named.values() for n in costs]
+    words = EVENT_WORDS if kind == "triggered" else ()
     if "modes" in data:
         if "targets" in data or "effects" in data:
             raise SchemaError(path, "a modal spell has targets and effects per mode, not at the top")
-        modes = tuple(_mode(m, (*path, "modes", i), cost_names, tokens, file) for i, m in enumerate(data["modes"]))
+        modes = tuple(_mode(m, (*path, "modes", i), cost_names, tokens, file, words)
+                      for i, m in enumerate(data["modes"]))
     else:
         modes = (_mode({"targets": data.get("targets", []), "effects": data.get("effects", [])}, path, cost_names,
-                       tokens, file),)
+                       tokens, file, words),)
     choose = _range(data.get("choose", 1), len(modes))
     choose_if_paid: tuple = ()
     if "choose_if_paid" in data:
@@ -128,12 +158,12 @@ def _slot(data: dict) -> TargetSlot:
                       divide=data.get("divide"))
 
 
-def _mode(data: dict, path: Path, cost_names: list[str], tokens: list, file: str) -> Mode:
+def _mode(data: dict, path: Path, cost_names: list[str], tokens: list, file: str, words: tuple = ()) -> Mode:
     slots = tuple(_slot(s) for s in data.get("targets", []))
     if any(not s.objects and s.player is None for s in slots):
         i = next(i for i, s in enumerate(slots) if not s.objects and s.player is None)
         raise SchemaError((*path, "targets", i), "objects = false needs player = …")
-    names = {s.name for s in slots}
+    names = {s.name for s in slots} | set(words) | set(SELF_WORDS)
     effects = tuple(_effect(e, (*path, "effects", i), names, cost_names, tokens, file)
                     for i, e in enumerate(data.get("effects", [])))
     return Mode(slots, effects, data.get("text", ""))
@@ -147,7 +177,7 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
         if value is not None and value not in slots and not (players_too and value in PLAYER_WORDS):
             words = f" or one of {', '.join(PLAYER_WORDS)}" if players_too else ""
             raise SchemaError((*path, key), f"{value!r} names no target of this spell or ability"
-                                            f" (targets: {', '.join(sorted(slots)) or 'none'}){words}")
+                                            f" (targets and words: {', '.join(sorted(slots)) or 'none'}){words}")
     if "if_paid" in spec:
         _names_cost(spec["if_paid"], cost_names, (*path, "if_paid"))
     for key in FILTER_KEYS:
@@ -157,12 +187,15 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     if isinstance(amount, dict):
         if "count" in amount:
             spec["amount"] = {**amount, "count": Filter.from_table(amount["count"], "")}
-        ref = amount.get("greatest_power")
-        if ref is not None and ref not in slots and ref not in PLAYER_WORDS:
-            raise SchemaError((*path, "amount", "greatest_power"), f"{ref!r} names no target or player word")
+        for key in ("greatest_power", "power_of", "mana_value_of"):
+            ref = amount.get(key)
+            if ref is not None and ref not in slots and ref not in PLAYER_WORDS:
+                raise SchemaError((*path, "amount", key), f"{ref!r} names no target or word of this ability")
     if "otherwise" in spec:
         spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
                              for i, e in enumerate(spec["otherwise"])]
+    if "reflexive" in spec:
+        spec["reflexive"] = _castable(spec["reflexive"], "triggered", 0, Cost(), (*path, "reflexive"), tokens, file)
     if spec["do"] == "create_token":
         token = _card(spec["token"], file, (*path, "token"), tokens, token=True)
         spec["_token"] = token
@@ -194,8 +227,11 @@ def _static(data: dict, path: Path) -> StaticDef:
     for key in ("increase", "reduce"):
         if key in params and data["kind"] == "cost":
             params[key] = ManaCost.parse(params[key])
-    if "condition" in params and "opponent_controls" in params["condition"]:
-        oc = dict(params["condition"]["opponent_controls"])
-        at_least = oc.pop("at_least", 1)
-        params["condition"] = {**params["condition"], "opponent_controls": (Filter.from_table(oc, ""), at_least)}
+    if "condition" in params:
+        params["condition"] = conditions.read(params["condition"])
+    if isinstance(params.get("objects"), dict):
+        params["objects"] = Filter.from_table(params["objects"], "")
+    for key in ("power", "toughness"):
+        if data["kind"] == "cda" and key in params:
+            params[key] = {**params[key], "count": Filter.from_table(params[key]["count"], "")}
     return StaticDef(data["kind"], params)

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import loyalty, statics, turn
+from . import loyalty, statics, timing
 from .costs import Cost, Requirement, TotalCost, find_payment, pool_str
 from .errors import IllegalAction
+from .events import Event
 from .filters import matches
 from .registry import applied, enforces
-from .state import BATTLEFIELD, HAND, STACK, Announcement
+from .state import BATTLEFIELD, GRAVEYARD, HAND, STACK, Announcement
+from .triggers import emit
+from .zones import move, move_all
 
 
 def spell_of(game, obj):
@@ -43,7 +46,7 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
         raise IllegalAction("601.3", f"no rule or effect allows {game.state.players[player].name} "
                                      f"to cast {ch.name} from the {obj.zone}")
     instant_speed = "instant" in ch.types or "flash" in ch.keywords
-    turn.check_timing(game, player, not instant_speed, f"{ch.name} can be cast")
+    timing.check_timing(game, player, not instant_speed, f"{ch.name} can be cast")
     if any_prohibition(game, player):
         check_prohibitions(game, player, obj, ab)
 
@@ -88,8 +91,7 @@ def _prohibited_by_choice(game, player: int, obj, ab, flt) -> list[bool]:
 @enforces("601.2a")
 def move_to_stack(game, player: int, obj_id: int):
     """The card moves to the stack; the caster becomes its controller."""
-    obj = game.state.move(obj_id, STACK, controller=player)
-    obj.ann = Announcement()
+    obj = move(game, obj_id, STACK, controller=player, setup=_announcement)
     applied("601.2a")
     return obj
 
@@ -211,8 +213,8 @@ def determine_total_cost(game, obj, ab) -> TotalCost:
     then effects on the total cost (minimums); the result is locked."""
     ann = obj.ann
     base = _base_cost(ab, ann.alternative)
-    steps = [f"{'alternative cost ' + ann.alternative if ann.alternative else 'cost'}: {base}"
-             + (f" with X={ann.x}" if base.mana.x else "")]
+    head = "alternative cost {0}: {1}" if ann.alternative else "cost: {1}"
+    steps: list[tuple] = [(head + (" with X={2}" if base.mana.x else ""), ann.alternative, base, ann.x)]
     total = Cost(mana=base.mana.with_x(ann.x), tap=base.tap, untap=base.untap, sacrifice=base.sacrifice,
                  discard=base.discard, life=base.life, loyalty=base.loyalty)
     for extra in [*ab.additional, *(n.cost for n in ab.optional if n.name in ann.optional),
@@ -220,28 +222,28 @@ def determine_total_cost(game, obj, ab) -> TotalCost:
         extra = Cost(mana=extra.mana.with_x(ann.x), tap=extra.tap, untap=extra.untap, sacrifice=extra.sacrifice,
                      discard=extra.discard, life=extra.life, loyalty=extra.loyalty)
         total = total.plus(extra)
-        steps.append(f"+ additional {extra}")
+        steps.append(("+ additional {}", extra))
     changes = statics.cost_changes(game, obj)
     mana = total.mana
     for ch in changes:
         if ch.increase.amount:
             mana = mana.plus(ch.increase)
-            steps.append(f"+ {ch.increase} ({ch.source})")
+            steps.append(("+ {} ({})", ch.increase, ch.source))
     for ch in changes:
         if ch.reduce.amount:
             mana = mana.minus(ch.reduce)
-            steps.append(f"- {ch.reduce} ({ch.source})")
+            steps.append(("- {} ({})", ch.reduce, ch.source))
     for ch in changes:
         if ch.minimum is not None and mana.amount < ch.minimum:
             mana = mana.pad_to(ch.minimum)
-            steps.append(f"at least {ch.minimum} mana ({ch.source})")
+            steps.append(("at least {} mana ({})", ch.minimum, ch.source))
     loyal = total.loyalty
     if loyal is not None:
         loyal = loyalty.loyalty_total(game, obj, loyal, steps)
     total = Cost(mana=mana, tap=total.tap, untap=total.untap, sacrifice=_with_x(total.sacrifice, ann.x),
                  discard=_with_x(total.discard, ann.x), life=ann.x if total.life == "X" else total.life,
                  loyalty=loyal)
-    steps.append(f"= {total} (locked)")
+    steps.append(("= {} (locked)", total))
     applied("601.2f")
     ann.cost = total
     ann.cost_steps = tuple(steps)
@@ -298,10 +300,10 @@ def _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source) -> No
         p.life -= cost.life
     obj.ann.sacrificed = tuple(st.objects[oid].card for oid in sacrifice)
     obj.ann.discarded = tuple(st.objects[oid].card for oid in discard)
-    for oid in sacrifice:
-        st.move(oid, "graveyard")
-    for oid in discard:
-        st.move(oid, "graveyard")
+    if sacrifice:
+        move_all(game, list(sacrifice), GRAVEYARD)
+    if discard:
+        move_all(game, list(discard), GRAVEYARD)
 
 
 def _check_objects(game, player, obj, reqs, picked, zone, source, problems, verb) -> tuple[int, ...]:
@@ -380,12 +382,16 @@ def become_cast(game, player: int, obj) -> None:
         applied("601.7")
     if len(game.state.stack) > 1 and obj.ability is not None and _changes_costs(game, obj):
         applied("602.4")
-    turn.give_priority(game, player)
+    kind = "cast" if obj.ability is None else "activated"
+    emit(game, [Event(kind, obj=obj.id, player=player)])
 
 
 def _changes_costs(game, ability) -> bool:
     """Does this ability change costs when it resolves (an effect that changes costs)?"""
-    ab = game.db[ability.source_card].abilities[ability.ability[1] - 1]
-    return any(e.get("do") == "cost_change" for m in ab.modes for e in m.effects)
+    return any(e.get("do") == "cost_change" for m in ability.abdef.modes for e in m.effects)
+
+
+def _announcement(before, new) -> None:
+    new.ann = Announcement()
 
 

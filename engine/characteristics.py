@@ -1,42 +1,167 @@
-"""Current characteristics of objects — the seam for continuous effects.
+"""Current characteristics of objects — the seam for continuous effects (604, and 613 later).
 
-Today an object's characteristics are its card's printed ones, plus what the
-rules add without continuous effects (counters on power and toughness, X on
-the stack).  The layer system of rule 613 will plug in here: every reader of
-characteristics goes through :func:`characteristics`, never through the card.
+An object's characteristics are its card's printed ones, or the alternative ones it has (a
+face-down spell, a bestowed Aura, an Adventure: ``obj.face``), changed by what the engine
+implements without the layer system:
+
+* characteristic-defining abilities (604.3, 604.3a) — colour (devoid), creature types (changeling),
+  power and toughness ("equal to the number of …") — which work in every zone;
+* static abilities of permanents on the battlefield that give other objects keywords or +N/+N
+  (604.1, 604.2; an Aura's or Equipment's to the object it is attached to, 604.4);
+* counters (+1/+1, -1/-1) and X on the stack.
+
+Effects of kinds whose order would matter (setting characteristics, copying, control changes)
+wait for the layer system; nothing here depends on the order in which effects apply.  Every reader
+of characteristics goes through this module, never through the card.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .carddefs import CardDef
-from .state import STACK
+from .filters import matches
+from .registry import applied, enforces
+from .state import BATTLEFIELD, STACK
 
 #: an ability on the stack has the text of its ability and no other characteristics (602.2a)
 ABILITY = CardDef(name="", types=frozenset(), token=True)
+EN = "en-2024-11-08/"
 
 
-def characteristics(db, obj) -> CardDef:
+def base(game, obj) -> CardDef:
+    """The printed characteristics, or the alternative ones the object has (``face``)."""
     if obj.card is None:
         return ABILITY
-    return db.cards[obj.card]
+    card = game.db.cards[obj.card]
+    if obj.face is not None:
+        return card.faces[obj.face]
+    return card
 
 
-def mana_value(db, obj) -> int:
+def characteristics(game, obj) -> CardDef:
+    card = base(game, obj)
+    if card.cda:
+        return _defined(card)
+    return card
+
+
+@enforces("604.3", "604.3a", EN + "702.73a", EN + "702.114a")
+def _defined(card: CardDef) -> CardDef:
+    """Characteristic-defining abilities (colour, creature types) — in every zone."""
+    applied("604.3")
+    applied("604.3a")
+    changes: dict = {}
+    if "devoid" in card.keywords:
+        applied(EN + "702.114a")
+        changes["colors"] = frozenset()
+    if "changeling" in card.keywords:
+        applied(EN + "702.73a")
+        changes["subtypes"] = card.subtypes | ALL_CREATURE_TYPES
+    for static in card.statics:
+        if static.kind == "cda" and "colors" in static.params:
+            changes["colors"] = frozenset(static.params["colors"])
+    return replace(card, **changes)
+
+
+#: creature types a changeling has (the ones the cards here use; 205.3m lists them all)
+ALL_CREATURE_TYPES = frozenset({"Goblin", "Elf", "Druid", "Beast", "Bear", "Human", "Soldier", "Wizard", "Zombie",
+                                "Dragon", "Elemental", "Shapeshifter", "Wall", "Cat", "Myr", "Golem", "Bird",
+                                "Spirit", "Plant", "Snake", "Manticore", "Warrior", "Shaman", "Knight"})
+
+
+def statics_on_battlefield(game) -> dict[str, list]:
+    """Static abilities on the battlefield by kind: (source id, static), kept until the battlefield changes
+    (an object id always names the same object, so the ids on the battlefield say which abilities are there)."""
+    st = game.state
+    cache = game.statics_cache
+    if cache is not None and cache[0] == st.battlefield:
+        return cache[1]
+    out: dict[str, list] = {}
+    for oid in st.battlefield:
+        for static in base(game, st.objects[oid]).statics:
+            out.setdefault(static.kind, []).append((oid, static))
+    game.statics_cache = (st.battlefield[:], out)
+    return out
+
+
+def continuous(game) -> list:
+    """(source id, static) for each static ability on the battlefield that changes other objects' characteristics."""
+    return statics_on_battlefield(game).get("modify", [])
+
+
+@enforces("604.1", "604.2", "604.4")
+def _modifiers(game, obj) -> list:
+    """The static abilities that apply to ``obj`` now."""
+    out = []
+    st = game.state
+    for source_id, static in continuous(game):
+        source = st.objects.get(source_id)
+        if source is None:
+            continue
+        p = static.params
+        if p.get("objects") == "attached":
+            if source.attached_to != obj.id:
+                continue
+            applied("604.4")
+        elif p.get("objects") == "self":
+            if source.id != obj.id:
+                continue
+        elif obj.zone != BATTLEFIELD or not matches(game, obj, p["objects"], source.controller, source.id,
+                                                     ch=base(game, obj)):
+            continue
+        applied("604.1")
+        applied("604.2")
+        out.append(static)
+    return out
+
+
+def keywords(game, obj) -> frozenset:
+    """Keywords: printed, plus those static abilities give it (604.2)."""
+    card = characteristics(game, obj)
+    if obj.zone != BATTLEFIELD or not continuous(game):
+        return card.keywords
+    extra = [k for s in _modifiers(game, obj) for k in s.params.get("keywords", ())]
+    return card.keywords | frozenset(extra) if extra else card.keywords
+
+
+def mana_value(game, obj) -> int:
     """Mana value; ``{X}`` counts its announced value on the stack and 0 elsewhere."""
-    ch = characteristics(db, obj)
+    ch = characteristics(game, obj)
     x = obj.ann.x if obj.zone == STACK and obj.ann is not None else 0
     return ch.mana_cost.mana_value(x)
 
 
-def power(db, obj) -> int | None:
-    p = characteristics(db, obj).power
-    if p is None:
+def _printed_or_defined(game, obj, which: str) -> int | None:
+    card = characteristics(game, obj)
+    for static in card.statics:
+        if static.kind == "cda" and which in static.params:
+            return defined_number(game, obj, static.params[which])
+    return getattr(card, which)
+
+
+@enforces("604.3")
+def defined_number(game, obj, value) -> int:
+    """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
+    applied("604.3")
+    st = game.state
+    flt = value["count"]
+    zones = [st.objects[o] for o in st.objects if st.objects[o].ability is None]
+    return sum(1 for other in zones if matches(game, other, flt, obj.controller, obj.id)) + value.get("plus", 0)
+
+
+def _modified(game, obj, which: str) -> int | None:
+    n = _printed_or_defined(game, obj, which)
+    if n is None:
         return None
-    return p + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    n += obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    if obj.zone == BATTLEFIELD and continuous(game):
+        n += sum(s.params.get(which, 0) for s in _modifiers(game, obj))
+    return n
 
 
-def toughness(db, obj) -> int | None:
-    t = characteristics(db, obj).toughness
-    if t is None:
-        return None
-    return t + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+def power(game, obj) -> int | None:
+    return _modified(game, obj, "power")
 
+
+def toughness(game, obj) -> int | None:
+    return _modified(game, obj, "toughness")

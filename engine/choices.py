@@ -31,7 +31,18 @@ class Choices:
     discard: tuple[int | str, ...] = ()
     mana: tuple[ManaActivation, ...] = ()
     pay: list[int] | None = None  # exact mana to spend, W U B R G C
+    hybrid: tuple[str, ...] = ()  # the colour announced for each hybrid mana symbol, in order (601.2b)
+    chooser: int | None = None  # the opponent who makes the choices the spell leaves to an opponent (601.6)
     resolve: list = field(default_factory=list)  # choices made while resolving (608.2d), in order
+    #: decisions made while the action goes on: the order of one's triggered abilities ((REF, #n) first on the
+    #: stack first), the choices for each ((REF, #n), Choices), which legendary permanent to keep (704.5j)
+    order: list = field(default_factory=list)
+    triggers: list = field(default_factory=list)
+    keep: list = field(default_factory=list)
+    #: combat declarations: attackers (object id, what it attacks); blockers per defending player (player,
+    #: [(blocker id, attacker id)])
+    attack: list = field(default_factory=list)
+    block: list = field(default_factory=list)
 
 
 NO_CHOICES = Choices()

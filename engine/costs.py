@@ -249,6 +249,12 @@ def parse_cost_string(text: str) -> Cost:
     return Cost(mana=ManaCost.parse("".join(rest)), tap=tap, untap=untap)
 
 
+def describe(step: tuple) -> str:
+    """A step of how a total cost came about, ``("+ {} ({})", cost, source)``, as text (made only when shown)."""
+    template, *values = step
+    return template.format(*values)
+
+
 @dataclass(frozen=True, slots=True)
 class TotalCost:
     """The locked total cost of one spell or ability (601.2f) and how it came about."""

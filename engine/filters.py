@@ -32,6 +32,7 @@ FILTER_KEYS = {
     "other": "true: not the object the filter belongs to",
     "spell": "on the stack: true = spells only (default), false = abilities too",
     "names": "one of these card names",
+    "chosen_color": "has the colour chosen for the source's 'as … enters, choose a color' (607.2d)",
 }
 
 
@@ -55,6 +56,7 @@ class Filter:
     other: bool = False
     spell: bool = True
     names: frozenset = frozenset()
+    chosen_color: str | None = None
 
     @staticmethod
     def from_table(table: dict, where: str) -> "Filter":
@@ -68,6 +70,8 @@ class Filter:
                 kw[key] = frozenset(value)
             else:
                 kw[key] = value
+        if isinstance(kw.get("mana_value"), dict):
+            kw["mana_value"] = ("counters", kw["mana_value"]["counters"])
         if kw.get("zone", BATTLEFIELD) not in ZONES:
             raise ValueError(f"{where}: unknown zone {kw['zone']!r}")
         for rel in ("controller", "owner"):
@@ -76,17 +80,29 @@ class Filter:
         return Filter(**kw)
 
 
-def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = None, x: int = 0) -> bool:
-    """Does ``obj`` meet ``flt`` as seen by player ``perspective``?"""
-    if obj.zone != flt.zone:
+def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = None, x: int = 0, ch=None,
+            any_zone: bool = False) -> bool:
+    """Does ``obj`` meet ``flt`` as seen by player ``perspective``?  ``ch``: its characteristics, if not the
+    current ones (an object as it last existed, 603.10); ``any_zone``: wherever it is."""
+    if obj.zone != flt.zone and not any_zone:
         return False
     if obj.ability is not None and (obj.zone != "stack" or flt.spell):
         return False
     if flt.other and source_id is not None and obj.id == source_id:
         return False
-    ch = game.characteristics(obj)
+    if ch is None:
+        ch = game.characteristics(obj)
     return (_types_and_colors(flt, ch) and _relations_and_name(flt, obj, ch, perspective)
-            and _numbers(game, flt, obj, ch, x))
+            and _numbers(game, flt, obj, ch, x, source_id) and _chosen(game, flt, ch, source_id))
+
+
+def _chosen(game, flt: Filter, ch, source_id) -> bool:
+    """The colour chosen for the source's linked "choose a color" ability (607.2d); none chosen: no match."""
+    if flt.chosen_color is None:
+        return True
+    source = game.state.objects.get(source_id) if source_id is not None else None
+    color = source.memory.get(flt.chosen_color) if source is not None else None
+    return color is not None and color in ch.colors
 
 
 def _types_and_colors(flt: Filter, ch) -> bool:
@@ -115,10 +131,15 @@ def _relations_and_name(flt: Filter, obj, ch, perspective: int) -> bool:
     return not (flt.names and ch.name not in flt.names)
 
 
-def _numbers(game, flt: Filter, obj, ch, x: int) -> bool:
+def _numbers(game, flt: Filter, obj, ch, x: int, source_id=None) -> bool:
     if flt.mana_value is not None or flt.mana_value_parity:
         mv = game.mana_value(obj)
         want = x if flt.mana_value == "X" else flt.mana_value
+        if isinstance(want, tuple):  # ("counters", kind): as many as there are such counters on the source
+            source = game.state.objects.get(source_id) if source_id is not None else None
+            want = source.counters.get(want[1], 0) if source is not None else None
+            if want is None:
+                return False
         if want is not None and mv != want:
             return False
         if flt.mana_value_parity and (mv % 2 == 0) != (flt.mana_value_parity == "even"):

@@ -7,19 +7,21 @@
 
 Every player action goes through :func:`engine.actions.take_action`, which
 returns the game to the exact state before the action if it turns out to be
-illegal.
+illegal.  The :class:`~engine.choices.Choices` of an action are also the
+decisions made while it goes on (``game.decisions``): the order of triggered
+abilities, their targets, which legendary permanent to keep, the combat declarations.
 """
 from __future__ import annotations
 
 from typing import Callable
 
-from . import actions, procedures, turn
+from . import actions, players, procedures, turn
 from .cards import CardDB, default_db
-from .characteristics import characteristics, mana_value, power, toughness
+from .characteristics import characteristics, keywords, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
 from .costs import TotalCost
 from .errors import IllegalAction
-from .state import GameState, Player, Target
+from .state import STEPS, GameState, Player, Target
 
 __all__ = ["Game", "Choices", "ManaActivation", "NO_CHOICES", "Namer"]
 
@@ -37,6 +39,12 @@ class Game:
         #: how a choice given by name is looked up (sacrifice: …, choose: …); None: the first object of that
         #: card name.  Scenarios pass one that knows their labels.
         self.namer = namer
+        #: the decisions of the action going on (None between actions)
+        self.decisions: Choices | None = None
+        #: the static abilities on the battlefield by kind, for one battlefield (engine.characteristics)
+        self.statics_cache: tuple | None = None
+        #: the permanents with triggered abilities, for one state (engine.triggers)
+        self.holders_cache: tuple | None = None
 
     @staticmethod
     def new(names: list[str], life: int = 20, db: CardDB | None = None, namer: Namer | None = None) -> "Game":
@@ -61,16 +69,19 @@ class Game:
     # -- characteristics (the seam for continuous effects) --------------------------------------------------
     def characteristics(self, obj):
         """Current characteristics (see :mod:`engine.characteristics`, the seam for layers)."""
-        return characteristics(self.db, obj)
+        return characteristics(self, obj)
+
+    def keywords(self, obj) -> frozenset:
+        return keywords(self, obj)
 
     def mana_value(self, obj) -> int:
-        return mana_value(self.db, obj)
+        return mana_value(self, obj)
 
     def power(self, obj):
-        return power(self.db, obj)
+        return power(self, obj)
 
     def toughness(self, obj):
-        return toughness(self.db, obj)
+        return toughness(self, obj)
 
     def name_of(self, target: Target) -> str:
         kind, ref = target
@@ -82,21 +93,41 @@ class Game:
         return obj.card or f"ability of {obj.source_card}"
 
     # -- actions --------------------------------------------------------------------------------------------
+    def act(self, action, *args, choices: Choices = NO_CHOICES, procedure: str | None = None):
+        """Take ``action`` with ``choices`` as the decisions made while it goes on."""
+        self.decisions = choices
+        try:
+            return actions.take_action(self, action, *args, procedure=procedure)
+        finally:
+            self.decisions = None
+
     def cast(self, player: int, obj_id: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, procedures.cast_spell, player, obj_id, choices, procedure="601.2")
+        return self.act(procedures.cast_spell, player, obj_id, choices, choices=choices, procedure="601.2")
 
     def activate(self, player: int, obj_id: int, index: int | None = None,
                  choices: Choices = NO_CHOICES) -> IllegalAction | None:
-        return actions.take_action(self, procedures.activate_ability, player, obj_id, index, choices,
-                                   procedure="602.2")
+        return self.act(procedures.activate_ability, player, obj_id, index, choices, choices=choices,
+                        procedure="602.2")
+
+    def play_land(self, player: int, obj_id: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
+        return self.act(procedures.play_land, player, obj_id, choices=choices)
 
     def pass_priority(self, player: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
         st = self.state
-        if st.stack and st.passes + 1 >= len(st.players):
-            # this pass makes the top object resolve: choices made while resolving may be illegal
-            return actions.take_action(self, turn.pass_priority, player, choices)
-        try:
-            turn.pass_priority(self, player, choices)
-        except IllegalAction as illegal:  # raised before anything changed (no priority)
-            return illegal
-        return None
+        if st.passes + 1 < len(st.in_turn_order(0)):
+            # not the last pass: priority only moves on, and nothing changes before a refusal — no snapshot needed
+            try:
+                turn.pass_priority(self, player, choices)
+            except IllegalAction as illegal:
+                return illegal
+            return None
+        return self.act(turn.pass_priority, player, choices, choices=choices)
+
+    def concede(self, player: int) -> IllegalAction | None:
+        return self.act(players.concede, player)
+
+    def advance_to(self, step: str, next_turn: bool = False, choices: Choices = NO_CHOICES) -> IllegalAction | None:
+        """All players pass with an empty stack until ``step`` begins (combat declarations in ``choices``)."""
+        if step not in STEPS:
+            raise ValueError(f"unknown step {step!r}")
+        return self.act(turn.advance_to, step, next_turn, choices=choices)

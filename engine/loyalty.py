@@ -22,7 +22,7 @@ def check_loyalty_timing(game, player: int, source) -> None:
     st = game.state
     name = game.characteristics(source).name
     applied("606.3")
-    if st.active != player or st.phase not in MAIN_PHASES or st.stack or st.priority != player:
+    if st.active != player or st.step not in MAIN_PHASES or st.stack or st.priority != player:
         raise IllegalAction("606.3", f"loyalty abilities of {name} only in a main phase of your turn, "
                                      f"with priority and an empty stack")
     if source.loyalty_turn == st.turn:
@@ -30,7 +30,7 @@ def check_loyalty_timing(game, player: int, source) -> None:
 
 
 @enforces("606.4", "606.5")
-def loyalty_total(game, obj, printed: int, steps: list[str]) -> int:
+def loyalty_total(game, obj, printed: int, steps: list[tuple]) -> int:
     """The loyalty cost with all modifications, combined into a single cost."""
     st = game.state
     src = st.objects.get(obj.ability[0]) if obj.ability else None
@@ -39,7 +39,7 @@ def loyalty_total(game, obj, printed: int, steps: list[str]) -> int:
     if src is not None:
         for name, change in statics.loyalty_changes(game, src):
             total += change
-            steps.append(f"loyalty {change:+d} ({name})")
+            steps.append(("loyalty {:+d} ({})", change, name))
             applied("606.5")
     return total
 

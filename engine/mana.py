@@ -33,5 +33,20 @@ def is_mana_ability(ab) -> bool:
     return True
 
 
+@enforces("605.1b", "605.5a")
+def is_triggered_mana_ability(t) -> bool:
+    """A triggered ability without a target, triggered by a mana ability or by mana being added, that could add
+    mana.  One that could add mana but triggered on anything else is not a mana ability (605.5a)."""
+    ab = t.ability
+    adds = any(e["do"] == "add_mana" for m in ab.modes for e in m.effects)
+    if not adds or t.definition is None:
+        return False
+    if t.definition.when in ("tapped_for_mana", "mana_added") and not ab.all_slots():
+        applied("605.1b")
+        return True
+    applied("605.5a")
+    return False
+
+
 def mana_abilities(game, obj) -> list:
     return [a for a in game.characteristics(obj).abilities if is_mana_ability(a)]

@@ -14,12 +14,14 @@ activate mana abilities (601.2g), and activating a mana ability follows the same
 """
 from __future__ import annotations
 
-from . import activation, casting, mana, resolution
+from . import activation, casting, lands, mana, priority, resolution
 from .choices import NO_CHOICES
 from .errors import IllegalAction
+from .events import Event
 from .registry import applied, enforces
 from .state import Announcement, Obj
 from .targets import choose_targets, divide
+from .triggers import emit
 
 
 def announce_and_pay(game, player: int, obj, ab, choices, source=None) -> None:
@@ -86,11 +88,33 @@ def activate_mana_ability(game, player: int, obj_id: int, index: int | None, cho
     activation.may_begin_activating(game, player, src, ab, mana_ability=True, while_paying=paying_for is not None)
     choices = choices or NO_CHOICES
     transient = Obj(-1, -1, None, src.owner, player, "", ann=Announcement(), ability=(src.id, ab.index),
-                    source_card=src.card)
+                    source_card=src.card, abdef=ab, source_uid=src.uid)
     announce_and_pay(game, player, transient, ab, choices, source=src)
     activation.record_activation(st, src, ab)
     applied("605.3b")
-    resolution.follow_instructions(game, transient, ab, {}, list(choices.resolve))
+    queue = list(choices.resolve)
+    before = st.players[player].pool[:]
+    resolution.follow_instructions(game, transient, ab, {}, queue)
+    if ab.cost.tap:
+        produced = tuple(a - b for a, b in zip(st.players[player].pool, before))
+        emit(game, [Event("tapped_for_mana", obj=src.id, player=player, cause=produced)])
+    resolve_triggered_mana_abilities(game, queue)
+
+
+@enforces("605.4", "605.4a", "605.1b")
+def resolve_triggered_mana_abilities(game, queue: list) -> None:
+    """Triggered mana abilities do not go on the stack: they resolve right after the mana ability that
+    triggered them, without waiting for priority."""
+    st = game.state
+    for t in [t for t in st.pending if mana.is_triggered_mana_ability(t)]:
+        applied("605.1b")
+        applied("605.4")
+        applied("605.4a")
+        st.pending.remove(t)
+        transient = Obj(-1, -1, None, st.objects[t.source_id].owner if t.source_id in st.objects else t.controller,
+                        t.controller, "", ann=Announcement(), ability=(t.source_id, 0), source_card=t.source_card,
+                        abdef=t.ability, trigger=t, source_uid=t.source_uid)
+        resolution.follow_instructions(game, transient, t.ability, {}, queue)
 
 
 @enforces("602.2", "602.2b", "602.1c")
@@ -113,6 +137,7 @@ def activate_ability(game, player: int, obj_id: int, index: int | None, choices)
     announce_and_pay(game, player, obj, ab, choices, source=src)
     activation.record_activation(st, src, ab)
     casting.become_cast(game, player, obj)
+    priority.give_priority(game, player)
     return obj.id
 
 
@@ -129,4 +154,22 @@ def cast_spell(game, player: int, obj_id: int, choices) -> int:
     obj = casting.move_to_stack(game, player, obj_id)
     announce_and_pay(game, player, obj, ab, choices)
     casting.become_cast(game, player, obj)
+    priority.give_priority(game, player)
     return obj.id
+
+
+def play_land(game, player: int, obj_id: int, choices=None) -> None:
+    """Play a land (a special action); the player receives priority again (117.3c)."""
+    lands.play_land(game, player, obj_id)
+    priority.give_priority(game, player)
+
+
+@enforces("601.1a")
+def play_card(game, player: int, obj_id: int, choices) -> None:
+    """"Playing" a card means playing it as a land or casting it as a spell, whichever applies."""
+    applied("601.1a")
+    obj = game.state.objects.get(obj_id)
+    if obj is not None and "land" in game.characteristics(obj).types:
+        play_land(game, player, obj_id)
+    else:
+        cast_spell(game, player, obj_id, choices)

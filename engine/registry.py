@@ -170,9 +170,16 @@ _ACTIVE: list["Tracer"] = []
 
 
 def applied(rule: str) -> None:
-    """The calling enforcing function applied ``rule`` (its condition held; it changed or checked something)."""
+    """The calling enforcing function applied ``rule`` (its condition held; it changed or checked something).
+
+    Called from a registered function or from a helper it calls (the nearest registered function on the call
+    stack, at most :data:`HELPER_DEPTH` calls up, is the one that applied it)."""
     if _ACTIVE:
-        _ACTIVE[-1].record(rule, sys._getframe(1).f_code)
+        _ACTIVE[-1].record(rule, sys._getframe(1))
+
+
+#: how many helper calls away from its enforcing function applied() may be called
+HELPER_DEPTH = 4
 
 
 class Tracer:
@@ -191,11 +198,18 @@ class Tracer:
         self.applications: list[tuple[Citation, EnforcingFunction]] = []
         self._parsed: dict[str, Citation] = {}
 
-    def record(self, rule: str, code) -> None:
-        link = self.registry.by_code.get(code)
+    def record(self, rule: str, frame) -> None:
+        link, f = None, frame
+        for _ in range(HELPER_DEPTH + 1):
+            if f is None:
+                break
+            link = self.registry.by_code.get(f.f_code)
+            if link is not None:
+                break
+            f = f.f_back
         if link is None:
-            raise RuntimeError(f"applied({rule!r}) called from {code.co_name}, which is not a registered "
-                               f"enforcing function")
+            raise RuntimeError(f"applied({rule!r}) called from {frame.f_code.co_name}, which is neither a registered "
+                               f"enforcing function nor a helper one calls")
         citation = self._parsed.get(rule)
         if citation is None:
             citation = self._parsed[rule] = parse_citation(rule)

@@ -1,23 +1,27 @@
 """Resolving spells and abilities (608).
 
 When all players pass in succession the top object resolves (608.1,
-:func:`engine.turn.pass_priority`).  Instants, sorceries and abilities check
-their targets, follow their instructions in order and leave the stack
-(608.2); permanent spells become permanents (608.3).
+:func:`engine.turn.pass_priority`).  Instants, sorceries and abilities check an
+intervening "if" clause and their targets, follow their instructions in order and
+leave the stack (608.2); permanent spells become permanents (608.3).
 """
 from __future__ import annotations
 
+from . import conditions, statics
 from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
+from .events import Event
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
 from .targets import active_slots, recheck_targets
+from .triggers import emit
+from .zones import move
 
 
 def definition_of(game, obj):
-    """The spell or ability definition of an object on the stack (an ability's, from its source's last known card)."""
-    if obj.ability is not None:
-        return game.db[obj.source_card].abilities[obj.ability[1] - 1]
+    """The spell or ability definition of an object on the stack."""
+    if obj.abdef is not None:
+        return obj.abdef
     return game.characteristics(obj).spell
 
 
@@ -28,23 +32,38 @@ def resolve_top(game, choices) -> None:
     ab = definition_of(game, obj)
     queue = list(choices.resolve)
     if obj.ability is None and game.characteristics(obj).is_permanent:
-        resolve_permanent_spell(game, obj, ab)
+        resolve_permanent_spell(game, obj, ab, queue)
     else:
         resolve_instant_sorcery_or_ability(game, obj, ab, queue)
     if queue:
         raise IllegalAction("608.2d", f"choice(s) not needed while resolving: {', '.join(map(str, queue))}")
 
 
-@enforces("608.2")
+@enforces("608.2", "608.2a", "603.4")
 def resolve_instant_sorcery_or_ability(game, obj, ab, queue: list) -> None:
-    """Targets rechecked first: if every target is illegal it does not resolve; otherwise it resolves normally."""
+    """An intervening "if" is checked again, then the targets; then it resolves normally."""
     applied("608.2")
+    trig = obj.trigger
+    if trig is not None and trig.definition is not None and trig.definition.condition:
+        applied("608.2a")
+        applied("603.4")  # … and again as it resolves
+        source = game.state.objects.get(trig.source_id) or _last_known(game, trig)
+        if not conditions.holds(game, trig.definition.condition, source, trig.controller):
+            remove_without_resolving(game, obj)
+            return
     legal, all_illegal = recheck_targets(game, obj, ab) if active_slots(ab, obj.ann) else ({}, False)
     if all_illegal:
         remove_without_resolving(game, obj)
         return
     follow_instructions(game, obj, ab, legal, queue)
     finish_resolution(game, obj)
+
+
+def _last_known(game, trig):
+    obj = game.state.find_uid(trig.source_uid)
+    if obj is None:
+        raise IllegalAction("608.2a", f"the source of the ability of {trig.source_card} is gone")
+    return obj
 
 
 @enforces("608.2b")
@@ -54,7 +73,7 @@ def remove_without_resolving(game, obj) -> None:
     if obj.ability is not None:
         game.state.remove(obj.id)
     else:
-        game.state.move(obj.id, GRAVEYARD)
+        move(game, obj.id, GRAVEYARD)
 
 
 @enforces("608.2c", "609.1")
@@ -68,24 +87,29 @@ def follow_instructions(game, obj, ab, legal: dict, queue: list) -> None:
             run_effect(ctx, spec)
 
 
-@enforces("608.2n")
+@enforces("608.2n", "608.2m", "608.2p")
 def finish_resolution(game, obj) -> None:
     """Last step: an instant or sorcery goes to its owner's graveyard; an ability ceases to exist."""
     st = game.state
+    before, before_ch = obj.copy(), game.characteristics(obj)
     if obj.id not in st.objects:
-        return  # it left the stack while resolving (608.2m)
-    applied("608.2n")
-    if obj.ability is not None:
-        st.remove(obj.id)
+        applied("608.2m")  # it left the stack while resolving; the resolution was completed all the same
     else:
-        st.move(obj.id, GRAVEYARD)
+        applied("608.2n")
+        if obj.ability is not None:
+            st.remove(obj.id)
+        else:
+            move(game, obj.id, GRAVEYARD)
+    waiting = len(st.pending)
+    emit(game, [Event("resolved", obj=None, player=obj.controller, before=before, before_ch=before_ch)])
+    if len(st.pending) > waiting:
+        applied("608.2p")
 
 
-@enforces("608.3", "608.3a", "608.3b", "608.3c")
-def resolve_permanent_spell(game, obj, ab) -> None:
+@enforces("608.3", "608.3a", "608.3b", "608.3c", "608.3e")
+def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
     """It becomes a permanent under its controller's control; an Aura attached to its target.
     With its only target illegal it does not resolve and goes to the graveyard."""
-    st = game.state
     for static in game.characteristics(obj).statics:
         if static.kind == "pending" and static.params.get("blocks_resolution"):
             raise NotExecutable(f"{obj.card} cannot become a permanent yet: it needs rule "
@@ -102,13 +126,28 @@ def resolve_permanent_spell(game, obj, ab) -> None:
         chosen = [t for s in slots for t in legal.get(s.name, ())]
         if chosen and chosen[0][0] == "O":
             attach_to = chosen[0][1]
-    if not slots:
+    else:
         applied("608.3a")
-    new = st.move(obj.id, BATTLEFIELD, controller=obj.controller)
-    new.since_turn = st.turn
-    ch = game.characteristics(new)
-    if ch.loyalty is not None:
-        new.counters["loyalty"] = ch.loyalty
-    if attach_to is not None and "Aura" in ch.subtypes:
-        applied("608.3c")
-        new.attached_to = attach_to
+    if not can_enter(game, obj):
+        applied("608.3e")
+        move(game, obj.id, GRAVEYARD)
+        return
+    ann = obj.ann
+    aura = "Aura" in game.characteristics(obj).subtypes
+
+    def setup(before, new) -> None:
+        new.memory["paid"] = tuple(ann.optional) + ((ann.alternative,) if ann.alternative else ())
+        new.memory["x"] = ann.x
+        if ann.exiled:
+            new.memory["exiled_to_cast"] = ann.exiled
+        new.face = before.face
+        if attach_to is not None and aura:
+            applied("608.3c")
+            new.attached_to = attach_to
+
+    move(game, obj.id, BATTLEFIELD, controller=obj.controller, queue=queue, setup=setup)
+
+
+def can_enter(game, obj) -> bool:
+    """Does a static ability say that objects like this cannot enter the battlefield?"""
+    return not statics.cant_enter(game, obj)

@@ -1,100 +1,210 @@
-"""State-based actions, checked whenever a player would receive priority.
+"""State-based actions (704), checked whenever a player would receive priority (704.3, 117.5).
 
-Chapter 6 of the 2024 rules does not contain them (they are rule 704), so the
-citations are the 1999 "automatische Spieleffekte" (420).  Each action is its
-own function, called only when its condition holds, so a trace shows exactly
-the state-based actions that happened.  Planeswalkers did not exist in 1999;
-the zero-loyalty check follows today's 704.5i, which the knowledge base does
-not hold, and is therefore not cited.
+All conditions are checked, then every applicable action is performed at once, as one event;
+then the check repeats until none applies.  Each action is its own function, called only when
+its condition holds, so a trace shows exactly the state-based actions that happened.  The rules
+are cited from the English 2024 rules (chapter 7 is not part of the German excerpt).
 """
 from __future__ import annotations
 
+from .characteristics import continuous
+from .errors import IllegalAction
+from .players import lose_game
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
+from .zones import move_all
+
+EN = "en-2024-11-08/"
 
 
-@enforces("de-1999/420.3")
-def check_state_based_actions(game) -> None:
-    """Whenever a player would receive priority: perform all that apply at once, then check again."""
+@enforces(EN + "704.3")
+def check_state_based_actions(game) -> bool:
+    """Perform all state-based actions that apply, as one event; repeat until none applies.  Did any apply?"""
     st = game.state
-    while True:
-        losers = [p for p in st.players if (p.life <= 0 or p.drew_from_empty) and not p.lost]
-        zero, lethal, auras, walkers = [], [], [], []
-        for oid in st.battlefield:
-            obj = st.objects[oid]
-            ch = game.characteristics(obj)
-            if "creature" in ch.types:
-                t = game.toughness(obj)
-                if t <= 0:
-                    zero.append(oid)
-                    continue
-                if obj.damage >= t:
-                    lethal.append(oid)
-                    continue
-            if "planeswalker" in ch.types and obj.counters.get("loyalty", 0) <= 0:
-                walkers.append(oid)
-            elif "Aura" in ch.subtypes and not _attached_legally(st, obj):
-                auras.append(oid)
-        tokens = [oid for oid, o in st.objects.items() if o.token and o.zone != BATTLEFIELD]
-        if not (losers or zero or lethal or auras or walkers or tokens):
-            return
-        applied("de-1999/420.3")
-        if losers:
-            lose_game(game, losers)
-        if zero:
-            zero_toughness(game, zero)
-        if lethal:
-            lethal_damage(game, lethal)
-        if auras:
-            unattached_auras(game, auras)
-        for oid in walkers:
-            st.move(oid, GRAVEYARD)
-        if tokens:
-            tokens_cease(game, tokens)
+    performed = False
+    while not st.over:
+        found = _conditions(game)
+        applied(EN + "704.3")
+        if not any(found.values()):
+            return performed
+        performed = True
+        graveyard: list[int] = []
+        for key, handler in ACTIONS:
+            if found[key]:
+                handler(game, found[key], graveyard)
+        _to_graveyard(game, graveyard)
+    return performed
 
 
-def _attached_legally(st, aura) -> bool:
+def _conditions(game) -> dict[str, list]:
+    st = game.state
+    found: dict[str, list] = {key: [] for key in EMPTY}
+    if not _anything(game):
+        return found
+    found["losers"] = [p.index for p in st.players if p.in_game and (p.life <= 0 or p.drew_from_empty)]
+    legends: dict[tuple[int, str], list[int]] = {}
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        ch = game.characteristics(obj)
+        if "creature" in ch.types:
+            _creature(game, obj, ch, found)
+        if "planeswalker" in ch.types and obj.counters.get("loyalty", 0) <= 0:
+            found["walkers"].append(oid)
+        if "Aura" in ch.subtypes and not _attached_legally(game, obj, ch):
+            found["auras"].append(oid)
+        if "legendary" in ch.supertypes:
+            legends.setdefault((obj.controller, ch.name), []).append(oid)
+        if obj.counters.get("+1/+1") and obj.counters.get("-1/-1"):
+            found["counters"].append(oid)
+    found["legends"] = [ids for ids in legends.values() if len(ids) > 1]
+    found["tokens"] = [oid for oid, o in st.objects.items() if o.token and o.zone != BATTLEFIELD]
+    return found
+
+
+def _anything(game) -> bool:
+    """A quick look: could any state-based action apply?  (Most of the time none does.)"""
+    st = game.state
+    for p in st.players:
+        if not p.lost and (p.life <= 0 or p.drew_from_empty):
+            return True
+    objects = st.objects
+    plain = not continuous(game)
+    for oid in st.battlefield:
+        obj = objects[oid]
+        if obj.damage or obj.deathtouched or obj.token or obj.counters:
+            return True
+        ch = game.characteristics(obj)
+        if ch.supertypes and "legendary" in ch.supertypes or ch.subtypes and "Aura" in ch.subtypes:
+            return True
+        types = ch.types
+        if "planeswalker" in types or "creature" in types and (
+                ((ch.toughness or 0) <= 0 and not ch.statics) if plain else (game.toughness(obj) or 0) <= 0):
+            return True
+    return any(o.token and o.zone != BATTLEFIELD for o in objects.values())
+
+
+def _creature(game, obj, ch, found) -> None:
+    t = game.toughness(obj)
+    if t <= 0:
+        found["zero"].append(obj.id)
+    elif obj.damage >= t and obj.damage > 0:
+        found["lethal"].append(obj.id)
+    elif obj.deathtouched:
+        found["deathtouch"].append(obj.id)
+
+
+def _attached_legally(game, aura, ch) -> bool:
+    st = game.state
     target = st.objects.get(aura.attached_to) if aura.attached_to is not None else None
-    return target is not None and target.zone == BATTLEFIELD
+    if target is None or target.zone != BATTLEFIELD:
+        return False
+    return not any(f"protection:{c}" in game.keywords(target) for c in ch.colors)  # 702.16c
 
 
-@enforces("de-1999/420.5a")
-def lose_game(game, players) -> None:
-    """A player with 0 or less life loses the game."""
-    applied("de-1999/420.5a")
+@enforces(EN + "704.5a", EN + "704.5b")
+def players_lose(game, players: list[int], graveyard: list[int]) -> None:
+    """A player with 0 or less life, or who attempted to draw from an empty library, loses the game."""
+    st = game.state
     for p in players:
-        p.lost = True
-    if sum(1 for p in game.state.players if not p.lost) <= 1:
-        game.state.over = True
+        applied(EN + ("704.5a" if st.players[p].life <= 0 else "704.5b"))
+        st.players[p].drew_from_empty = False
+    lose_game(game, players, EN + "704.5a")
 
 
-@enforces("de-1999/420.5b")
-def zero_toughness(game, ids) -> None:
-    """A creature with toughness 0 is put into its owner's graveyard."""
-    applied("de-1999/420.5b")
+@enforces(EN + "704.5f")
+def zero_toughness(game, ids: list[int], graveyard: list[int]) -> None:
+    """A creature with toughness 0 or less is put into its owner's graveyard."""
+    applied(EN + "704.5f")
+    graveyard.extend(ids)
+
+
+@enforces(EN + "704.5g", EN + "702.12b")
+def lethal_damage(game, ids: list[int], graveyard: list[int]) -> None:
+    """A creature with lethal damage is destroyed — unless it is indestructible."""
+    applied(EN + "704.5g")
     for oid in ids:
-        game.state.move(oid, GRAVEYARD)
+        if "indestructible" in game.keywords(game.state.objects[oid]):
+            applied(EN + "702.12b")
+        else:
+            graveyard.append(oid)
 
 
-@enforces("de-1999/420.5c")
-def lethal_damage(game, ids) -> None:
-    """A creature with lethal damage is destroyed."""
-    applied("de-1999/420.5c")
+@enforces(EN + "704.5h", EN + "702.2b")
+def deathtouch_damage(game, ids: list[int], graveyard: list[int]) -> None:
+    """A creature dealt damage by a source with deathtouch since the last check is destroyed."""
+    applied(EN + "704.5h")
+    applied(EN + "702.2b")
     for oid in ids:
-        game.state.move(oid, GRAVEYARD)
+        obj = game.state.objects[oid]
+        obj.deathtouched = False
+        if "indestructible" not in game.keywords(obj):
+            graveyard.append(oid)
 
 
-@enforces("de-1999/420.5d")
-def unattached_auras(game, ids) -> None:
-    """An Aura attached to an illegal or nonexistent permanent is put into its owner's graveyard."""
-    applied("de-1999/420.5d")
-    for oid in ids:
-        game.state.move(oid, GRAVEYARD)
+@enforces(EN + "704.5i")
+def zero_loyalty(game, ids: list[int], graveyard: list[int]) -> None:
+    """A planeswalker with loyalty 0 is put into its owner's graveyard."""
+    applied(EN + "704.5i")
+    graveyard.extend(ids)
 
 
-@enforces("de-1999/420.5f")
-def tokens_cease(game, ids) -> None:
+@enforces(EN + "704.5j")
+def legend_rule(game, groups: list[list[int]], graveyard: list[int]) -> None:
+    """Two or more legendary permanents with the same name, one controller: they keep one, the rest go."""
+    applied(EN + "704.5j")
+    for ids in groups:
+        keep = _kept(game, ids)
+        graveyard.extend(oid for oid in ids if oid != keep)
+
+
+def _kept(game, ids: list[int]) -> int:
+    st = game.state
+    wanted = game.decisions.keep if game.decisions is not None else []
+    for ref in list(wanted):
+        found = game.namer(ref, ids) if game.namer else next((i for i in ids if st.objects[i].card == ref), None)
+        if found is not None:
+            wanted.remove(ref)
+            return found
+    obj = st.objects[ids[0]]
+    raise IllegalAction(EN + "704.5j", f"{st.players[obj.controller].name} controls {len(ids)} legendary "
+                                       f"{obj.card} and chooses one to keep (add 'keep: LABEL' to the step)")
+
+
+@enforces(EN + "704.5m")
+def unattached_auras(game, ids: list[int], graveyard: list[int]) -> None:
+    """An Aura attached to an illegal object or to nothing is put into its owner's graveyard."""
+    applied(EN + "704.5m")
+    graveyard.extend(ids)
+
+
+@enforces(EN + "704.5d")
+def tokens_cease(game, ids: list[int], graveyard: list[int]) -> None:
     """A token in a zone other than the battlefield ceases to exist."""
-    applied("de-1999/420.5f")
+    applied(EN + "704.5d")
     for oid in ids:
         game.state.remove(oid)
+
+
+@enforces(EN + "704.5q")
+def counters_cancel(game, ids: list[int], graveyard: list[int]) -> None:
+    """+1/+1 and -1/-1 counters on the same permanent are removed in pairs."""
+    applied(EN + "704.5q")
+    for oid in ids:
+        c = game.state.objects[oid].counters
+        n = min(c["+1/+1"], c["-1/-1"])
+        c["+1/+1"] -= n
+        c["-1/-1"] -= n
+
+
+def _to_graveyard(game, graveyard: list[int]) -> None:
+    """Everything the actions put into graveyards moves at once: one event (603.10a looks back at all of it)."""
+    ids = list(dict.fromkeys(oid for oid in graveyard if oid in game.state.objects))
+    if ids:
+        move_all(game, ids, GRAVEYARD)
+
+
+#: the state-based actions in the order they are performed (all of them as one event)
+ACTIONS = [("losers", players_lose), ("zero", zero_toughness), ("lethal", lethal_damage),
+           ("deathtouch", deathtouch_damage), ("walkers", zero_loyalty), ("legends", legend_rule),
+           ("auras", unattached_auras), ("counters", counters_cancel), ("tokens", tokens_cease)]
+EMPTY = [key for key, _ in ACTIONS]

@@ -3,7 +3,8 @@
 Everything that can change during a game lives in one :class:`GameState`;
 card definitions are shared, immutable data (:mod:`engine.cards`).  The state
 copies itself in a few microseconds, which is what makes the illegal-action
-rollback (:mod:`engine.actions`) a plain snapshot.
+rollback (:mod:`engine.actions`) a plain snapshot.  Values kept in the state that
+are not copied (announcements, pending triggers, events) are never changed once made.
 
 Objects are referred to by integer id.  An object that changes zones becomes
 a new object with a new id; ``uid`` names the physical card through all its
@@ -18,9 +19,19 @@ from .costs import Cost
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE = "library", "hand", "battlefield", "graveyard", "stack", "exile"
 ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE)
 PLAYER_ZONES = (LIBRARY, HAND, GRAVEYARD)
-#: a minimal turn: enough phases for timing (main phase vs. not, whose turn)
-PHASES = ("beginning", "main1", "combat", "main2", "end")
+#: the steps of a turn in order (500.1); each main phase is a step of its own here
+STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
+         "first_strike_damage", "combat_damage", "end_of_combat", "main2", "end", "cleanup")
+#: the phase each step belongs to
+PHASE_OF = {"untap": "beginning", "upkeep": "beginning", "draw": "beginning", "main1": "main1",
+            "beginning_of_combat": "combat", "declare_attackers": "combat", "declare_blockers": "combat",
+            "first_strike_damage": "combat", "combat_damage": "combat", "end_of_combat": "combat",
+            "main2": "main2", "end": "ending", "cleanup": "ending"}
 MAIN_PHASES = ("main1", "main2")
+#: other names a scenario may use for a step: a phase stands for its first step with priority
+STEP_ALIASES = {"beginning": "upkeep", "combat": "beginning_of_combat", "ending": "end", "end_step": "end"}
+
+_new = object.__new__
 
 #: a target or chosen thing: ("P", player index) or ("O", object id)
 Target = tuple
@@ -45,13 +56,21 @@ class Player:
     library: list[int] = field(default_factory=list)
     hand: list[int] = field(default_factory=list)
     graveyard: list[int] = field(default_factory=list)
-    lost: bool = False
+    lost: bool = False  # lost the game (and so left it, 800.4a)
     last_turn: int = 0  # number of this player's most recent turn (602.5a)
     drew_from_empty: bool = False  # attempted to draw from an empty library since the last SBA check (704.5b)
+    won: bool = False
+    drawn_this_turn: int = 0  # cards drawn this turn (603.11: "the first card you draw each turn")
+    previous_turn: int = -1  # the number of this player's turn before their most recent one
 
     def copy(self) -> "Player":
         return Player(self.index, self.name, self.life, self.pool[:], self.library[:], self.hand[:],
-                      self.graveyard[:], self.lost, self.last_turn, self.drew_from_empty)
+                      self.graveyard[:], self.lost, self.last_turn, self.drew_from_empty, self.won,
+                      self.drawn_this_turn, self.previous_turn)
+
+    @property
+    def in_game(self) -> bool:
+        return not self.lost
 
 
 @dataclass(slots=True)
@@ -67,12 +86,15 @@ class Announcement:
     alternative: str | None = None
     optional: tuple[str, ...] = ()  # optional additional costs announced (kicker, buyback, …)
     chosen: tuple[str, ...] = ()  # names of "choose one" additional costs
+    hybrid: tuple[str, ...] = ()  # the colour announced for each hybrid symbol, in order (601.2b)
     targets: dict[str, tuple[Target, ...]] = field(default_factory=dict)  # slot -> targets
     division: dict[Target, int] = field(default_factory=dict)
     cost: Cost | None = None  # the locked total cost (601.2f)
-    cost_steps: tuple[str, ...] = ()  # how the total cost came about
+    cost_steps: tuple[tuple, ...] = ()  # how the total cost came about: (template, values); see costs.describe
     sacrificed: tuple[str, ...] = ()  # card names sacrificed to pay the cost
     discarded: tuple[str, ...] = ()
+    exiled: tuple[int, ...] = ()  # uids of the cards exiled to pay the cost (607.2q)
+    chooser: int | None = None  # the opponent who made the choices the spell gives them (601.6)
 
 
 @dataclass(slots=True)
@@ -95,11 +117,26 @@ class Obj:
     activations: dict[int, int] = field(default_factory=dict)  # ability index -> count this turn
     activations_turn: int = 0
     loyalty_turn: int = -1  # turn a loyalty ability of this permanent was last activated
+    abdef: object = None  # the AbilityDef of an ability on the stack (activated, triggered, delayed, reflexive)
+    trigger: object = None  # a triggered ability on the stack: its engine.triggers.Triggered record
+    memory: dict = field(default_factory=dict)  # what linked abilities remember (607): name -> immutable value
+    deathtouched: bool = False  # dealt damage by a source with deathtouch since the last SBA check (704.5h)
+    face: str | None = None  # the alternative characteristics it has (bestow, face down, adventure)
+    source_uid: int = 0  # an ability on the stack: the uid of its source
 
     def copy(self) -> "Obj":
-        return Obj(self.id, self.uid, self.card, self.owner, self.controller, self.zone, self.tapped, self.damage,
-                   dict(self.counters), self.since_turn, self.attached_to, self.token, self.ann, self.ability,
-                   self.source_card, dict(self.activations), self.activations_turn, self.loyalty_turn)
+        # attribute by attribute: about twice as fast as calling the constructor (the state is copied per action)
+        o = _new(Obj)
+        o.id, o.uid, o.card, o.owner, o.controller, o.zone = self.id, self.uid, self.card, self.owner, \
+            self.controller, self.zone
+        o.tapped, o.damage, o.counters, o.since_turn = self.tapped, self.damage, self.counters.copy(), self.since_turn
+        o.attached_to, o.token, o.ann, o.ability, o.source_card = self.attached_to, self.token, self.ann, \
+            self.ability, self.source_card
+        o.activations, o.activations_turn, o.loyalty_turn = self.activations.copy(), self.activations_turn, \
+            self.loyalty_turn
+        o.abdef, o.trigger, o.memory, o.deathtouched = self.abdef, self.trigger, self.memory.copy(), self.deathtouched
+        o.face, o.source_uid = self.face, self.source_uid
+        return o
 
 
 @dataclass(slots=True)
@@ -112,17 +149,33 @@ class GameState:
     exile: list[int] = field(default_factory=list)
     turn: int = 1
     active: int = 0
-    phase: str = "main1"
+    step: str = "main1"
     priority: int | None = 0
     passes: int = 0  # players who passed in succession
     next_id: int = 1
     next_uid: int = 1
     over: bool = False
+    lands_played: int = 0  # lands the active player played this turn (305.2)
+    #: combat: attacking creature id -> what it attacks; blocking creature id -> the attackers it blocks
+    attackers: dict[int, Target] = field(default_factory=dict)
+    blockers: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    blocked: list[int] = field(default_factory=list)  # attackers that became blocked (509.1h)
+    attacked: list[tuple[int, int]] = field(default_factory=list)  # (uid, player) declared as attackers this turn
+    #: triggered abilities waiting to be put on the stack (603.3), in the order they triggered
+    pending: list = field(default_factory=list)
+    #: delayed triggered abilities waiting for their event (603.7)
+    delayed: list = field(default_factory=list)
 
     def copy(self) -> "GameState":
         return GameState([p.copy() for p in self.players], {k: o.copy() for k, o in self.objects.items()},
-                         self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.phase,
-                         self.priority, self.passes, self.next_id, self.next_uid, self.over)
+                         self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
+                         self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
+                         dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
+                         self.pending[:], self.delayed[:])
+
+    @property
+    def phase(self) -> str:
+        return PHASE_OF[self.step]
 
     # -- zones ---------------------------------------------------------------------------------------------
     def zone_list(self, zone: str, player: int) -> list[int]:
@@ -146,7 +199,9 @@ class GameState:
         return obj
 
     def move(self, obj_id: int, zone: str, *, controller: int | None = None, bottom: bool = False) -> Obj:
-        """Move an object to ``zone``: it becomes a new object with a new id (the old id is gone)."""
+        """Move an object to ``zone``: it becomes a new object with a new id (the old id is gone, 400.7).
+
+        Game code moves objects with :func:`engine.zones.move`, which also reports the event."""
         old = self.objects.pop(obj_id)
         self.zone_list(old.zone, old.owner if old.zone in PLAYER_ZONES else 0).remove(obj_id)
         for other in self.objects.values():
@@ -155,10 +210,11 @@ class GameState:
         return self.new_object(old.card, old.owner, zone, controller=controller, uid=old.uid, token=old.token,
                                position=0 if bottom else None)
 
-    def remove(self, obj_id: int) -> None:
+    def remove(self, obj_id: int) -> Obj:
         """Take an object out of the game entirely (an ability leaving the stack, a token ceasing to exist)."""
         old = self.objects.pop(obj_id)
         self.zone_list(old.zone, old.owner if old.zone in PLAYER_ZONES else 0).remove(obj_id)
+        return old
 
     def find_uid(self, uid: int) -> Obj | None:
         for obj in self.objects.values():
@@ -167,4 +223,10 @@ class GameState:
         return None
 
     def opponents(self, player: int) -> list[int]:
-        return [p.index for p in self.players if p.index != player]
+        """The opponents still in the game."""
+        return [p.index for p in self.players if p.index != player and not p.lost]
+
+    def in_turn_order(self, start: int) -> list[int]:
+        """The players still in the game in turn order from ``start`` (APNAP order from the active player)."""
+        n = len(self.players)
+        return [i % n for i in range(start, start + n) if not self.players[i % n].lost]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import conditions
+from .characteristics import statics_on_battlefield
 from .costs import ZERO, ManaCost
 from .filters import matches
 from .registry import applied, enforces
@@ -27,26 +29,12 @@ class CostChange:
 def _statics(game, kind: str):
     """(source object, static) for each static ability of ``kind`` on the battlefield."""
     st = game.state
-    for oid in st.battlefield:
-        obj = st.objects[oid]
-        for s in game.characteristics(obj).statics:
-            if s.kind == kind:
-                yield obj, s
+    for oid, s in statics_on_battlefield(game).get(kind, ()):
+        yield st.objects[oid], s
 
 
-def _condition_holds(game, source, cond: dict | None) -> bool:
-    if not cond:
-        return True
-    if cond.get("source_untapped") and source.tapped:
-        return False
-    if "opponent_controls" in cond:
-        flt, at_least = cond["opponent_controls"]
-        st = game.state
-        if not any(sum(1 for oid in st.battlefield if st.objects[oid].controller == opp
-                       and matches(game, st.objects[oid], flt, opp)) >= at_least
-                   for opp in st.opponents(source.controller)):
-            return False
-    return True
+def _condition_holds(game, source, cond: tuple) -> bool:
+    return conditions.holds(game, cond, source, source.controller)
 
 
 def _times(game, source, static) -> int:
@@ -70,7 +58,7 @@ def cost_changes(game, spell) -> list[CostChange]:
             continue
         if source is not spell and "spells" not in p and spell.ability is not None:
             continue  # "spells cost …" does not change activation costs
-        if not _condition_holds(game, source, p.get("condition")):
+        if not _condition_holds(game, source, p.get("condition", ())):
             continue
         if source is not spell:
             applied("609.2")  # a static ability of a permanent applies to a spell: it is on the stack
@@ -104,3 +92,13 @@ def prohibitions(game, player: int, zone: str = BATTLEFIELD):
         applies = who == "all" or (who == "you") == (obj.controller == player)
         if applies:
             yield obj, s.params.get("spells")
+
+
+@enforces("608.3e")
+def cant_enter(game, obj) -> bool:
+    """Objects like this cannot enter the battlefield ("Lands can't enter the battlefield")."""
+    for source, s in _statics(game, "cant_enter"):
+        if matches(game, obj, s.params["objects"], source.controller, ch=game.characteristics(obj), any_zone=True):
+            applied("608.3e")
+            return True
+    return False

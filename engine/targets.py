@@ -12,6 +12,8 @@ from .filters import matches
 from .registry import applied, enforces
 from .state import Target
 
+EN = "en-2024-11-08/"
+
 
 def slot_count(slot, x: int) -> tuple[int, int]:
     """How many targets a slot takes: (min, max)."""
@@ -29,6 +31,7 @@ def source_colors(game, obj) -> frozenset:
     return game.db[obj.source_card].colors if obj.source_card else frozenset()
 
 
+@enforces(EN + "702.16b", EN + "702.11b", EN + "702.18a")
 def is_legal_target(game, slot, target, controller: int, source, x: int = 0) -> bool:
     """Does ``target`` meet the criteria of ``slot`` for a spell or ability controlled by ``controller``?"""
     kind, ref = target
@@ -44,10 +47,16 @@ def is_legal_target(game, slot, target, controller: int, source, x: int = 0) -> 
         return False
     if obj.id == source.id:
         return False  # a spell or ability cannot target itself
-    ch = game.characteristics(obj)
-    colors = source_colors(game, source)
-    if any(f"protection:{c}" in ch.keywords for c in colors):
-        return False  # protection (702.16, not in the knowledge base yet)
+    keywords = game.keywords(obj)
+    if any(f"protection:{c}" in keywords for c in source_colors(game, source)):
+        applied(EN + "702.16b")
+        return False
+    if "shroud" in keywords:
+        applied(EN + "702.18a")
+        return False
+    if "hexproof" in keywords and obj.controller != controller:
+        applied(EN + "702.11b")
+        return False
     return True
 
 

@@ -1,110 +1,204 @@
-"""Priority and a minimal turn structure: enough for timing.
+"""The turn (500–514) and passing priority (117.3d, 117.4): the game loop chapter 6 assumes.
 
-A turn here is ``beginning, main1, combat, main2, end``; combat and the steps
-inside phases are not modelled.  What matters for casting and activating is
-who the active player is, whether it is a main phase, whether the stack is
-empty and who has priority.  Priority and timing rules are not part of the
-2024 chapter 6, so they are cited from the 1999 rules (408.1c, 408.1d).
+A turn is a sequence of steps (:data:`engine.state.STEPS`).  As a step begins its turn-based actions
+happen (untap, draw, combat damage, cleanup), abilities that trigger "at the beginning of" it
+trigger (603.2b), and the active player receives priority — except in the untap step and, normally,
+the cleanup step (502.4, 514.3).  When all players pass in succession the top of the stack resolves,
+or, with an empty stack, the step ends: mana pools empty (500.4) and the next step begins.
+Rules of chapter 1 and 5 are cited from the English 2024 rules.
 """
 from __future__ import annotations
 
-from . import resolution, sba
+from typing import Callable
+
+from . import combat, priority, resolution
+from .drawing import draw_card
 from .errors import IllegalAction
+from .events import Event
 from .registry import applied, enforces
-from .state import MAIN_PHASES, PHASES
+from .state import STEPS
+from .timing import has_priority
+from .triggers import emit
+from .zones import move_all
+
+EN = "en-2024-11-08/"
+#: steps in which no player receives priority (unless something triggers in the cleanup step)
+NO_PRIORITY = ("untap", "cleanup")
+MAX_HAND = 7
 
 
-def has_priority(state, player: int) -> bool:
-    return state.priority == player and not state.over
-
-
-@enforces("de-1999/408.1d")
-def check_timing(game, player: int, sorcery_speed: bool, what: str) -> None:
-    """Only with priority; sorcery speed also needs an own main phase and an empty stack."""
-    st = game.state
-    applied("de-1999/408.1d")
-    if not has_priority(st, player):
-        raise IllegalAction("de-1999/408.1d", f"{st.players[player].name} does not have priority")
-    if sorcery_speed:
-        if st.active != player:
-            raise IllegalAction("de-1999/408.1d", f"{what} only in your own turn")
-        if st.phase not in MAIN_PHASES:
-            raise IllegalAction("de-1999/408.1d", f"{what} only in a main phase (now: {st.phase})")
-        if st.stack:
-            raise IllegalAction("de-1999/408.1d", f"{what} only while the stack is empty")
-
-
-@enforces("de-1999/408.1c", "608.1")
+@enforces(EN + "117.3d", EN + "117.4", "608.1", EN + "500.2", EN + "117.3b")
 def pass_priority(game, player: int, choices) -> None:
-    """Pass; when all players have passed in succession the top object resolves or the phase ends."""
+    """Pass; when all players have passed in succession the top object resolves, or the step ends."""
     st = game.state
     if not has_priority(st, player):
-        raise IllegalAction("de-1999/408.1c", f"{st.players[player].name} does not have priority")
-    applied("de-1999/408.1c")
+        raise IllegalAction(EN + "117.3d", f"{st.players[player].name} does not have priority")
+    applied(EN + "117.3d")
     st.passes += 1
-    if st.passes < len(st.players):
-        st.priority = (player + 1) % len(st.players)
+    order = st.in_turn_order(player)
+    if st.passes < len(order):
+        st.priority = order[1]
         return
+    applied(EN + "117.4")
     st.passes = 0
     if st.stack:
         applied("608.1")
         resolution.resolve_top(game, choices)
-        give_priority(game, st.active)
+        applied(EN + "117.3b")
+        priority.give_priority(game, st.active)
     else:
-        next_phase(game)
+        applied(EN + "500.2")
+        next_step(game)
 
 
-@enforces("de-1999/408.1c")
-def give_priority(game, player: int) -> None:
-    """A player receives priority; state-based actions are checked first."""
-    applied("de-1999/408.1c")
-    sba.check_state_based_actions(game)
+@enforces(EN + "500.4", EN + "500.1")
+def next_step(game) -> None:
+    """The current step ends (mana pools empty) and the next one begins; after the cleanup step, the next turn."""
     st = game.state
-    st.priority = None if st.over else player
-    st.passes = 0
+    end_step(game)
+    i = STEPS.index(st.step)
+    if i + 1 < len(STEPS):
+        begin_step(game, STEPS[i + 1])
+    else:
+        begin_turn(game)
 
 
-def next_phase(game) -> None:
-    """End the current phase: mana pools empty; after the end phase the next player's turn begins."""
+def end_step(game) -> None:
     st = game.state
-    for p in st.players:
+    if any(any(p.pool) for p in st.players):
+        applied_mana_empties(game)
+    if st.step == "end_of_combat":
+        combat.end_combat(game)
+
+
+@enforces(EN + "500.4")
+def applied_mana_empties(game) -> None:
+    """Unused mana empties from each mana pool as a step or phase ends."""
+    applied(EN + "500.4")
+    for p in game.state.players:
         p.pool = [0] * 6
-    i = PHASES.index(st.phase)
-    if i + 1 < len(PHASES):
-        st.phase = PHASES[i + 1]
-        give_priority(game, st.active)
-    else:
-        begin_turn(game, (st.active + 1) % len(st.players))
 
 
-def begin_turn(game, player: int) -> None:
-    """A new turn: the active player untaps their permanents; per-turn restrictions start over."""
+@enforces(EN + "500.1")
+def begin_turn(game) -> None:
+    """The next player in turn order who is still in the game takes a turn; it begins with the untap step."""
     st = game.state
+    applied(EN + "500.1")
     st.turn += 1
-    st.active = player
-    st.players[player].last_turn = st.turn
-    st.phase = PHASES[0]
+    order = st.in_turn_order(st.active)
+    st.active = order[1] if len(order) > 1 else order[0]
+    p = st.players[st.active]
+    p.previous_turn, p.last_turn = p.last_turn, st.turn
+    st.lands_played = 0
+    st.attacked = []
+    for p in st.players:
+        p.drawn_this_turn = 0
+    begin_step(game, "untap")
+
+
+@enforces(EN + "117.3a", "603.2b", EN + "508.8")
+def begin_step(game, step: str) -> None:
+    """Turn-based actions, then "at the beginning of" triggers, then the active player receives priority."""
+    st = game.state
+    if step in ("declare_blockers", "combat_damage", "first_strike_damage") and not st.attackers:
+        applied(EN + "508.8")  # no attackers: these steps are skipped
+        st.step = step
+        next_step(game)
+        return
+    if step == "first_strike_damage" and not combat.has_first_strike(game):
+        st.step = step
+        next_step(game)
+        return
+    st.step = step
+    TURN_BASED.get(step, _nothing)(game)
+    emit(game, [Event("step", step=step, active=st.active)])
+    if step in NO_PRIORITY and not (step == "cleanup" and st.pending):
+        next_step(game)
+        return
+    applied(EN + "117.3a")
+    priority.give_priority(game, st.active)
+
+
+def _nothing(game) -> None:
+    pass
+
+
+@enforces(EN + "502.3", EN + "502.4")
+def untap(game) -> None:
+    """The active player untaps their permanents; no player receives priority in the untap step."""
+    st = game.state
+    applied(EN + "502.3")
+    ids = [oid for oid in st.battlefield if st.objects[oid].controller == st.active and st.objects[oid].tapped]
+    for oid in ids:
+        st.objects[oid].tapped = False
+    applied(EN + "502.4")
+    if ids:
+        emit(game, [Event("untapped", obj=oid, player=st.active) for oid in ids])
+
+
+@enforces(EN + "504.1")
+def draw(game) -> None:
+    """The active player draws a card."""
+    applied(EN + "504.1")
+    draw_card(game, game.state.active)
+
+
+@enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a")
+def cleanup(game) -> None:
+    """Discard down to the maximum hand size; damage wears off; "until end of turn" effects end."""
+    st = game.state
+    p = st.players[st.active]
+    if len(p.hand) > MAX_HAND:
+        applied(EN + "514.1")
+        discard = [oid for oid in p.hand[:len(p.hand) - MAX_HAND]]
+        move_all(game, discard, "graveyard")
+    applied(EN + "514.2")
     for oid in st.battlefield:
-        obj = st.objects[oid]
-        if obj.controller == player:
-            obj.tapped = False
-        obj.damage = 0
-    give_priority(game, player)
+        st.objects[oid].damage = 0
+    applied(EN + "514.3")
+    if st.pending:
+        applied(EN + "514.3a")  # something triggered: players receive priority in this cleanup step
 
 
-def advance_to(game, phase: str, next_turn: bool = False) -> None:
-    """Skip ahead (scenario control): to ``phase`` of this turn or of the next turn; the stack must be empty."""
+def declare_attackers_step(game) -> None:
+    """The active player declares the attackers the action that began the step says (none by default)."""
+    decisions = game.decisions
+    combat.declare_attackers(game, list(decisions.attack) if decisions is not None else [])
+
+
+def declare_blockers_step(game) -> None:
+    """Each defending player declares the blockers the action that began the step says (none by default)."""
+    decisions = game.decisions
+    for player, declaration in (decisions.block if decisions is not None else []):
+        combat.declare_blockers(game, player, declaration)
+
+
+#: the turn-based actions of each step (steps without any are missing)
+TURN_BASED: dict[str, Callable] = {
+    "untap": untap, "draw": draw, "declare_attackers": declare_attackers_step,
+    "declare_blockers": declare_blockers_step,
+    "first_strike_damage": lambda game: combat.combat_damage(game, True),
+    "combat_damage": lambda game: combat.combat_damage(game, False), "cleanup": cleanup,
+}
+
+
+@enforces(EN + "500.2")
+def advance_to(game, step: str, next_turn: bool = False) -> str | None:
+    """All players pass with an empty stack until ``step`` (of the next turn) begins; stops early when something
+    goes on the stack or the game ends.  Returns why it stopped early, or None."""
     st = game.state
     if st.stack:
-        raise IllegalAction("de-1999/408.1c", "the stack is not empty; let it resolve first")
-    if next_turn:
-        for p in st.players:
-            p.pool = [0] * 6
-        begin_turn(game, (st.active + 1) % len(st.players))
-    elif PHASES.index(phase) < PHASES.index(st.phase):
-        raise IllegalAction("de-1999/408.1c", f"{phase} is already over in this turn")
-    while st.phase != phase:
-        for p in st.players:
-            p.pool = [0] * 6
-        st.phase = PHASES[PHASES.index(st.phase) + 1]
-    give_priority(game, st.active)
+        raise IllegalAction(EN + "500.2", "the stack is not empty; let it resolve first")
+    if not next_turn and STEPS.index(step) <= STEPS.index(st.step):
+        raise IllegalAction(EN + "500.2", f"{step} is already over in this turn")
+    turn = st.turn
+    for _ in range(len(STEPS) * 2 + 1):
+        applied(EN + "500.2")
+        next_step(game)
+        if st.over:
+            return "the game is over"
+        if st.stack:
+            return f"stopped in {st.step}: the stack is not empty"
+        if st.step == step and (not next_turn or st.turn > turn):
+            return None
+    return f"stopped in {st.step}"

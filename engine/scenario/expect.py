@@ -111,7 +111,9 @@ def _zone(ex: Expectation, subject: str, value: str) -> Outcome:
 
 SUBJECTS: dict[str, Callable[[Expectation, str, str], Outcome]] = {
     "illegal": _illegal, "applied": _applied, "order": _order, "cost": _cost, "priority": _priority,
-    "phase": _fact(lambda st: st.phase), "turn": _fact(lambda st: str(st.turn)),
+    "phase": _fact(lambda st: st.phase if st.phase not in ("main1", "main2") else st.step),
+    "step": _fact(lambda st: st.step), "turn": _fact(lambda st: str(st.turn)),
+    "over": _fact(lambda st: "yes" if st.over else "no"),
     "active": _fact(lambda st: st.players[st.active].name),
     "stack": _zone, "battlefield": _zone, "exile": _zone,
 }
@@ -144,8 +146,14 @@ def _player_zone(ex: Expectation, player: int, attr: str, value: str) -> Outcome
     return _names_equal(ex, ids, value, ordered=False)
 
 
+def _won(ex: Expectation, player: int, attr: str, value: str) -> Outcome:
+    p = ex.state.players[player]
+    return (value == "yes") == p.won, f"won: {'yes' if p.won else 'no'}"
+
+
 #: player attributes other than zones (zones: _player_zone)
-PLAYER: dict[str, Callable[[Expectation, int, str, str], Outcome]] = {"life": _life, "lost": _lost, "pool": _pool}
+PLAYER: dict[str, Callable[[Expectation, int, str, str], Outcome]] = {"life": _life, "lost": _lost, "pool": _pool,
+                                                                       "won": _won}
 
 
 # -- objects ------------------------------------------------------------------------------------------------------
@@ -162,7 +170,8 @@ def _object(ex: Expectation, subject: str, value: str) -> Outcome:
             return handler(ex, obj, mm)
     raise names.fail(line, f"cannot check {value!r}: expected tapped, untapped, in ZONE, damage N, loyalty N, "
                            f"counters KIND N, mana value N, power N, toughness N, controller NAME, "
-                           f"attached to REF, mana ability, not mana ability")
+                           f"attached to REF, attacking, blocking, blocked, has KEYWORD, chosen LINK VALUE, "
+                           f"mana ability, not mana ability")
 
 
 def _mana_ability(ex: Expectation, obj: Obj, index: int | None, value: str) -> Outcome:
@@ -210,4 +219,11 @@ OBJECT: list[tuple[re.Pattern[str], Callable[[Expectation, Obj, re.Match[str]], 
     (re.compile(r"counters (\S+) (\d+)"), _counters),
     (re.compile(r"controller (\S+)"), _controller),
     (re.compile(r"attached to (.+)"), _attached),
+    (re.compile(r"attacking"), lambda ex, obj, m: (obj.id in ex.state.attackers, "not attacking")),
+    (re.compile(r"blocking"), lambda ex, obj, m: (obj.id in ex.state.blockers, "not blocking")),
+    (re.compile(r"blocked"), lambda ex, obj, m: (obj.id in ex.state.blocked, "not blocked")),
+    (re.compile(r"has (\S+)"), lambda ex, obj, m: (m[1] in ex.names.game.keywords(obj),
+                                                   "keywords: " + ", ".join(sorted(ex.names.game.keywords(obj))))),
+    (re.compile(r"chosen (\S+) (\S+)"), lambda ex, obj, m: (obj.memory.get(m[1]) == m[2],
+                                                             f"chosen {m[1]}: {obj.memory.get(m[1])}")),
 ]

@@ -10,12 +10,13 @@ SUFFIX = ".scenario"
 #: what a setup line sets for a player: ``Alice life: 12``, ``Alice hand: …``
 SETUP_ATTRS = ("life", "pool") + ZONES
 #: what ``expect PLAYER …:`` checks
-PLAYER_EXPECT_ATTRS = ("life", "pool", "lost") + ZONES
+PLAYER_EXPECT_ATTRS = ("life", "pool", "lost", "won") + ZONES
 #: the options of a cast or an activation, in the order error messages list them
-CAST_OPTIONS = ("from", "mode", "modes", "x", "alternative", "optional", "additional", "target", "divide",
-                "sacrifice", "discard", "mana", "pay")
-#: every option a step may have: the above and the choices made while resolving
-OPTIONS = CAST_OPTIONS + ("choose",)
+CAST_OPTIONS = ("from", "mode", "modes", "x", "alternative", "optional", "additional", "hybrid", "target", "divide",
+                "sacrifice", "discard", "mana", "pay", "chooser")
+#: every option a step may have: the above, the choices made while resolving, and the decisions made as the
+#: action goes on (triggered abilities, the legend rule)
+OPTIONS = CAST_OPTIONS + ("choose", "trigger", "order", "keep")
 
 
 #: bounds on the numbers a scenario may contain: hostile input must not hang the runner or exhaust memory
@@ -54,7 +55,7 @@ class Option:
 class Step:
     line: int
     text: str
-    verb: str  # cast, activate, pass, all_pass, next_phase, next_turn, goto, start
+    verb: str  # a key of engine.scenario.steps.VERBS, or "start" (the expectations before the first step)
     player: str | None = None
     ref: str | None = None
     options: list[Option] = field(default_factory=list)

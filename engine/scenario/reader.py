@@ -11,7 +11,7 @@ from typing import Callable
 
 from ..paths import ROOT
 from ..registry import parse_citation
-from ..state import PHASES
+from ..state import STEP_ALIASES, STEPS
 from .model import CAST_OPTIONS, MAX_FILE, MAX_LINE, OPTIONS, SETUP_ATTRS, Option, Scenario, ScenarioError, Step
 from .model import number as bounded
 from .names import did_you_mean
@@ -22,6 +22,11 @@ _STEP_RE = [
     (re.compile(r"^(?P<player>\S+) activates (?P<ref>.+)$"), "activate"),
     (re.compile(r"^(?P<player>\S+) passes$"), "pass"),
     (re.compile(r"^(?:all pass|resolve)$"), "all_pass"),
+    (re.compile(r"^(?P<player>\S+) plays (?P<ref>.+)$"), "play"),
+    (re.compile(r"^(?P<player>\S+) attacks (?P<ref>(?:\S+ )?with .+)$"), "attack"),
+    (re.compile(r"^(?P<player>\S+) blocks (?P<ref>.+)$"), "block"),
+    (re.compile(r"^(?P<player>\S+) concedes$"), "concede"),
+    (re.compile(r"^next step$"), "next_step"),
     (re.compile(r"^next phase$"), "next_phase"),
     (re.compile(r"^next turn$"), "next_turn"),
     (re.compile(r"^go to (?P<ref>\S+)$"), "goto"),
@@ -119,7 +124,8 @@ class _Parser:
                 return
         raise self.fail(no, f"cannot read {line!r}: expected a header ('title:', 'players:'), "
                             f"a setup line ('Alice hand: …'), a step ('Alice casts …', "
-                            f"'Alice activates …', 'Alice passes', 'resolve', 'next turn') "
+                            f"'Alice activates …', 'Alice plays …', 'Alice attacks with …', 'Bob blocks … "
+                            f"with …', 'Alice passes', 'resolve', 'next step', 'go to end', 'next turn') "
                             f"or 'expect …'")
 
 
@@ -171,13 +177,13 @@ def _turn(sc: Scenario, path: str, no: int, value: str) -> None:
                 number = bounded(tok, "turn", 1)
             except ValueError as e:
                 raise ScenarioError(path, no, str(e)) from None
-        elif tok in PHASES:
-            phase = tok
+        elif tok in STEPS or tok in STEP_ALIASES:
+            phase = STEP_ALIASES.get(tok, tok)
         elif tok in sc.players:
             active = tok
         else:
-            raise ScenarioError(path, no, f"turn: {tok!r} is neither a number, a phase "
-                                          f"({', '.join(PHASES)}) nor a player")
+            raise ScenarioError(path, no, f"turn: {tok!r} is neither a number, a step "
+                                          f"({', '.join(STEPS)}) nor a player")
     sc.turn = (number, active, phase)
 
 

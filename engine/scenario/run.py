@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..cards import CardDB, CardError, default_db
-from ..costs import CostSyntaxError, pool_from
+from ..costs import CostSyntaxError, describe, pool_from
 from ..errors import IllegalAction, NotExecutable
 from ..game import Game
 from ..paths import SCENARIOS_DIR
@@ -44,10 +44,13 @@ class Runner:
         number, active, phase = self.sc.turn
         st.turn = number
         st.active = self.players[active] if active else 0
-        st.phase = phase
+        st.step = phase
         st.priority = st.active
+        n = len(st.players)
         for p in st.players:
-            p.last_turn = number if p.index == st.active else max(number - 1, 0)
+            behind = (p.index - st.active) % n  # how many turns ago this player's last turn was
+            p.last_turn = number - (n - behind) % n if behind else number
+            p.previous_turn = p.last_turn - n
         for line, player, attr, value in self.sc.setup:
             SETUP.get(attr, _set_zone)(self, line, self.players[player], attr, value)
 
@@ -105,7 +108,7 @@ class Runner:
         if step.verb in ("cast", "activate") and outcome is None and game.last_cost is not None and game.state.stack:
             top = game.state.objects[game.state.stack[-1]]
             if top.ann is not None:
-                res.details = list(top.ann.cost_steps)  # how the locked total cost came about
+                res.details = [describe(s) for s in top.ann.cost_steps]  # how the locked total cost came about
         return res
 
     def check(self, line: int, text: str, res: StepResult) -> tuple[bool, str]:

@@ -9,12 +9,12 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from ..actions import take_action
 from ..costs import CostSyntaxError, pool_from
 from ..errors import IllegalAction
 from ..game import Choices, ManaActivation
-from ..state import PHASES, ZONES
-from ..turn import advance_to, pass_priority
+from ..procedures import play_card
+from ..state import PHASE_OF, STEP_ALIASES, STEPS, ZONES
+from ..turn import pass_priority
 from .model import LIMITS, Option, Step, number, split_list
 from .names import Names, parse_ref
 from .reader import option
@@ -96,11 +96,50 @@ def _choose(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.resolve += split_list(opt.value)
 
 
+def _trigger(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``trigger: Mantikor (target: Bob); Kelch #2 (mode: 1)``: the choices for a triggered ability (603.3c–d)."""
+    for t in split_list(opt.value):
+        m = parse_ref(t)
+        names.known(opt.line, m["ref"].strip())
+        sub = Step(opt.line, "", "activate", step.player, None, [])
+        sub.options = [option(names.path, opt.line, part.strip()) for part in (m["sub"] or "").split(",")
+                       if part.strip()]
+        got = choices(names, sub)
+        ch.triggers.append(((m["ref"].strip(), number(m["n"], "ability", 1) if m["n"] else None), got))
+
+
+def _order(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``order: Kelch; Mantikor``: triggered abilities in the order they go on the stack (the first, first)."""
+    for t in split_list(opt.value):
+        m = parse_ref(t)
+        names.known(opt.line, m["ref"].strip())
+        ch.order.append((m["ref"].strip(), number(m["n"], "ability", 1) if m["n"] else None))
+
+
+def _keep(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.keep += [names.known(opt.line, t) for t in split_list(opt.value)]
+
+
+def _hybrid(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``hybrid: G; W``: the colour announced for each hybrid symbol, in the order of the cost (601.2b)."""
+    colors = [c.strip("{}") for c in split_list(opt.value.replace(",", ";"))]
+    if any(c not in "WUBRG" or len(c) != 1 for c in colors):
+        raise names.fail(opt.line, "hybrid: one colour (W U B R G) for each hybrid symbol")
+    ch.hybrid += tuple(colors)
+
+
+def _chooser(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    if opt.value not in names.players:
+        raise names.fail(opt.line, f"chooser: unknown player {opt.value!r}")
+    ch.chooser = names.players[opt.value]
+
+
 #: one handler per option key (the parser accepts exactly these keys: model.OPTIONS)
 OPTIONS: dict[str, OptionHandler] = {
     "from": _from, "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative, "optional": _optional,
     "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
-    "mana": _mana, "pay": _pay, "choose": _choose,
+    "mana": _mana, "pay": _pay, "choose": _choose, "trigger": _trigger, "order": _order, "keep": _keep,
+    "hybrid": _hybrid, "chooser": _chooser,
 }
 
 
@@ -190,39 +229,107 @@ def _pass(names: Names, step: Step) -> IllegalAction | None:
 
 
 def _resolve(names: Names, step: Step) -> IllegalAction | None:
-    return take_action(names.game, _all_pass, choices(names, step))
+    return names.game.act(_all_pass, choices(names, step), choices=choices(names, step))
 
 
 def _all_pass(game, ch: Choices) -> None:
     """Every player passes in turn, starting with the one who has priority (one step, undone as a whole)."""
-    n = len(game.state.players)
+    n = len(game.state.in_turn_order(0))
     for i in range(n):
         who = game.state.priority
         if who is None:
-            raise IllegalAction("de-1999/408.1c", "nobody has priority (the game is over)")
+            raise IllegalAction("en-2024-11-08/117.3d", "nobody has priority (the game is over)")
         pass_priority(game, who, ch if i == n - 1 else Choices())
 
 
-def _next_phase(names: Names, step: Step) -> IllegalAction | None:
+def _play(names: Names, step: Step) -> IllegalAction | None:
+    """``Alice plays Wald``: a land is played, anything else is cast (601.1a)."""
+    game, p = names.game, _player(names, step)
+    ch = choices(names, step)
+    oid = names.ref(step.line, _ref(step), zones=(ch.from_zone,), player=p)
+    if game.characteristics(game.state.objects[oid]).spell is not None:
+        slotted(names, ch, step, game.characteristics(game.state.objects[oid]).spell)
+    return game.act(play_card, p, oid, ch, choices=ch)
+
+
+def _advance(names: Names, step: Step, target: str, next_turn: bool = False, ch: Choices | None = None):
     game = names.game
-    i = PHASES.index(game.state.phase)
-    if i + 1 >= len(PHASES):
-        return take_action(game, advance_to, PHASES[0], True)
-    return take_action(game, advance_to, PHASES[i + 1])
+    ch = ch or choices(names, step)
+    if target not in STEPS:
+        raise names.fail(step.line, f"unknown step {target!r} ({', '.join(STEPS)})")
+    return game.advance_to(target, next_turn, ch)
+
+
+def _next_step(names: Names, step: Step) -> IllegalAction | None:
+    st = names.game.state
+    i = STEPS.index(st.step)
+    return _advance(names, step, STEPS[(i + 1) % len(STEPS)], i + 1 == len(STEPS))
+
+
+def _next_phase(names: Names, step: Step) -> IllegalAction | None:
+    st = names.game.state
+    phase = PHASE_OF[st.step]
+    following = [s for s in STEPS[STEPS.index(st.step) + 1:] if PHASE_OF[s] != phase and s not in ("untap", "draw")]
+    if not following:
+        return _advance(names, step, "upkeep", True)
+    return _advance(names, step, following[0])
 
 
 def _next_turn(names: Names, step: Step) -> IllegalAction | None:
-    return take_action(names.game, advance_to, "main1", True)
+    return _advance(names, step, "main1", True)
 
 
 def _goto(names: Names, step: Step) -> IllegalAction | None:
-    if step.ref not in PHASES:
-        raise names.fail(step.line, f"unknown phase {step.ref!r} ({', '.join(PHASES)})")
-    return take_action(names.game, advance_to, step.ref)
+    target = STEP_ALIASES.get(_ref(step), _ref(step))
+    if target not in STEPS:
+        raise names.fail(step.line, f"unknown step {_ref(step)!r} ({', '.join(STEPS)})")
+    return _advance(names, step, target)
+
+
+def _attack(names: Names, step: Step) -> IllegalAction | None:
+    """``Alice attacks with baer; elf`` (the only opponent) or ``Alice attacks Bob with baer``."""
+    game, p = names.game, _player(names, step)
+    who, _, attackers = _ref(step).rpartition("with ")
+    who = who.strip()
+    st = game.state
+    if who:
+        defender = names.target(step.line, who)
+    else:
+        opponents = st.opponents(p)
+        if len(opponents) != 1:
+            raise names.fail(step.line, "several opponents: write 'attacks PLAYER with …'")
+        defender = ("P", opponents[0])
+    ch = choices(names, step)
+    ch.attack = [(names.ref(step.line, a, zones=("battlefield",), player=p), defender)
+                 for a in split_list(attackers)]
+    if st.active != p:
+        raise names.fail(step.line, f"only the active player ({st.players[st.active].name}) attacks")
+    return _advance(names, step, "declare_attackers", ch=ch)
+
+
+def _block(names: Names, step: Step) -> IllegalAction | None:
+    """``Bob blocks baer with mauer; elf with wand`` (or ``Bob blocks nothing``)."""
+    p = _player(names, step)
+    declaration = []
+    if _ref(step).strip() != "nothing":
+        for part in split_list(_ref(step)):
+            attacker, sep, blocker = part.rpartition(" with ")
+            if not sep:
+                raise names.fail(step.line, "write 'PLAYER blocks ATTACKER with BLOCKER; …'")
+            declaration.append((names.ref(step.line, blocker, zones=("battlefield",), player=p),
+                                names.ref(step.line, attacker, zones=("battlefield",))))
+    ch = choices(names, step)
+    ch.block = [(p, declaration)]
+    return _advance(names, step, "declare_blockers", ch=ch)
+
+
+def _concede(names: Names, step: Step) -> IllegalAction | None:
+    return names.game.concede(_player(names, step))
 
 
 #: one handler per verb of a step line (see reader._STEP_RE)
 VERBS: dict[str, VerbHandler] = {
-    "cast": _cast, "activate": _activate, "pass": _pass, "all_pass": _resolve,
-    "next_phase": _next_phase, "next_turn": _next_turn, "goto": _goto,
+    "cast": _cast, "activate": _activate, "pass": _pass, "all_pass": _resolve, "play": _play,
+    "next_step": _next_step, "next_phase": _next_phase, "next_turn": _next_turn, "goto": _goto,
+    "attack": _attack, "block": _block, "concede": _concede,
 }

@@ -48,12 +48,12 @@ def test_tap_symbol_on_a_creature_that_just_came_under_control_602_5a():
 
 
 def test_tap_symbol_allowed_after_a_new_turn_602_5a():
-    from engine.turn import advance_to
-
     game = new_game()
     elf = game.put("Llanowarelfen", "battlefield", ALICE, new=True)
-    advance_to(game, "main1", next_turn=True)   # Bob's turn
-    advance_to(game, "main1", next_turn=True)   # Alice's next turn
+    for player in (ALICE, BOB):
+        game.put("Wald", "library", player)  # something to draw in the draw step
+    assert game.advance_to("main1", next_turn=True) is None   # Bob's turn
+    assert game.advance_to("main1", next_turn=True) is None   # Alice's next turn
     assert game.state.active == ALICE
     assert game.activate(ALICE, elf, None, Choices()) is None
 
@@ -85,7 +85,7 @@ def test_once_each_turn_stays_with_the_object_602_5b():
     art = game.put("Einmal-Artefakt", "battlefield", ALICE)
     assert game.activate(ALICE, art, 1, Choices()) is None
     assert game.activate(ALICE, art, 1, Choices()).rule == "602.5b"
-    assert game.activate(ALICE, art, 2, Choices()).rule == "de-1999/408.1d"  # sorcery timing, stack not empty
+    assert game.activate(ALICE, art, 2, Choices()).rule == "en-2024-11-08/117.1a"  # sorcery timing, stack not empty
     resolve(game)
     game.state.objects[art].controller = BOB  # control changes: the restriction stays with the object
     game.state.priority = BOB

@@ -136,7 +136,7 @@ def test_permission_and_timing_601_3():
     assert err.rule == "601.3"
     bears = game.put("Grizzlybären", "hand", BOB)
     err = game.cast(BOB, bears, Choices())
-    assert err.rule == "de-1999/408.1d"  # no priority
+    assert err.rule == "en-2024-11-08/117.1"  # no priority
     land = game.put("Gebirge", "hand", ALICE)
     assert game.cast(ALICE, land, Choices()).rule == "601.3"
 
@@ -147,7 +147,7 @@ def test_sorcery_timing_needs_own_main_phase_and_empty_stack():
     bears = game.put("Grizzlybären", "hand", ALICE)
     assert game.cast(ALICE, shock, Choices(targets={"ziel": (player_target(BOB),)})) is None
     err = game.cast(ALICE, bears, Choices())
-    assert err.rule == "de-1999/408.1d" and "stack" in err.message
+    assert err.rule == "en-2024-11-08/117.1a" and "stack" in err.message
 
 
 def test_prohibition_considers_announcement_choices_601_3a_and_601_4():

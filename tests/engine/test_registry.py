@@ -11,7 +11,7 @@ from kb.manifest import load as load_manifest
 def known_numbers():
     """Normalised rule numbers per edition, from the parsers (not from the database)."""
     manifest = load_manifest(ROOT / "data" / "manifest.toml")
-    cited = {c.edition for c in load_all().citations()}
+    cited = {c.edition for c in load_all().citations()} | {"de-1999"}
     out = {}
     for edition in cited:
         doc, ed = manifest.edition(edition)
@@ -111,8 +111,17 @@ def test_applying_a_rule_the_function_does_not_cite_is_an_error():
     def unregistered():
         applied("601.2a")
 
-    with Tracer(local):
+    @enforces("601.2c", registry=local)
+    def with_helper():
+        helper()
+
+    def helper():
+        applied("601.2c")
+
+    with Tracer(local) as t:
         with pytest.raises(RuntimeError, match="does not cite"):
             cites_one()
-        with pytest.raises(RuntimeError, match="not a registered"):
+        with pytest.raises(RuntimeError, match="neither a registered"):
             unregistered()
+        with_helper()  # a helper of an enforcing function applies the rule for it
+    assert [(str(c), f.qualname.rsplit(".", 1)[-1]) for c, f in t.appliers()] == [("601.2c", "with_helper")]

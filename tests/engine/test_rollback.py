@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.cards import default_db
 from engine.errors import NotExecutable
 from engine.game import Choices, Game, ManaActivation
-from engine.state import PHASES, object_target, player_target
+from engine.state import STEPS, object_target, player_target
 from engine.targets import is_legal_target
 
 DB = default_db()
@@ -33,7 +33,7 @@ def games(draw):
     s = game.state
     s.active = draw(st.integers(0, 1))
     s.priority = draw(st.sampled_from([0, 1]))
-    s.phase = "main1" if draw(st.integers(0, 4)) else draw(st.sampled_from(PHASES))
+    s.step = "main1" if draw(st.integers(0, 4)) else draw(st.sampled_from(STEPS))
     s.turn = 3
     for p in s.players:
         p.last_turn = 3 if p.index == s.active else 2

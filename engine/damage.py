@@ -1,0 +1,78 @@
+"""Dealing damage (120), and the keywords that change what damage does (702.2, 702.15, 702.16e).
+
+One function deals all damage — from spells, abilities and combat — so that protection prevents
+it, deathtouch and lifelink apply, and triggered abilities see one event per recipient
+(an event whose damage was all prevented does not happen, 603.2h).  Chapter 1 and 7 rules are
+cited from the English 2024 rules.
+"""
+from __future__ import annotations
+
+from .events import Event
+from .registry import applied, enforces
+from .triggers import emit
+
+EN = "en-2024-11-08/"
+
+
+def source_of(game, obj):
+    """The object that deals an ability's damage is its source (as it last existed); a spell deals its own."""
+    if obj.ability is None:
+        return obj, game.characteristics(obj)
+    src = game.state.objects.get(obj.ability[0])
+    if src is not None:
+        return src, game.characteristics(src)
+    return obj, game.db[obj.source_card] if obj.source_card in game.db else game.characteristics(obj)
+
+
+@enforces(EN + "120.3", EN + "120.3a", EN + "120.3c", EN + "120.3e", EN + "702.16e", "603.2h", EN + "702.15b")
+def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = False) -> list[Event]:
+    """``source`` deals damage: ``targets`` is a list of (target, amount), dealt at the same time."""
+    st = game.state
+    events = []
+    for target, n in targets:
+        if n <= 0:
+            continue
+        kind, ref = target
+        recipient = st.players[ref] if kind == "P" else st.objects.get(ref)
+        if recipient is None:
+            continue
+        if any(f"protection:{c}" in _protections(game, kind, recipient) for c in source_ch.colors):
+            applied(EN + "702.16e")  # prevented: the event does not happen and triggers nothing
+            applied("603.2h")
+            continue
+        applied(EN + "120.3")
+        if kind == "P":
+            applied(EN + "120.3a")
+            recipient.life -= n
+            events.append(Event("damage", player=ref, source=source.id, amount=n, combat=combat))
+        else:
+            _to_permanent(game, recipient, n, _keywords(game, source, source_ch))
+            events.append(Event("damage", obj=ref, player=recipient.controller, source=source.id, amount=n,
+                                combat=combat))
+        if "lifelink" in _keywords(game, source, source_ch):
+            applied(EN + "702.15b")
+            st.players[source.controller].life += n
+            events.append(Event("life_gained", player=source.controller, amount=n))
+    if events:
+        emit(game, events)
+    return events
+
+
+def _protections(game, kind: str, recipient) -> frozenset:
+    return frozenset() if kind == "P" else game.keywords(recipient)
+
+
+def _keywords(game, source, source_ch) -> frozenset:
+    return game.keywords(source) if source.id in game.state.objects else source_ch.keywords
+
+
+def _to_permanent(game, obj, n: int, source_keywords: frozenset) -> None:
+    ch = game.characteristics(obj)
+    if "creature" in ch.types:
+        applied(EN + "120.3e")
+        obj.damage += n
+        if "deathtouch" in source_keywords:
+            obj.deathtouched = True
+    if "planeswalker" in ch.types:
+        applied(EN + "120.3c")
+        obj.counters["loyalty"] = max(0, obj.counters.get("loyalty", 0) - n)

@@ -1,0 +1,49 @@
+"""Drawing cards (121): one at a time; from an empty library, the attempt is remembered for 704.5b.
+
+Cited from the English 2024 rules.  A static ability may reveal the first card a player draws each turn
+(603.11's example); the reveal is an event its linked triggered abilities see (607.2h).
+"""
+from __future__ import annotations
+
+from .events import Event
+from .registry import applied, enforces
+from .state import HAND
+from .triggers import emit
+from .zones import move
+
+EN = "en-2024-11-08/"
+
+
+@enforces(EN + "121.1", EN + "121.2", EN + "121.4")
+def draw_card(game, player: int) -> None:
+    """Draw one card: the top card of the library into the hand; from an empty library, remember the attempt."""
+    st = game.state
+    p = st.players[player]
+    applied(EN + "121.2")
+    if not p.library:
+        applied(EN + "121.4")
+        p.drew_from_empty = True
+        return
+    applied(EN + "121.1")
+    card = move(game, p.library[-1], HAND)
+    p.drawn_this_turn += 1
+    emit(game, [Event("draw", obj=card.id, player=player, amount=p.drawn_this_turn)])
+    reveal_draw(game, player, card)
+
+
+@enforces("603.11", "607.2h")
+def reveal_draw(game, player: int, card) -> None:
+    """"Reveal the first card you draw each turn": a static ability linked to the triggered abilities that refer to
+    the cards it reveals (603.11)."""
+    st = game.state
+    for oid in list(st.battlefield):
+        source = st.objects[oid]
+        if source.controller != player:
+            continue
+        for static in game.characteristics(source).statics:
+            if static.kind == "reveal_draws" and (not static.params.get("first_each_turn")
+                                                  or st.players[player].drawn_this_turn == 1):
+                applied("603.11")
+                applied("607.2h")
+                emit(game, [Event("revealed", obj=card.id, player=player,
+                                  cause=(source.uid, static.params.get("link")))])

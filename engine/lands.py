@@ -1,0 +1,41 @@
+"""Playing a land (305, 116.2a): a special action, once each turn, in a main phase of one's own turn.
+
+Rules of chapter 1 and 3 are cited from the English 2024 rules.  "Playing a card" means playing it
+as a land or casting it as a spell (601.1a).
+"""
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .registry import applied, enforces
+from .state import BATTLEFIELD, HAND, MAIN_PHASES
+from .timing import has_priority
+from .zones import move
+
+EN = "en-2024-11-08/"
+
+
+@enforces(EN + "305.1", EN + "305.2", EN + "305.2a", EN + "305.3", EN + "116.2a", EN + "117.3c")
+def play_land(game, player: int, obj_id: int) -> None:
+    """Put a land card from one's hand onto the battlefield; the player keeps priority."""
+    st = game.state
+    obj = st.objects.get(obj_id)
+    if obj is None or obj.zone != HAND or obj.owner != player:
+        raise IllegalAction(EN + "305.1", "a land is played from its owner's hand")
+    ch = game.characteristics(obj)
+    if "land" not in ch.types:
+        raise IllegalAction(EN + "305.1", f"{ch.name} is not a land")
+    applied(EN + "116.2a")
+    if st.active != player:
+        applied(EN + "305.3")
+        raise IllegalAction(EN + "305.3", "a player can play a land only in their own turn")
+    applied(EN + "305.1")
+    if not has_priority(st, player) or st.step not in MAIN_PHASES or st.stack:
+        raise IllegalAction(EN + "305.1", "a land is played with priority, in a main phase, while the stack is "
+                                          "empty")
+    applied(EN + "305.2")
+    applied(EN + "305.2a")
+    if st.lands_played >= 1:
+        raise IllegalAction(EN + "305.2", f"{st.players[player].name} has already played a land this turn")
+    st.lands_played += 1
+    move(game, obj_id, BATTLEFIELD, controller=player)
+    applied(EN + "117.3c")

@@ -1,0 +1,325 @@
+"""One-shot effects (610): do something once — damage, destroy, counter, move, draw, gain life, add mana …
+
+Each kind is registered for card files with :func:`engine.effects.effect`.  Objects move through
+:mod:`engine.zones` and damage goes through :mod:`engine.damage`, so that triggered abilities see
+every event.  Several objects destroyed at once move as one event (603.10a).
+"""
+from __future__ import annotations
+
+from . import players
+from .costs import pool_from
+from .damage import deal_damage, source_of
+from .drawing import draw_card
+from .effects import Resolution, effect, run_effect
+from .errors import IllegalAction, NotExecutable
+from .events import Event
+from .filters import Filter, matches
+from .registry import applied, enforces
+from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
+from .triggers import Triggered, emit
+from .zones import move_all
+
+EN = "en-2024-11-08/"
+ZONE_OF = {"hand": HAND, "graveyard": GRAVEYARD, "exile": EXILE, "battlefield": BATTLEFIELD,
+           "library_top": LIBRARY, "library_bottom": LIBRARY}
+
+
+@effect("damage", required=("amount", "to"))
+@enforces("610.1")
+def damage(ctx: Resolution, spec: dict) -> None:
+    """Deal damage to targets or players (``amount = "divided"``: as announced, 601.2d)."""
+    applied("610.1")
+    source, source_ch = source_of(ctx.game, ctx.obj)
+    targets = [(t, ctx.ann.division.get(t, 0) if spec["amount"] == "divided" else ctx.amount(spec["amount"]))
+               for t in ctx.targets(spec["to"])]
+    deal_damage(ctx.game, source, source_ch, targets)
+
+
+def _permanents(ctx, spec) -> list:
+    if "all" in spec:
+        st = ctx.state
+        return [st.objects[oid] for oid in list(st.battlefield)
+                if matches(ctx.game, st.objects[oid], spec["all"], ctx.controller, ctx.source_id)]
+    return [o for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD]
+
+
+@effect("destroy", optional=("what", "all"))
+@enforces("610.1", "609.2", EN + "702.12b")
+def destroy(ctx: Resolution, spec: dict) -> None:
+    """Destroy target permanents, or all permanents matching ``all``, at the same time (indestructible ones stay)."""
+    applied("610.1")
+    if "all" in spec:
+        applied("609.2")  # "all …" means all such permanents
+    ids = []
+    for obj in _permanents(ctx, spec):
+        if "indestructible" in ctx.game.keywords(obj):
+            applied(EN + "702.12b")
+        else:
+            ids.append(obj.id)
+    if ids:
+        move_all(ctx.game, ids, GRAVEYARD)
+
+
+@effect("counter", required=("what",))
+@enforces("610.1", "604.5")
+def counter(ctx: Resolution, spec: dict) -> None:
+    """Counter target spells (to their owners' graveyards) or abilities (they cease to exist)."""
+    applied("610.1")
+    game = ctx.game
+    for obj in ctx.objects(spec["what"]):
+        if obj.zone != STACK:
+            continue
+        if obj.ability is not None:
+            game.state.remove(obj.id)
+            continue
+        if "cant_be_countered" in game.keywords(obj):
+            applied("604.5")  # a static ability that functions on the stack: it cannot be countered
+            continue
+        before, before_ch = obj.copy(), game.characteristics(obj)
+        move_all(game, [obj.id], GRAVEYARD)
+        emit(game, [Event("countered", player=before.controller, before=before, before_ch=before_ch)])
+
+
+@effect("move", required=("what", "zone"), optional=("controller", "link"))
+@enforces("610.1", "607.2a", "607.2c")
+def move(ctx: Resolution, spec: dict) -> None:
+    """Move objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom) at once."""
+    applied("610.1")
+    zone = spec["zone"]
+    objs = ctx.objects(spec["what"])
+    if not objs:
+        return
+    controller = ctx.controller if spec.get("controller") == "you" else None
+    new = move_all(ctx.game, [o.id for o in objs], ZONE_OF[zone], controller=controller,
+                   bottom=zone == "library_bottom", queue=ctx.queue)
+    if "link" in spec:
+        remember_linked(ctx, spec["link"], new, zone)
+    # later instructions about "it" follow the card to its new zone
+    renames = {object_target(o.id): object_target(n.id) for o, n in zip(objs, new)}
+    if spec["what"] in ctx.legal:
+        ctx.legal[spec["what"]] = [renames.get(t, t) for t in ctx.legal[spec["what"]]]
+
+
+def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
+    """The ability that moved them is linked to the abilities that refer to them (607.2a exile, 607.2c battlefield)."""
+    source_id = ctx.source_object_id()
+    if source_id is None:
+        return
+    applied("607.2a" if zone == "exile" else "607.2c")
+    memory = ctx.state.objects[source_id].memory
+    memory[link] = tuple(memory.get(link, ())) + tuple(o.uid for o in objs)
+
+
+@effect("draw", required=("who",), optional=("amount",))
+@enforces("610.1")
+def draw(ctx: Resolution, spec: dict) -> None:
+    """Players draw cards, one at a time; drawing from an empty library loses the game (121.4, 704.5b)."""
+    applied("610.1")
+    for p in ctx.players(spec["who"]):
+        for _ in range(ctx.amount(spec.get("amount", 1))):
+            draw_card(ctx.game, p)
+
+
+@effect("discard", required=("who",), optional=("amount", "whole_hand"))
+@enforces("610.1", "609.3")
+def discard(ctx: Resolution, spec: dict) -> None:
+    """Players discard cards of their choice (or their whole hand); with fewer cards in hand, all of them."""
+    applied("610.1")
+    for p in ctx.players(spec["who"]):
+        hand = list(ctx.state.players[p].hand)
+        if spec.get("whole_hand"):
+            picked = hand
+        else:
+            n = ctx.amount(spec.get("amount", 1))
+            if n > len(hand):
+                applied("609.3")  # as many as possible
+            picked = ctx.choose(p, hand, n, "discard")
+        for oid in picked:  # one at a time: a state trigger may see the hand empty in between (603.8)
+            move_all(ctx.game, [oid], GRAVEYARD)
+
+
+@effect("gain_life", required=("who", "amount"))
+@enforces("610.1")
+def gain_life(ctx: Resolution, spec: dict) -> None:
+    """Players gain life."""
+    applied("610.1")
+    n = ctx.amount(spec["amount"])
+    for p in ctx.players(spec["who"]):
+        ctx.state.players[p].life += n
+        emit(ctx.game, [Event("life_gained", player=p, amount=n)])
+
+
+@effect("lose_life", required=("who", "amount"))
+@enforces("610.1")
+def lose_life(ctx: Resolution, spec: dict) -> None:
+    """Players lose life."""
+    applied("610.1")
+    n = ctx.amount(spec["amount"])
+    for p in ctx.players(spec["who"]):
+        ctx.state.players[p].life -= n
+
+
+@effect("win_game", required=("who",))
+@enforces("610.1")
+def win_game(ctx: Resolution, spec: dict) -> None:
+    """A player wins the game (104.2b)."""
+    applied("610.1")
+    for p in ctx.players(spec["who"]):
+        players.win_game(ctx.game, p)
+
+
+@effect("add_mana", optional=("mana", "one_of", "per", "who", "chosen"))
+@enforces("610.1", "607.2d")
+def add_mana(ctx: Resolution, spec: dict) -> None:
+    """Add mana: fixed, one of several combinations, the colour chosen for a linked ability, or once per permanent."""
+    applied("610.1")
+    if "one_of" in spec:
+        text = ctx.choose_option(list(spec["one_of"]), "add mana")
+    elif "chosen" in spec:
+        applied("607.2d")
+        source_id = ctx.source_object_id()
+        color = ctx.state.objects[source_id].memory.get(spec["chosen"]) if source_id is not None else None
+        text = "{" + color + "}" if color else ""  # 607.5a: nothing chosen, no mana
+    else:
+        text = spec.get("mana", "")
+    pool = pool_from(text)
+    times = 1
+    if "per" in spec:
+        st = ctx.state
+        times = sum(1 for oid in st.battlefield if matches(ctx.game, st.objects[oid], spec["per"], ctx.controller))
+    for p in ctx.players(spec.get("who", "you")):
+        target = ctx.state.players[p].pool
+        for i, n in enumerate(pool):
+            target[i] += n * times
+        if any(pool) and times:
+            emit(ctx.game, [Event("mana_added", player=p, amount=sum(pool) * times)])
+
+
+@effect("tap", optional=("what", "all"))
+@enforces("610.1")
+def tap(ctx: Resolution, spec: dict) -> None:
+    """Tap target permanents (or all matching ``all``)."""
+    applied("610.1")
+    events = []
+    for obj in _permanents(ctx, spec):
+        if not obj.tapped:
+            obj.tapped = True
+            events.append(Event("tapped", obj=obj.id, player=obj.controller))
+    emit(ctx.game, events)
+
+
+@effect("untap", optional=("what", "all"))
+@enforces("610.1")
+def untap(ctx: Resolution, spec: dict) -> None:
+    """Untap target permanents (or all matching ``all``)."""
+    applied("610.1")
+    events = []
+    for obj in _permanents(ctx, spec):
+        if obj.tapped:
+            obj.tapped = False
+            events.append(Event("untapped", obj=obj.id, player=obj.controller))
+    emit(ctx.game, events)
+
+
+@effect("tap_or_untap", required=("what",), optional=("optional",))
+@enforces("610.1", "608.2d")
+def tap_or_untap(ctx: Resolution, spec: dict) -> None:
+    """Tap or untap each target (``optional``: or neither), chosen while resolving — not a mode."""
+    applied("610.1")
+    options = ["tap", "untap"] + (["nothing"] if spec.get("optional") else [])
+    for obj in _permanents(ctx, spec):
+        choice = ctx.choose_option(options, f"treat {obj.card}")
+        applied("608.2d")
+        if choice != "nothing" and obj.tapped != (choice == "tap"):
+            obj.tapped = choice == "tap"
+            emit(ctx.game, [Event("tapped" if obj.tapped else "untapped", obj=obj.id, player=obj.controller)])
+
+
+@effect("put_counters", required=("on", "kind"), optional=("amount",))
+@enforces("610.1")
+def put_counters(ctx: Resolution, spec: dict) -> None:
+    """Put counters of a kind on target permanents."""
+    applied("610.1")
+    n = ctx.amount(spec.get("amount", 1))
+    for obj in ctx.objects(spec["on"]):
+        if obj.zone == BATTLEFIELD and n > 0:
+            obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + n
+
+
+@effect("sacrifice", required=("who",), optional=("filter", "amount", "optional", "otherwise", "reflexive"))
+@enforces("610.1", "608.2d", "609.3", "603.12")
+def sacrifice(ctx: Resolution, spec: dict) -> None:
+    """Players sacrifice permanents of their choice; ``optional``: they may, ``otherwise`` happens if they don't;
+    ``reflexive``: a triggered ability that triggers when they do (603.12)."""
+    applied("610.1")
+    flt = spec.get("filter") or Filter()
+    for p in ctx.players(spec["who"]):
+        st = ctx.state
+        candidates = [oid for oid in st.battlefield if st.objects[oid].controller == p
+                      and matches(ctx.game, st.objects[oid], flt, p, ctx.source_object_id())]
+        n = ctx.amount(spec.get("amount", 1))
+        if n > len(candidates):
+            applied("609.3")  # as many as possible
+        if spec.get("optional"):
+            applied("608.2d")
+            if not ctx.queue or ctx.queue[0] in ("nothing", "no"):
+                if ctx.queue:
+                    ctx.queue.pop(0)
+                for sub in spec.get("otherwise", []):
+                    run_effect(ctx, sub)
+                continue
+            if not candidates:
+                raise IllegalAction("608.2d", f"{st.players[p].name} controls nothing that could be sacrificed: "
+                                              f"{ctx.queue[0]} cannot be chosen")
+        picked = ctx.choose(p, candidates, n, "sacrifice")
+        lki = tuple((st.objects[oid].copy(), ctx.game.characteristics(st.objects[oid])) for oid in picked)
+        move_all(ctx.game, picked, GRAVEYARD)
+        if picked and "reflexive" in spec:
+            applied("603.12")  # "when you do": it triggers now, because the player did it during this resolution
+            reflexive(ctx, spec["reflexive"], (("sacrificed", lki),))
+
+
+def reflexive(ctx: Resolution, ability, memory: tuple) -> None:
+    t = ctx.trigger
+    ctx.state.pending.append(Triggered(ability, None, ctx.source_id, t.source_uid if t else ctx.obj.source_uid,
+                                       ctx.obj.source_card or ctx.obj.card or "", ctx.controller, None, "reflexive",
+                                       None, memory))
+
+
+@effect("create_token", required=("token",), optional=("amount", "who", "link"))
+@enforces("610.1")
+def create_token(ctx: Resolution, spec: dict) -> None:
+    """Create tokens under a player's control."""
+    applied("610.1")
+    token = spec["_token"]
+    if token.name not in ctx.game.db:
+        ctx.game.db.add(token)
+    made = []
+    for p in ctx.players(spec.get("who", "you")):
+        for _ in range(ctx.amount(spec.get("amount", 1))):
+            obj = ctx.state.new_object(token.name, p, BATTLEFIELD, token=True)
+            obj.since_turn = ctx.state.turn
+            made.append(obj)
+    emit(ctx.game, [Event("zone", obj=o.id, player=o.owner, from_zone="", to_zone=BATTLEFIELD) for o in made])
+    if "link" in spec:
+        remember_linked(ctx, spec["link"], made, "battlefield")
+
+
+@effect("fight", required=("a", "b"))
+@enforces("610.1")
+def fight(ctx: Resolution, spec: dict) -> None:
+    """Two target creatures fight: each deals damage equal to its power to the other (only if both are legal)."""
+    applied("610.1")
+    a, b = ctx.objects(spec["a"]), ctx.objects(spec["b"])
+    if a and b and a[0].zone == BATTLEFIELD and b[0].zone == BATTLEFIELD:
+        game = ctx.game
+        pa, pb = game.power(a[0]) or 0, game.power(b[0]) or 0
+        deal_damage(game, a[0], game.characteristics(a[0]), [(object_target(b[0].id), pa)])
+        deal_damage(game, b[0], game.characteristics(b[0]), [(object_target(a[0].id), pb)])
+
+
+@effect("pending", required=("rule",), optional=("what",))
+def pending(ctx: Resolution, spec: dict) -> None:
+    """Card text the engine cannot execute yet (names the rules it needs)."""
+    raise NotExecutable(f"{ctx.obj.card or ctx.obj.source_card}: this effect needs rule {spec['rule']}, "
+                        f"which the engine does not implement yet: {spec.get('text', '')}")

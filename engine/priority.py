@@ -1,0 +1,35 @@
+"""Receiving priority (117.3, 117.5): first state-based actions, then triggered abilities onto the stack.
+
+Each time a player would receive priority, the game performs all state-based actions as one event
+and repeats until none is performed (704.3); then the triggered abilities waiting are put on the
+stack (603.3b); and this repeats until neither happens.  Only then does the player receive
+priority — a player who has left the game never does: the next player in turn order receives it
+instead (800.4j).  Chapter 1 and 7 rules are cited from the English 2024 rules.
+"""
+from __future__ import annotations
+
+from . import sba, stacking, triggers
+from .registry import applied, enforces
+
+EN = "en-2024-11-08/"
+
+
+@enforces(EN + "117.5", EN + "800.4j")
+def give_priority(game, player: int) -> None:
+    """``player`` would receive priority: state-based actions and triggered abilities first, repeatedly."""
+    st = game.state
+    applied(EN + "117.5")
+    while not st.over:
+        sba.check_state_based_actions(game)
+        triggers.check_state_triggers(game)
+        if not st.pending:
+            break
+        stacking.put_triggered_abilities_on_stack(game)
+    st.passes = 0
+    if st.over:
+        st.priority = None
+        return
+    if not st.players[player].in_game:
+        applied(EN + "800.4j")
+        player = st.in_turn_order(player)[0]
+    st.priority = player

@@ -1,0 +1,100 @@
+"""Moving objects between zones — the one place game code does it — and reporting the event.
+
+An object that moves becomes a new object (400.7); the event carries the object as it last
+existed and its characteristics then, for abilities that look back in time (603.10).  Several
+objects moving at once (a spell destroying all creatures, state-based actions) are one event
+(:func:`move_all`), so that each leaves-the-battlefield ability sees all of them (603.10a).
+A permanent entering the battlefield gets what its own static abilities say it enters with —
+tapped, with counters, with a choice made — as part of that event (603.6d).
+"""
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .events import Event
+from .registry import applied, enforces
+from .state import BATTLEFIELD
+from .triggers import emit
+
+
+def move(game, obj_id: int, zone: str, *, controller: int | None = None, bottom: bool = False,
+         queue: list | None = None, cause=None, setup=None):
+    """Move one object to ``zone``; returns the new object."""
+    return move_all(game, [obj_id], zone, controller=controller, bottom=bottom, queue=queue, cause=cause,
+                    setup=setup)[0]
+
+
+def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, bottom: bool = False,
+             queue: list | None = None, cause=None, setup=None) -> list:
+    """Move several objects to ``zone`` at the same time: one event, one check for triggered abilities.
+
+    ``setup(old, new)`` is called for each moved object before the event is reported (what the object enters
+    with: the spell's announcements it remembers, the object an Aura is attached to)."""
+    st = game.state
+    events, moved = [], []
+    for oid in ids:
+        before = st.objects[oid]  # leaves the state with the move and is never changed again: its last known state
+        before_ch = game.characteristics(before)
+        new = st.move(oid, zone, controller=controller, bottom=bottom)
+        if setup is not None:
+            setup(before, new)
+        if zone == BATTLEFIELD:
+            new.since_turn = st.turn
+            enters_with(game, new, queue)
+        moved.append(new)
+        events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
+                            from_zone=before.zone, to_zone=zone, cause=cause))
+    emit(game, events)
+    return moved
+
+
+def remove_all(game, ids: list[int], cause=None) -> None:
+    """Objects leave the game entirely (an owner leaving it, 800.4a; a token ceasing to exist): one event."""
+    st = game.state
+    events = []
+    for oid in ids:
+        old = st.objects[oid]
+        before, before_ch = old.copy(), game.characteristics(old)
+        st.remove(oid)
+        for other in st.objects.values():
+            if other.attached_to == oid:
+                other.attached_to = None
+        events.append(Event("zone", obj=None, player=before.owner, before=before, before_ch=before_ch,
+                            from_zone=before.zone, to_zone="", cause=cause))
+    emit(game, events)
+
+
+@enforces("603.6d", "en-2024-11-08/306.5b")
+def enters_with(game, obj, queue: list | None) -> None:
+    """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger."""
+    ch = game.characteristics(obj)
+    if ch.loyalty is not None and "loyalty" not in obj.counters:
+        applied("en-2024-11-08/306.5b")
+        obj.counters["loyalty"] = ch.loyalty
+    for static in ch.statics:
+        if static.kind != "enters":
+            continue
+        applied("603.6d")
+        p = static.params
+        if p.get("tapped"):
+            obj.tapped = True
+        for kind, n in p.get("counters", {}).items():
+            n = obj.memory.get("x", 0) if n == "X" else n  # X: as announced for the spell it was
+            if n:
+                obj.counters[kind] = obj.counters.get(kind, 0) + n
+        if "choose" in p:
+            obj.memory[p.get("link", "chosen")] = _choose(game, obj, p["choose"], queue)
+
+
+#: what "as … enters, choose …" may ask for
+CHOICES = {"color": ("W", "U", "B", "R", "G")}
+
+
+def _choose(game, obj, what: str, queue: list | None) -> str:
+    options = CHOICES[what]
+    if not queue:
+        raise IllegalAction("603.6d", f"{obj.card} enters: its controller chooses a {what} "
+                                      f"({', '.join(options)}); add 'choose: …' to the step")
+    pick = queue.pop(0)
+    if pick not in options:
+        raise IllegalAction("603.6d", f"{pick!r} is not a {what} ({', '.join(options)})")
+    return pick
