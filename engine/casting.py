@@ -184,6 +184,25 @@ def announce_costs(game, obj, ab, choices) -> None:
         applied("601.2b")
 
 
+@enforces("601.2b")
+def announce_hybrid(game, obj, ab, choices) -> None:
+    """Hybrid mana symbols in the cost to be paid: the player announces the non-hybrid cost they intend to pay."""
+    ann = obj.ann
+    hybrid = _base_cost(ab, ann.alternative).mana.hybrid
+    if not hybrid:
+        if choices.hybrid:
+            raise IllegalAction("601.2b", "the cost has no hybrid mana symbol to announce")
+        return
+    applied("601.2b")
+    if len(choices.hybrid) != len(hybrid):
+        raise IllegalAction("601.2b", f"announce a colour for each hybrid symbol of "
+                                      f"{_base_cost(ab, ann.alternative).mana} ('hybrid: …')")
+    for symbol, color in zip(hybrid, choices.hybrid):
+        if color not in symbol:
+            raise IllegalAction("601.2b", f"{color} is not one of the colours of {{{'/'.join(symbol)}}}")
+    ann.hybrid = tuple(choices.hybrid)
+
+
 @enforces("601.2e", "601.4")
 def check_announced_spell(game, player: int, obj, ab) -> None:
     """Once announced, is the spell legal?  A prohibition that now applies makes the cast illegal (601.4)."""
@@ -215,8 +234,8 @@ def determine_total_cost(game, obj, ab) -> TotalCost:
     base = _base_cost(ab, ann.alternative)
     head = "alternative cost {0}: {1}" if ann.alternative else "cost: {1}"
     steps: list[tuple] = [(head + (" with X={2}" if base.mana.x else ""), ann.alternative, base, ann.x)]
-    total = Cost(mana=base.mana.with_x(ann.x), tap=base.tap, untap=base.untap, sacrifice=base.sacrifice,
-                 discard=base.discard, life=base.life, loyalty=base.loyalty)
+    total = Cost(mana=base.mana.with_x(ann.x).announced(ann.hybrid), tap=base.tap, untap=base.untap,
+                 sacrifice=base.sacrifice, discard=base.discard, life=base.life, loyalty=base.loyalty)
     for extra in [*ab.additional, *(n.cost for n in ab.optional if n.name in ann.optional),
                   *(n.cost for n in ab.choose_cost if n.name in ann.chosen)]:
         extra = Cost(mana=extra.mana.with_x(ann.x), tap=extra.tap, untap=extra.untap, sacrifice=extra.sacrifice,

@@ -81,6 +81,15 @@ class ManaCost:
             return self
         return ManaCost(self.generic + self.x * x_value, self.colored, 0, self.hybrid)
 
+    def announced(self, colors: tuple[str, ...]) -> "ManaCost":
+        """Each hybrid symbol replaced by the colour announced for it (601.2b)."""
+        if not colors:
+            return self
+        colored = list(self.colored)
+        for c in colors:
+            colored[IDX[c]] += 1
+        return ManaCost(self.generic, tuple(colored), self.x, self.hybrid[len(colors):])
+
     def plus(self, other: "ManaCost") -> "ManaCost":
         return ManaCost(self.generic + other.generic,
                         tuple(a + b for a, b in zip(self.colored, other.colored, strict=True)),

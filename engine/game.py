@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import actions, players, procedures, turn
+from . import actions, players, procedures, sba, turn
 from .cards import CardDB, default_db
 from .characteristics import characteristics, keywords, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
@@ -114,8 +114,9 @@ class Game:
 
     def pass_priority(self, player: int, choices: Choices = NO_CHOICES) -> IllegalAction | None:
         st = self.state
-        if st.passes + 1 < len(st.in_turn_order(0)):
-            # not the last pass: priority only moves on, and nothing changes before a refusal — no snapshot needed
+        if st.passes + 1 < len(st.in_turn_order(0)) and not st.pending and sba.nothing_applies(self):
+            # not the last pass, and no state-based action or trigger waits: priority only moves on, and nothing
+            # changes before a refusal — no snapshot needed
             try:
                 turn.pass_priority(self, player, choices)
             except IllegalAction as illegal:

@@ -16,7 +16,7 @@ from .zones import move_all, remove_all
 EN = "en-2024-11-08/"
 
 
-@enforces(EN + "104.3", EN + "104.4a", EN + "104.2a", EN + "603.9")
+@enforces(EN + "104.3", EN + "104.4a", EN + "104.2a", "603.9")
 def lose_game(game, players: list[int], rule: str) -> None:
     """``players`` lose the game at the same time (``rule`` says why); they leave it."""
     st = game.state
@@ -24,8 +24,10 @@ def lose_game(game, players: list[int], rule: str) -> None:
     for p in players:
         st.players[p].lost = True
     remaining = [p for p in st.players if not p.lost]
+    waiting = len(st.pending)
     emit(game, [Event("lost", player=p) for p in players])
-    applied(EN + "603.9")
+    if len(st.pending) > waiting:
+        applied("603.9")  # abilities that trigger on a player losing
     for p in players:
         leave_game(game, p)
     if not remaining:

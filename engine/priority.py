@@ -15,17 +15,23 @@ EN = "en-2024-11-08/"
 
 
 @enforces(EN + "117.5", EN + "800.4j")
-def give_priority(game, player: int) -> None:
-    """``player`` would receive priority: state-based actions and triggered abilities first, repeatedly."""
+def give_priority(game, player: int, passing: bool = False) -> None:
+    """``player`` would receive priority: state-based actions and triggered abilities first, repeatedly.
+
+    ``passing``: the previous player passed; the passes in succession go on counting unless something was put
+    on the stack meanwhile."""
     st = game.state
     applied(EN + "117.5")
+    stacked = False
     while not st.over:
         sba.check_state_based_actions(game)
         triggers.check_state_triggers(game)
         if not st.pending:
             break
         stacking.put_triggered_abilities_on_stack(game)
-    st.passes = 0
+        stacked = True
+    if not passing or stacked:
+        st.passes = 0
     if st.over:
         st.priority = None
         return

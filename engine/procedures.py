@@ -39,6 +39,8 @@ def announce_and_pay(game, player: int, obj, ab, choices, source=None) -> None:
         casting.announce_x(game, obj, ab, choices)
     if ab.alternative or ab.optional or ab.choose_cost or choices.alternative or choices.optional or choices.chosen:
         casting.announce_costs(game, obj, ab, choices)
+    if choices.hybrid or ab.cost.mana.hybrid or any(n.cost.mana.hybrid for n in ab.alternative):
+        casting.announce_hybrid(game, obj, ab, choices)
     if choices.targets or ab.all_slots():
         choose_targets(game, obj, ab, choices)
     if choices.division or any(s.divide is not None for s in ab.all_slots()):
@@ -117,7 +119,7 @@ def resolve_triggered_mana_abilities(game, queue: list) -> None:
         resolution.follow_instructions(game, transient, t.ability, {}, queue)
 
 
-@enforces("602.2", "602.2b", "602.1c")
+@enforces("602.2", "602.2b", "602.1c", "en-2024-11-08/117.3c")
 def activate_ability(game, player: int, obj_id: int, index: int | None, choices) -> int | None:
     """Activate: checks (602.5), onto the stack (602.2a), then 601.2b–h as for a spell (602.2b)."""
     st = game.state
@@ -127,6 +129,8 @@ def activate_ability(game, player: int, obj_id: int, index: int | None, choices)
     ab = activation.ability_of(game, src, index)
     if mana.is_mana_ability(ab):
         activate_mana_ability(game, player, obj_id, ab.index, choices)
+        applied("en-2024-11-08/117.3c")
+        priority.give_priority(game, player)  # the player keeps priority: state-based actions are checked first
         return None
     applied("602.2")
     applied("602.2b")

@@ -61,6 +61,11 @@ def _conditions(game) -> dict[str, list]:
     return found
 
 
+def nothing_applies(game) -> bool:
+    """True when no state-based action can apply now (a quick look)."""
+    return not _anything(game)
+
+
 def _anything(game) -> bool:
     """A quick look: could any state-based action apply?  (Most of the time none does.)"""
     st = game.state

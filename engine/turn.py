@@ -37,7 +37,7 @@ def pass_priority(game, player: int, choices) -> None:
     st.passes += 1
     order = st.in_turn_order(player)
     if st.passes < len(order):
-        st.priority = order[1]
+        priority.give_priority(game, order[1], passing=True)
         return
     applied(EN + "117.4")
     st.passes = 0

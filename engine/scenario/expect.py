@@ -76,6 +76,11 @@ def _applied(ex: Expectation, subject: str, value: str) -> Outcome:
     return (not missing, f"not applied: {', '.join(missing)}" if missing else "")
 
 
+def _not_applied(ex: Expectation, subject: str, value: str) -> Outcome:
+    found = [r for r in split_list(value.replace(",", ";")) if r in ex.result.rules]
+    return (not found, f"applied: {', '.join(found)}" if found else "")
+
+
 def _order(ex: Expectation, subject: str, value: str) -> Outcome:
     rules = ex.result.rules
     want = split_list(value.replace(",", ";"))
@@ -110,7 +115,8 @@ def _zone(ex: Expectation, subject: str, value: str) -> Outcome:
 
 
 SUBJECTS: dict[str, Callable[[Expectation, str, str], Outcome]] = {
-    "illegal": _illegal, "applied": _applied, "order": _order, "cost": _cost, "priority": _priority,
+    "illegal": _illegal, "applied": _applied, "not applied": _not_applied, "order": _order, "cost": _cost,
+    "priority": _priority,
     "phase": _fact(lambda st: st.phase if st.phase not in ("main1", "main2") else st.step),
     "step": _fact(lambda st: st.step), "turn": _fact(lambda st: str(st.turn)),
     "over": _fact(lambda st: "yes" if st.over else "no"),

@@ -166,6 +166,7 @@ def mana_activation(names: Names, line: int, text: str, step: Step,
         sub.discard += got.discard
         sub.resolve += got.resolve
         sub.x = got.x if got.x is not None else sub.x
+        sub.hybrid += got.hybrid
         sub.pay = got.pay if got.pay is not None else sub.pay
     return ManaActivation(oid, number(m["n"], "ability", 1) if m["n"] else None, sub)
 

@@ -92,4 +92,4 @@ def test_coverage_per_family(kb_db):
     assert int(fam601[2]) >= 15 and int(fam601[3]) >= 14  # enforced, tested
     rows = {fc.family: fc for fc in trace.coverage(sqlite_utils.Database(kb_db))}
     assert "601.2f" in rows["601"].enforced and "601.2f" in rows["601"].tested
-    assert "603.1" in rows["603"].neither
+    assert "616.1" in rows["616"].neither  # replacement effects: the next issue
