@@ -9,7 +9,7 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import conditions, effects, oneshot, triggers  # noqa: F401 (oneshot registers the effect kinds)
+from . import conditions, delayed, effects, oneshot, triggers  # noqa: F401 (they register the effect kinds)
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
@@ -123,7 +123,8 @@ class Amount(Spec):
     """A number, "X", "divided", or a table naming game information (with times/plus)."""
 
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
-             "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30)}
+             "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
+             "remembered": Word(("discarded", "sacrificed"), "remembered objects")}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
@@ -169,7 +170,8 @@ COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
 #: the type of every key an effect kind may have
 EFFECT_KEYS: dict[str, Spec] = {
     "do": Str(40), "if_paid": NAME, "text": TEXT, "may": Bool(),
-    "link": NAME, "chosen": NAME,
+    "link": NAME, "chosen": NAME, "about": REF, "this_turn": Bool(),
+    "trigger": Table(lambda: TRIGGER_FIELDS, required=("when",), describe="a delayed triggered ability"),
     "reflexive": Table(lambda: REFLEXIVE_FIELDS, describe="a reflexive triggered ability (targets, effects)"),
     "amount": AMOUNT, "to": REF, "what": REF, "on": REF, "who": REF, "a": REF, "b": REF,
     "all": FILTER, "filter": FILTER, "per": FILTER,

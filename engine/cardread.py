@@ -10,11 +10,11 @@ from . import conditions
 from .carddefs import AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlot, TriggerDef
 from .cardschema import Path, SchemaError
 from .costs import Cost, ManaCost, Requirement, parse_cost_string
-from .effects import EVENT_WORDS, PLAYER_WORDS, SELF_WORDS
+from .effects import EVENT_WORDS, LINKED, PLAYER_WORDS, SELF_WORDS
 from .filters import Filter
 
 #: effect keys that name a target word (or, where marked, a player word too)
-REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False}
+REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False}
 FILTER_KEYS = ("all", "filter", "per")
 
 
@@ -174,7 +174,8 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     spec = dict(data)
     for key, players_too in REF_KEYS.items():
         value = spec.get(key)
-        if value is not None and value not in slots and not (players_too and value in PLAYER_WORDS):
+        if value is not None and value not in slots and not (players_too and value in PLAYER_WORDS) \
+                and not value.startswith(LINKED):
             words = f" or one of {', '.join(PLAYER_WORDS)}" if players_too else ""
             raise SchemaError((*path, key), f"{value!r} names no target of this spell or ability"
                                             f" (targets and words: {', '.join(sorted(slots)) or 'none'}){words}")
@@ -194,6 +195,8 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     if "otherwise" in spec:
         spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
                              for i, e in enumerate(spec["otherwise"])]
+    if spec["do"] == "delayed":
+        spec["trigger"] = _trigger(spec["trigger"], 0, (*path, "trigger"), tokens, file)
     if "reflexive" in spec:
         spec["reflexive"] = _castable(spec["reflexive"], "triggered", 0, Cost(), (*path, "reflexive"), tokens, file)
     if spec["do"] == "create_token":

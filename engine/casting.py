@@ -23,7 +23,7 @@ from .filters import matches
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD, HAND, STACK, Announcement
 from .triggers import emit
-from .zones import move, move_all
+from .zones import move, move_all, tap_all
 
 
 def spell_of(game, obj):
@@ -309,10 +309,8 @@ def _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source) -> No
     st = game.state
     for i, n in enumerate(spend):
         p.pool[i] -= n
-    if cost.tap:
-        source.tapped = True
-    if cost.untap:
-        source.tapped = False
+    if cost.tap or cost.untap:
+        tap_all(game, [source], cost.tap)
     if cost.loyalty:
         source.counters["loyalty"] = source.counters.get("loyalty", 0) + cost.loyalty
     if cost.life:

@@ -14,6 +14,7 @@ from .events import Event
 from .registry import applied, enforces
 from .state import BATTLEFIELD, object_target
 from .triggers import emit
+from .zones import tap_all
 
 EN = "en-2024-11-08/"
 
@@ -58,13 +59,15 @@ def declare_attackers(game, declaration: list[tuple[int, tuple]]) -> None:
         st.attackers[oid] = defender
         st.attacked.append((obj.uid, obj.controller))
     applied(EN + "508.1c")
+    tapping = []
     for oid in st.attackers:
         obj = st.objects[oid]
         if "vigilance" in game.keywords(obj):
             applied(EN + "702.20b")
         else:
             applied(EN + "508.1f")
-            obj.tapped = True
+            tapping.append(obj)
+    tap_all(game, tapping, True)
     applied(EN + "508.3a")
     emit(game, [Event("attacks", obj=oid, player=_defending_player(game, d)) for oid, d in st.attackers.items()])
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable
 
 from .filters import Filter, matches
+from .registry import applied, enforces
 
 
 def _count(game, player: int, flt: Filter, source_id) -> int:
@@ -44,8 +45,11 @@ def _cards_in_hand(game, source, controller: int, arg) -> bool:
     return len(game.state.players[controller].hand) == arg
 
 
+@enforces("607.2i")
 def _paid(game, source, controller: int, arg) -> bool:
-    """The spell this permanent was announced the named optional or alternative cost (607.2i)."""
+    """The spell this permanent was announced the named optional or alternative cost (607.2i): the ability that
+    asks is linked to the one that let the cost be paid."""
+    applied("607.2i")
     return arg in source.memory.get("paid", ())
 
 

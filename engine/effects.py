@@ -28,6 +28,8 @@ PLAYER_WORDS = ("you", "each_opponent", "each_player", "each_other_player")
 EVENT_WORDS = ("it", "that_player", "blocked", "sacrificed")
 #: words any ability's effects may use for the object it is from
 SELF_WORDS = ("self",)
+#: "linked:NAME" — the objects a linked ability of the same object moved (607.2a, 607.2c)
+LINKED = "linked:"
 ZONE_WORDS = ("hand", "graveyard", "exile", "battlefield", "library_top", "library_bottom")
 
 
@@ -91,6 +93,8 @@ class Resolution:
             return [player_target(p) for p in self.players(ref)]
         if ref in EVENT_WORDS or ref in SELF_WORDS:
             return [object_target(oid) for oid in self._event_objects(ref)]
+        if ref.startswith(LINKED):
+            return [object_target(oid) for oid in linked_objects(self, ref[len(LINKED):])]
         if ref in self.memory:
             return [object_target(o.id) for o, _ in self.memory[ref] if o.id in self.state.objects]
         return list(self.legal.get(ref, ()))
@@ -112,16 +116,10 @@ class Resolution:
         return [oid] if oid is not None and oid in st.objects else []
 
     def source_object_id(self) -> int | None:
-        """The object the ability is from, where it is now: for a zone-change trigger about the source itself,
-        the new object in the zone it moved to (603.6)."""
-        st = self.state
-        t = self.trigger
-        if t is not None and t.event is not None and t.event.kind == "zone" and t.event.before is not None \
-                and t.event.before.uid == t.source_uid:
-            return t.event.obj if t.event.obj in st.objects else None
+        """The object the ability is from, where it is now (603.6 for a zone-change trigger about itself)."""
         if self.obj.ability is None:
             return self.obj.id
-        return self.source_id if self.source_id in st.objects else None
+        return find_source(self)
 
     def objects(self, ref) -> list:
         return [self.state.objects[oid] for kind, oid in self.targets(ref) if kind == "O" and oid in self.state.objects]
@@ -173,6 +171,38 @@ class Resolution:
             if self.state.objects[c].card == item:
                 return c
         return None
+
+
+@enforces("603.6")
+def find_source(ctx: Resolution) -> int | None:
+    """A zone-change trigger about its own source looks for the new object in the zone it moved to; if it is not
+    there (it left again, or the zone is hidden), the part that would do something with it does nothing (603.6)."""
+    st = ctx.state
+    t = ctx.trigger
+    if t is not None and t.event is not None and t.event.kind == "zone" and t.event.before is not None \
+            and t.event.before.uid == t.source_uid:
+        applied("603.6")
+        found = t.event.obj if t.event.obj in st.objects else None
+        return found if found is not None and st.objects[found].zone == t.event.to_zone else None
+    return ctx.source_id if ctx.source_id in st.objects else None
+
+
+@enforces("607.1", "607.1c", "607.3")
+def linked_objects(ctx: Resolution, name: str) -> list[int]:
+    """"The cards exiled with [this]": only what the linked ability of this object moved, where it moved it —
+    a card that left that zone since is a new object (607.1); several of them are each meant (607.3)."""
+    source_id = ctx.source_object_id()
+    if source_id is None:
+        return []
+    applied("607.1")
+    remembered = ctx.state.objects[source_id].memory.get(name, ())
+    if ctx.trigger is None and ctx.obj.ability is not None and ctx.obj.abdef is not None and any(
+            e.get("link") == name for m in ctx.obj.abdef.modes for e in m.effects):
+        applied("607.1c")  # an ability linked to itself
+    found = [o.id for o in ctx.state.objects.values() if o.ability is None and (o.uid, o.zone) in remembered]
+    if len(found) > 1:
+        applied("607.3")
+    return found
 
 
 def _last_known(ctx: Resolution, ref: str):
@@ -237,6 +267,7 @@ def _counters(ctx, st, arg) -> int:
 AMOUNTS: dict[str, Callable[[Resolution, object, object], int]] = {
     "count": _count, "greatest_power": _greatest_power, "power_of": _power_of, "mana_value_of": _mana_value_of,
     "event_amount": _event_amount, "counters": _counters,
+    "remembered": lambda ctx, st, arg: len(ctx.memory.get(arg, ())),
     "sacrificed": lambda ctx, st, arg: len(ctx.ann.sacrificed),
     "discarded": lambda ctx, st, arg: len(ctx.ann.discarded),
 }

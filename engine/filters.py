@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .registry import applied, enforces
 from .state import BATTLEFIELD, ZONES
 
 #: keys a filter table may have, with their meaning (documented in data/cards/README.md)
@@ -97,12 +98,22 @@ def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = No
 
 
 def _chosen(game, flt: Filter, ch, source_id) -> bool:
-    """The colour chosen for the source's linked "choose a color" ability (607.2d); none chosen: no match."""
     if flt.chosen_color is None:
         return True
+    return chosen_color(game, flt, ch, source_id)
+
+
+@enforces("607.2d", "607.5a")
+def chosen_color(game, flt: Filter, ch, source_id) -> bool:
+    """The colour chosen by the source's linked "choose a color" ability (607.2d); nothing chosen for it (a
+    copy, a gained ability): the choice is undefined and nothing matches (607.5a)."""
+    applied("607.2d")
     source = game.state.objects.get(source_id) if source_id is not None else None
     color = source.memory.get(flt.chosen_color) if source is not None else None
-    return color is not None and color in ch.colors
+    if color is None:
+        applied("607.5a")
+        return False
+    return color in ch.colors
 
 
 def _types_and_colors(flt: Filter, ch) -> bool:

@@ -17,21 +17,23 @@ from .filters import Filter, matches
 from .registry import applied, enforces
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
 from .triggers import Triggered, emit
-from .zones import move_all
+from .zones import move_all, tap_all
 
 EN = "en-2024-11-08/"
 ZONE_OF = {"hand": HAND, "graveyard": GRAVEYARD, "exile": EXILE, "battlefield": BATTLEFIELD,
            "library_top": LIBRARY, "library_bottom": LIBRARY}
 
 
-@effect("damage", required=("amount", "to"))
+@effect("damage", required=("amount",), optional=("to", "all"))
 @enforces("610.1")
 def damage(ctx: Resolution, spec: dict) -> None:
-    """Deal damage to targets or players (``amount = "divided"``: as announced, 601.2d)."""
+    """Deal damage to targets or players, or to each permanent matching ``all`` (``amount = "divided"``: as
+    announced, 601.2d); all of it at the same time."""
     applied("610.1")
     source, source_ch = source_of(ctx.game, ctx.obj)
+    recipients = ctx.targets(spec["to"]) if "to" in spec else [object_target(o.id) for o in _permanents(ctx, spec)]
     targets = [(t, ctx.ann.division.get(t, 0) if spec["amount"] == "divided" else ctx.amount(spec["amount"]))
-               for t in ctx.targets(spec["to"])]
+               for t in recipients]
     deal_damage(ctx.game, source, source_ch, targets)
 
 
@@ -107,7 +109,7 @@ def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
         return
     applied("607.2a" if zone == "exile" else "607.2c")
     memory = ctx.state.objects[source_id].memory
-    memory[link] = tuple(memory.get(link, ())) + tuple(o.uid for o in objs)
+    memory[link] = tuple(memory.get(link, ())) + tuple((o.uid, o.zone) for o in objs)
 
 
 @effect("draw", required=("who",), optional=("amount",))
@@ -134,8 +136,10 @@ def discard(ctx: Resolution, spec: dict) -> None:
             if n > len(hand):
                 applied("609.3")  # as many as possible
             picked = ctx.choose(p, hand, n, "discard")
-        for oid in picked:  # one at a time: a state trigger may see the hand empty in between (603.8)
-            move_all(ctx.game, [oid], GRAVEYARD)
+        remembered = [(ctx.state.objects[oid], ctx.game.characteristics(ctx.state.objects[oid])) for oid in picked]
+        ctx.memory["discarded"] = tuple(ctx.memory.get("discarded", ())) + tuple(remembered)
+        if picked:
+            move_all(ctx.game, picked, GRAVEYARD)
 
 
 @effect("gain_life", required=("who", "amount"))
@@ -169,7 +173,7 @@ def win_game(ctx: Resolution, spec: dict) -> None:
 
 
 @effect("add_mana", optional=("mana", "one_of", "per", "who", "chosen"))
-@enforces("610.1", "607.2d")
+@enforces("610.1", "607.2d", "607.5a")
 def add_mana(ctx: Resolution, spec: dict) -> None:
     """Add mana: fixed, one of several combinations, the colour chosen for a linked ability, or once per permanent."""
     applied("610.1")
@@ -179,7 +183,9 @@ def add_mana(ctx: Resolution, spec: dict) -> None:
         applied("607.2d")
         source_id = ctx.source_object_id()
         color = ctx.state.objects[source_id].memory.get(spec["chosen"]) if source_id is not None else None
-        text = "{" + color + "}" if color else ""  # 607.5a: nothing chosen, no mana
+        if color is None:
+            applied("607.5a")  # nothing was chosen for this ability: that part does nothing
+        text = "{" + color + "}" if color else ""
     else:
         text = spec.get("mana", "")
     pool = pool_from(text)
@@ -200,12 +206,7 @@ def add_mana(ctx: Resolution, spec: dict) -> None:
 def tap(ctx: Resolution, spec: dict) -> None:
     """Tap target permanents (or all matching ``all``)."""
     applied("610.1")
-    events = []
-    for obj in _permanents(ctx, spec):
-        if not obj.tapped:
-            obj.tapped = True
-            events.append(Event("tapped", obj=obj.id, player=obj.controller))
-    emit(ctx.game, events)
+    tap_all(ctx.game, _permanents(ctx, spec), True)
 
 
 @effect("untap", optional=("what", "all"))
@@ -213,12 +214,7 @@ def tap(ctx: Resolution, spec: dict) -> None:
 def untap(ctx: Resolution, spec: dict) -> None:
     """Untap target permanents (or all matching ``all``)."""
     applied("610.1")
-    events = []
-    for obj in _permanents(ctx, spec):
-        if obj.tapped:
-            obj.tapped = False
-            events.append(Event("untapped", obj=obj.id, player=obj.controller))
-    emit(ctx.game, events)
+    tap_all(ctx.game, _permanents(ctx, spec), False)
 
 
 @effect("tap_or_untap", required=("what",), optional=("optional",))
@@ -230,9 +226,8 @@ def tap_or_untap(ctx: Resolution, spec: dict) -> None:
     for obj in _permanents(ctx, spec):
         choice = ctx.choose_option(options, f"treat {obj.card}")
         applied("608.2d")
-        if choice != "nothing" and obj.tapped != (choice == "tap"):
-            obj.tapped = choice == "tap"
-            emit(ctx.game, [Event("tapped" if obj.tapped else "untapped", obj=obj.id, player=obj.controller)])
+        if choice != "nothing":
+            tap_all(ctx.game, [obj], choice == "tap")
 
 
 @effect("put_counters", required=("on", "kind"), optional=("amount",))
@@ -247,7 +242,7 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
 
 
 @effect("sacrifice", required=("who",), optional=("filter", "amount", "optional", "otherwise", "reflexive"))
-@enforces("610.1", "608.2d", "609.3", "603.12")
+@enforces("610.1", "608.2d", "609.3", "603.12", "603.5")
 def sacrifice(ctx: Resolution, spec: dict) -> None:
     """Players sacrifice permanents of their choice; ``optional``: they may, ``otherwise`` happens if they don't;
     ``reflexive``: a triggered ability that triggers when they do (603.12)."""
@@ -262,6 +257,8 @@ def sacrifice(ctx: Resolution, spec: dict) -> None:
             applied("609.3")  # as many as possible
         if spec.get("optional"):
             applied("608.2d")
+            if ctx.trigger is not None:
+                applied("603.5")  # "you may": decided as the triggered ability resolves
             if not ctx.queue or ctx.queue[0] in ("nothing", "no"):
                 if ctx.queue:
                     ctx.queue.pop(0)

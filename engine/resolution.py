@@ -49,7 +49,7 @@ def resolve_instant_sorcery_or_ability(game, obj, ab, queue: list) -> None:
         applied("603.4")  # … and again as it resolves
         source = game.state.objects.get(trig.source_id) or _last_known(game, trig)
         if not conditions.holds(game, trig.definition.condition, source, trig.controller):
-            remove_without_resolving(game, obj)
+            remove_without_resolving(game, obj, "608.2a")
             return
     legal, all_illegal = recheck_targets(game, obj, ab) if active_slots(ab, obj.ann) else ({}, False)
     if all_illegal:
@@ -66,10 +66,10 @@ def _last_known(game, trig):
     return obj
 
 
-@enforces("608.2b")
-def remove_without_resolving(game, obj) -> None:
-    """It is removed from the stack; a spell goes to its owner's graveyard."""
-    applied("608.2b")
+@enforces("608.2b", "608.2a")
+def remove_without_resolving(game, obj, rule: str = "608.2b") -> None:
+    """It is removed from the stack and does nothing; a spell goes to its owner's graveyard."""
+    applied(rule)
     if obj.ability is not None:
         game.state.remove(obj.id)
     else:

@@ -101,6 +101,8 @@ def put_on_stack(game, t) -> None:
         if not choices.targets:
             raise IllegalAction("603.3d", f"choose the target(s) of the triggered ability of {t.source_card} "
                                           f"(add 'trigger: {t.source_card} (target: …)')")
+        if "*" in choices.targets and len(slots) == 1:  # "target: X" names the only target word
+            choices.targets = {slots[0].name: choices.targets["*"]}
         choose_targets(game, obj, ab, choices)
         if any(s.divide is not None for s in slots):
             divide(game, obj, ab, choices)

@@ -206,7 +206,7 @@ def _holders(game, events: list[Event], ev: Event):
                 yield other.before, other.before_ch
 
 
-@enforces("603.2", "603.2c", "603.3a", "603.6a", "603.6c", "603.10", "603.10a", "603.10e", "603.10f",
+@enforces("603.2", "603.2a", "603.2c", "603.3a", "603.6a", "603.6c", "603.10", "603.10a", "603.10e", "603.10f",
           "603.2b", "603.2f", "603.2i", "603.4")
 def trigger(game, trig, holder, ch, ev: Event) -> None:
     """The ability triggers: it is remembered with its controller (the controller of its source now)."""
@@ -220,7 +220,9 @@ def trigger(game, trig, holder, ch, ev: Event) -> None:
             return
     applied("603.2")
     applied("603.3a")
-    _record_kind(trig, holder, ev)
+    if st.priority != holder.controller:
+        applied("603.2a")  # it triggers although its controller could not cast or activate anything now
+    _record_kind(game, trig, holder, ev)
     if trig.once_each_turn:
         live = st.objects.get(holder.id)
         if live is not None:
@@ -230,13 +232,13 @@ def trigger(game, trig, holder, ch, ev: Event) -> None:
     st.pending.append(Triggered(trig.ability, trig, holder.id, holder.uid, ch.name, holder.controller, ev))
 
 
-def _record_kind(trig, holder, ev: Event) -> None:
+def _record_kind(game, trig, holder, ev: Event) -> None:
     """Which of the rules about trigger events this triggering followed."""
     if trig.when == "enters":
         applied("603.6a")
     elif ev.kind == "zone" and ev.from_zone == BATTLEFIELD and trig.when in ("leaves", "put_into"):
         applied("603.6c")
-        if ev.before is not None and ev.before.uid == holder.uid or holder.zone != BATTLEFIELD:
+        if holder.id not in game.state.objects:
             applied("603.10")
             applied("603.10a")  # it looked back in time: its source left in the same event
     elif trig.when == "beginning_of":
@@ -303,11 +305,13 @@ def _delayed(game, ev: Event) -> None:
             delayed_trigger(game, d, ev)
 
 
-@enforces("603.7", "603.7b")
+@enforces("603.7", "603.7b", "603.2b")
 def delayed_trigger(game, d: Delayed, ev: Event) -> None:
     """A delayed triggered ability triggers — only once, unless it has a stated duration ("this turn")."""
     st = game.state
     applied("603.7")
+    if d.definition.when == "beginning_of":
+        applied("603.2b")
     if not d.this_turn:
         applied("603.7b")
         st.delayed.remove(d)

@@ -19,7 +19,7 @@ from .registry import applied, enforces
 from .state import STEPS
 from .timing import has_priority
 from .triggers import emit
-from .zones import move_all
+from .zones import move_all, tap_all
 
 EN = "en-2024-11-08/"
 #: steps in which no player receives priority (unless something triggers in the cleanup step)
@@ -128,12 +128,8 @@ def untap(game) -> None:
     """The active player untaps their permanents; no player receives priority in the untap step."""
     st = game.state
     applied(EN + "502.3")
-    ids = [oid for oid in st.battlefield if st.objects[oid].controller == st.active and st.objects[oid].tapped]
-    for oid in ids:
-        st.objects[oid].tapped = False
+    tap_all(game, [st.objects[oid] for oid in st.battlefield if st.objects[oid].controller == st.active], False)
     applied(EN + "502.4")
-    if ids:
-        emit(game, [Event("untapped", obj=oid, player=st.active) for oid in ids])
 
 
 @enforces(EN + "504.1")

@@ -63,6 +63,15 @@ def remove_all(game, ids: list[int], cause=None) -> None:
     emit(game, events)
 
 
+def tap_all(game, objs: list, tapped: bool) -> None:
+    """Permanents become tapped (or untapped): an event only for those whose state changes (603.2f)."""
+    changed = [o for o in objs if o.tapped != tapped]
+    for o in changed:
+        o.tapped = tapped
+    if changed:
+        emit(game, [Event("tapped" if tapped else "untapped", obj=o.id, player=o.controller) for o in changed])
+
+
 @enforces("603.6d", "en-2024-11-08/306.5b")
 def enters_with(game, obj, queue: list | None) -> None:
     """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger."""
