@@ -121,4 +121,5 @@ class TriggerDef:
     state: tuple = ()  # a state trigger's condition (603.8)
     once_each_turn: bool = False  # "Do this only once each turn." (603.2i)
     link: str | None = None  # the static ability it is linked to (603.11, 607.2h)
+    cant_be_countered: bool = False  # "This ability can't be countered." (603.1a)
     text: str = ""

@@ -91,7 +91,8 @@ FILTER_FIELDS: dict[str, Spec] = {
                          describe="a number, \"X\" or {counters = KIND} (the counters on the source)"),
     "chosen_color": Str(30, describe="the name of an 'as … enters, choose a color' choice of the source (607.2d)"),
     "mana_value_parity": Word(("even", "odd"), "parity"), "power_max": Int(-1000, 1000),
-    "power_min": Int(-1000, 1000), "other": Bool(), "spell": Bool(), "names": ListOf(NAME, one_or_more=True),
+    "power_min": Int(-1000, 1000), "other": Bool(), "spell": Bool(), "ability": Bool(),
+    "names": ListOf(NAME, one_or_more=True),
 }
 FILTER = Table(FILTER_FIELDS, describe="object criteria (a table)")
 
@@ -178,7 +179,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "zone": Word(("hand", "graveyard", "exile", "battlefield", "library_top", "library_bottom"), "zone"),
     "controller": Word(("you",), "controller"),
     "kind": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\" or \"loyalty\""),
-    "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(),
+    "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
 }
@@ -247,10 +248,11 @@ def _counter_table() -> dict[str, Spec]:
     return _CounterTable()
 WHEN = Word(tuple(triggers.TRIGGERS) + ("state",), "trigger event")
 TRIGGER_FIELDS: dict[str, Spec] = {
-    "when": WHEN, "what": Either(((str,), Word(("self", "any"), "object")), ((dict,), FILTER),
-                                 describe="\"self\", \"any\" or object criteria"),
+    "when": WHEN, "what": Either(((str,), Word(("self", "any", "enchanted"), "object")), ((dict,), FILTER),
+                                 describe="\"self\", \"any\", \"enchanted\" or object criteria"),
     "who": Word(("you", "opponent", "any"), "player"), "from": Word(ZONES, "zone"), "to": Word(ZONES, "zone"),
     "step": Word(STEPS, "step"), "if": CONDITION, "state": CONDITION, "once_each_turn": Bool(), "link": NAME,
+    "cant_be_countered": Bool(),
     "text": TEXT, **{k: v for k, v in CASTABLE_FIELDS.items() if k in ("targets", "effects", "modes", "choose")},
 }
 TRIGGER = Table(TRIGGER_FIELDS, required=("when",), describe="a triggered ability (a table with 'when')")

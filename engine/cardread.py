@@ -74,7 +74,7 @@ def _trigger(data: dict, index: int, path: Path, tokens: list, file: str) -> Tri
                       from_zone=data.get("from"), to_zone=data.get("to"), step=data.get("step"),
                       condition=conditions.read(data.get("if", {})), state=conditions.read(data.get("state", {})),
                       once_each_turn=data.get("once_each_turn", False), link=data.get("link"),
-                      text=data.get("text", ""))
+                      cant_be_countered=data.get("cant_be_countered", False), text=data.get("text", ""))
 
 
 def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens: list, file: str) -> AbilityDef:

@@ -386,26 +386,19 @@ def _meets(game, player, obj, req, zone) -> bool:
     return matches(game, obj, flt, player)
 
 
-@enforces("601.2i", "601.7", "602.4")
+@enforces("601.2i", "601.7")
 def become_cast(game, player: int, obj) -> None:
     """The spell (or ability) has become cast (activated); its controller receives priority.
 
     Costs of the spells and abilities already on the stack were locked when they were cast: a cost-changing
-    ability of the new one does not touch them (601.7, for an activated ability 602.4)."""
+    spell does not touch them (601.7)."""
     game.last_cost = TotalCost(obj.ann.cost, obj.ann.cost_steps)
     applied("601.2i")
     if len(game.state.stack) > 1 and obj.card is not None and any(
             s.kind == "cost" and s.params.get("applies") != "self" for s in game.characteristics(obj).statics):
         applied("601.7")
-    if len(game.state.stack) > 1 and obj.ability is not None and _changes_costs(game, obj):
-        applied("602.4")
     kind = "cast" if obj.ability is None else "activated"
     emit(game, [Event(kind, obj=obj.id, player=player)])
-
-
-def _changes_costs(game, ability) -> bool:
-    """Does this ability change costs when it resolves (an effect that changes costs)?"""
-    return any(e.get("do") == "cost_change" for m in ability.abdef.modes for e in m.effects)
 
 
 def _announcement(before, new) -> None:

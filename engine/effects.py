@@ -108,7 +108,7 @@ class Resolution:
         if t is None:
             return []
         if ref == "it" and t.bound is not None:
-            return [t.bound] if t.bound in st.objects else []  # 603.7c: gone means unaffected
+            return bound_object(self, t.bound)
         event = t.event
         if event is None:
             return []
@@ -173,6 +173,14 @@ class Resolution:
         return None
 
 
+@enforces("603.7c")
+def bound_object(ctx: Resolution, bound: int) -> list[int]:
+    """The object a delayed triggered ability refers to — still it if its characteristics changed, but not if it
+    is no longer in the zone it was in (then it is a new object, and unaffected)."""
+    applied("603.7c")
+    return [bound] if bound in ctx.state.objects else []
+
+
 @enforces("603.6")
 def find_source(ctx: Resolution) -> int | None:
     """A zone-change trigger about its own source looks for the new object in the zone it moved to; if it is not
@@ -187,7 +195,7 @@ def find_source(ctx: Resolution) -> int | None:
     return ctx.source_id if ctx.source_id in st.objects else None
 
 
-@enforces("607.1", "607.1c", "607.3")
+@enforces("607.1", "607.1c", "607.2", "607.3")
 def linked_objects(ctx: Resolution, name: str) -> list[int]:
     """"The cards exiled with [this]": only what the linked ability of this object moved, where it moved it —
     a card that left that zone since is a new object (607.1); several of them are each meant (607.3)."""
@@ -195,6 +203,7 @@ def linked_objects(ctx: Resolution, name: str) -> list[int]:
     if source_id is None:
         return []
     applied("607.1")
+    applied("607.2")
     remembered = ctx.state.objects[source_id].memory.get(name, ())
     if ctx.trigger is None and ctx.obj.ability is not None and ctx.obj.abdef is not None and any(
             e.get("link") == name for m in ctx.obj.abdef.modes for e in m.effects):

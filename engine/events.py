@@ -41,3 +41,4 @@ class Event:
     active: int | None = None  # the active player of a "step" event
     cause: object = None  # what caused it: a link name (603.11, 607.2h), a resolving ability (603.12) …
     combat: bool = False
+    attached: tuple = ()  # a zone change: the objects that were attached to it (an Aura's "enchanted" trigger)

@@ -32,6 +32,7 @@ FILTER_KEYS = {
     "supertypes": "has at least one of these supertypes (legendary, basic, …)",
     "other": "true: not the object the filter belongs to",
     "spell": "on the stack: true = spells only (default), false = abilities too",
+    "ability": "on the stack: true = activated or triggered abilities only",
     "names": "one of these card names",
     "chosen_color": "has the colour chosen for the source's 'as … enters, choose a color' (607.2d)",
 }
@@ -56,6 +57,7 @@ class Filter:
     supertypes: frozenset = frozenset()
     other: bool = False
     spell: bool = True
+    ability: bool = False
     names: frozenset = frozenset()
     chosen_color: str | None = None
 
@@ -71,6 +73,8 @@ class Filter:
                 kw[key] = frozenset(value)
             else:
                 kw[key] = value
+        if kw.get("ability"):
+            kw["spell"] = False
         if isinstance(kw.get("mana_value"), dict):
             kw["mana_value"] = ("counters", kw["mana_value"]["counters"])
         if kw.get("zone", BATTLEFIELD) not in ZONES:
@@ -88,6 +92,8 @@ def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = No
     if obj.zone != flt.zone and not any_zone:
         return False
     if obj.ability is not None and (obj.zone != "stack" or flt.spell):
+        return False
+    if flt.ability and obj.ability is None:
         return False
     if flt.other and source_id is not None and obj.id == source_id:
         return False
@@ -127,6 +133,16 @@ def _types_and_colors(flt: Filter, ch) -> bool:
         return False
     if flt.supertypes and not (flt.supertypes & ch.supertypes):
         return False
+    if flt.colors or flt.not_colors:
+        return color_criteria(flt, ch)
+    return True
+
+
+@enforces("608.2j")
+def color_criteria(flt: Filter, ch) -> bool:
+    """A criterion about a colour checks only that colour: "all black creatures" includes a white-black one,
+    "all nonblack creatures" does not."""
+    applied("608.2j")
     if flt.colors and not (flt.colors & ch.colors):
         return False
     return not (flt.not_colors and flt.not_colors & ch.colors)

@@ -7,10 +7,11 @@ from .registry import applied, enforces
 from .state import MAIN_PHASES
 
 
-@enforces("606.2")
+@enforces("606.1", "606.2")
 def is_loyalty_ability(ab) -> bool:
-    """An activated ability with a loyalty symbol in its cost."""
+    """An activated ability with a loyalty symbol in its cost: it follows special rules."""
     if ab.kind == "activated" and ab.cost.loyalty is not None:
+        applied("606.1")
         applied("606.2")
         return True
     return False

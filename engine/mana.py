@@ -10,7 +10,7 @@ from __future__ import annotations
 from .registry import applied, enforces
 
 
-@enforces("605.1a", "605.2", "605.5", "605.5a", "605.5b")
+@enforces("605.1", "605.1a", "605.2", "605.5", "605.5a", "605.5b")
 def is_mana_ability(ab) -> bool:
     """An activated ability without a target that could add mana and is not a loyalty ability."""
     if ab is None:
@@ -30,10 +30,11 @@ def is_mana_ability(ab) -> bool:
         return False
     if any("per" in e for e in adds):
         applied("605.2")  # a mana ability even when the game state lets it produce no mana
+    applied("605.1")
     return True
 
 
-@enforces("605.1b", "605.5a")
+@enforces("605.1", "605.1b", "605.5a")
 def is_triggered_mana_ability(t) -> bool:
     """A triggered ability without a target, triggered by a mana ability or by mana being added, that could add
     mana.  One that could add mana but triggered on anything else is not a mana ability (605.5a)."""
@@ -42,6 +43,7 @@ def is_triggered_mana_ability(t) -> bool:
     if not adds or t.definition is None:
         return False
     if t.definition.when in ("tapped_for_mana", "mana_added") and not ab.all_slots():
+        applied("605.1")
         applied("605.1b")
         return True
     applied("605.5a")

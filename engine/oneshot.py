@@ -63,7 +63,7 @@ def destroy(ctx: Resolution, spec: dict) -> None:
 
 
 @effect("counter", required=("what",))
-@enforces("610.1", "604.5")
+@enforces("610.1", "604.5", "603.1a")
 def counter(ctx: Resolution, spec: dict) -> None:
     """Counter target spells (to their owners' graveyards) or abilities (they cease to exist)."""
     applied("610.1")
@@ -72,6 +72,10 @@ def counter(ctx: Resolution, spec: dict) -> None:
         if obj.zone != STACK:
             continue
         if obj.ability is not None:
+            if obj.trigger is not None and obj.trigger.definition is not None \
+                    and obj.trigger.definition.cant_be_countered:
+                applied("603.1a")  # its instruction works while it is on the stack: it cannot be countered
+                continue
             game.state.remove(obj.id)
             continue
         if "cant_be_countered" in game.keywords(obj):
@@ -172,12 +176,14 @@ def win_game(ctx: Resolution, spec: dict) -> None:
         players.win_game(ctx.game, p)
 
 
-@effect("add_mana", optional=("mana", "one_of", "per", "who", "chosen"))
+@effect("add_mana", optional=("mana", "one_of", "per", "who", "chosen", "produced"))
 @enforces("610.1", "607.2d", "607.5a")
 def add_mana(ctx: Resolution, spec: dict) -> None:
     """Add mana: fixed, one of several combinations, the colour chosen for a linked ability, or once per permanent."""
     applied("610.1")
-    if "one_of" in spec:
+    if spec.get("produced"):
+        text = _produced(ctx)
+    elif "one_of" in spec:
         text = ctx.choose_option(list(spec["one_of"]), "add mana")
     elif "chosen" in spec:
         applied("607.2d")
@@ -199,6 +205,16 @@ def add_mana(ctx: Resolution, spec: dict) -> None:
             target[i] += n * times
         if any(pool) and times:
             emit(ctx.game, [Event("mana_added", player=p, amount=sum(pool) * times)])
+
+
+def _produced(ctx: Resolution) -> str:
+    """One mana of a type the permanent that triggered this ability produced (its controller chooses)."""
+    event = ctx.trigger.event if ctx.trigger is not None else None
+    produced = event.cause if event is not None and isinstance(event.cause, tuple) else ()
+    types = ["{" + t + "}" for t, n in zip("WUBRGC", produced) if n > 0]
+    if not types:
+        return ""
+    return types[0] if len(types) == 1 else ctx.choose_option(types, "add mana of a type it produced")
 
 
 @effect("tap", optional=("what", "all"))

@@ -64,13 +64,29 @@ def activate_mana_abilities(game, player: int, obj, choices) -> None:
         activate_mana_ability(game, player, act.obj_id, act.index, act.choices, paying_for=obj)
 
 
-@enforces("605.3", "605.3b", "605.5b")
+@enforces("605.3", "605.3b", "605.5b", "605.3c")
 def activate_mana_ability(game, player: int, obj_id: int, index: int | None, choices, paying_for=None) -> None:
-    """Activate like any activated ability (602.2), but it does not use the stack: it resolves at once."""
+    """Activate like any activated ability (602.2), but it does not use the stack: it resolves at once.  Once
+    begun, it cannot be activated again until it has resolved (605.3c)."""
     st = game.state
     src = st.objects.get(obj_id)
     if src is None:
         raise IllegalAction("605.3", "no such object")
+    only = mana.mana_abilities(game, src) if index is None else []
+    key = (obj_id, only[0].index if len(only) == 1 else index)
+    if key in game.activating:
+        applied("605.3c")
+        raise IllegalAction("605.3c", f"this mana ability of {src.card} is being activated: it cannot be "
+                                      f"activated again before it has resolved")
+    game.activating.append(key)
+    try:
+        _activate_mana_ability(game, player, src, index, choices, paying_for)
+    finally:
+        game.activating.remove(key)
+
+
+def _activate_mana_ability(game, player: int, src, index: int | None, choices, paying_for) -> None:
+    st = game.state
     ch = game.characteristics(src)
     if index is None:
         abilities = mana.mana_abilities(game, src)
@@ -119,7 +135,7 @@ def resolve_triggered_mana_abilities(game, queue: list) -> None:
         resolution.follow_instructions(game, transient, t.ability, {}, queue)
 
 
-@enforces("602.2", "602.2b", "602.1c", "en-2024-11-08/117.3c")
+@enforces("602.1", "602.2", "602.2b", "602.1c", "en-2024-11-08/117.3c")
 def activate_ability(game, player: int, obj_id: int, index: int | None, choices) -> int | None:
     """Activate: checks (602.5), onto the stack (602.2a), then 601.2b–h as for a spell (602.2b)."""
     st = game.state
@@ -127,6 +143,9 @@ def activate_ability(game, player: int, obj_id: int, index: int | None, choices)
     if src is None or src.ability is not None:
         raise IllegalAction("602.2", "no such object")
     ab = activation.ability_of(game, src, index)
+    applied("602.1")  # a cost and an effect: the cost is paid as it is activated, the effect happens on resolution
+    if game.characteristics(src).triggers or game.characteristics(src).statics:
+        applied("602.1c")  # only its activated abilities can be activated
     if mana.is_mana_ability(ab):
         activate_mana_ability(game, player, obj_id, ab.index, choices)
         applied("en-2024-11-08/117.3c")
@@ -134,8 +153,6 @@ def activate_ability(game, player: int, obj_id: int, index: int | None, choices)
         return None
     applied("602.2")
     applied("602.2b")
-    if game.characteristics(src).triggers or game.characteristics(src).statics:
-        applied("602.1c")  # only its activated abilities can be activated
     activation.may_begin_activating(game, player, src, ab)
     obj = activation.put_ability_on_stack(game, player, src, ab)
     announce_and_pay(game, player, obj, ab, choices, source=src)
@@ -168,12 +185,14 @@ def play_land(game, player: int, obj_id: int, choices=None) -> None:
     priority.give_priority(game, player)
 
 
-@enforces("601.1a")
+@enforces("601.1", "601.1a")
 def play_card(game, player: int, obj_id: int, choices) -> None:
-    """"Playing" a card means playing it as a land or casting it as a spell, whichever applies."""
+    """"Playing" a card means playing it as a land or casting it as a spell, whichever applies; a spell that
+    is "played" (the older wording) is cast (601.1)."""
     applied("601.1a")
     obj = game.state.objects.get(obj_id)
     if obj is not None and "land" in game.characteristics(obj).types:
         play_land(game, player, obj_id)
     else:
+        applied("601.1")
         cast_spell(game, player, obj_id, choices)

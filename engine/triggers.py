@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import conditions
+from .characteristics import statics_on_battlefield
 from .events import Event
 from .filters import matches
 from .registry import applied, enforces
@@ -86,6 +87,8 @@ def _leaves(game, trig, holder, ev) -> bool:
     """Leaves the battlefield (to ``to_zone`` if given): checked as the object last existed (603.10a)."""
     if ev.kind != "zone" or ev.from_zone != BATTLEFIELD or (trig.to_zone and ev.to_zone != trig.to_zone):
         return False
+    if trig.what == "enchanted":  # the permanent this Aura was attached to (603.6e)
+        return holder.id in ev.attached
     return _about(game, trig, holder, ev.before, ev.before_ch, holder.id)
 
 
@@ -206,8 +209,8 @@ def _holders(game, events: list[Event], ev: Event):
                 yield other.before, other.before_ch
 
 
-@enforces("603.2", "603.2a", "603.2c", "603.3a", "603.6a", "603.6c", "603.10", "603.10a", "603.10e", "603.10f",
-          "603.2b", "603.2f", "603.2i", "603.4")
+@enforces("603.1", "603.2", "603.2a", "603.2c", "603.3a", "603.6a", "603.6c", "603.6e", "603.10", "603.10a",
+          "603.10e", "603.10f", "603.2b", "603.2f", "603.2i", "603.4")
 def trigger(game, trig, holder, ch, ev: Event) -> None:
     """The ability triggers: it is remembered with its controller (the controller of its source now)."""
     st = game.state
@@ -218,6 +221,7 @@ def trigger(game, trig, holder, ch, ev: Event) -> None:
         applied("603.4")  # the intervening "if" is checked as it triggers …
         if not conditions.holds(game, trig.condition, holder, holder.controller):
             return
+    applied("603.1")  # a trigger condition met; the effect comes later
     applied("603.2")
     applied("603.3a")
     if st.priority != holder.controller:
@@ -229,7 +233,8 @@ def trigger(game, trig, holder, ch, ev: Event) -> None:
             live.memory[f"once:{trig.index}"] = st.turn
     if any(p.definition is trig and p.source_uid == holder.uid for p in st.pending):
         applied("603.2c")  # one event with several occurrences: once for each
-    st.pending.append(Triggered(trig.ability, trig, holder.id, holder.uid, ch.name, holder.controller, ev))
+    for _ in range(1 + extra_times(game, trig.when, holder.controller)):
+        st.pending.append(Triggered(trig.ability, trig, holder.id, holder.uid, ch.name, holder.controller, ev))
 
 
 def _record_kind(game, trig, holder, ev: Event) -> None:
@@ -238,6 +243,8 @@ def _record_kind(game, trig, holder, ev: Event) -> None:
         applied("603.6a")
     elif ev.kind == "zone" and ev.from_zone == BATTLEFIELD and trig.when in ("leaves", "put_into"):
         applied("603.6c")
+        if trig.what == "enchanted":
+            applied("603.6e")
         if holder.id not in game.state.objects:
             applied("603.10")
             applied("603.10a")  # it looked back in time: its source left in the same event
@@ -249,6 +256,18 @@ def _record_kind(game, trig, holder, ev: Event) -> None:
         applied("603.10e")
     elif trig.when == "loses_game":
         applied("603.10f")
+
+
+@enforces("603.2d")
+def extra_times(game, when: str, controller: int) -> int:
+    """How many additional times a static ability makes a triggered ability of a permanent trigger (603.2d)."""
+    st = game.state
+    n = 0
+    for oid, static in statics_on_battlefield(game).get("extra_trigger", ()):
+        if static.params["when"] == when and st.objects[oid].controller == controller:
+            applied("603.2d")
+            n += 1
+    return n
 
 
 # -- state triggers (603.8) -------------------------------------------------------------------------------------
@@ -305,11 +324,14 @@ def _delayed(game, ev: Event) -> None:
             delayed_trigger(game, d, ev)
 
 
-@enforces("603.7", "603.7b", "603.2b")
+@enforces("603.7", "603.7b", "603.2b", "603.2e")
 def delayed_trigger(game, d: Delayed, ev: Event) -> None:
-    """A delayed triggered ability triggers — only once, unless it has a stated duration ("this turn")."""
+    """A delayed triggered ability triggers — only once, unless it has a stated duration ("this turn").  Effects
+    about the triggered abilities of an object do not make it trigger additional times (603.2e)."""
     st = game.state
     applied("603.7")
+    if any(s.params["when"] == d.definition.when for _, s in statics_on_battlefield(game).get("extra_trigger", ())):
+        applied("603.2e")
     if d.definition.when == "beginning_of":
         applied("603.2b")
     if not d.this_turn:

@@ -34,6 +34,8 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     for oid in ids:
         before = st.objects[oid]  # leaves the state with the move and is never changed again: its last known state
         before_ch = game.characteristics(before)
+        attached = tuple(a for a in st.battlefield if st.objects[a].attached_to == oid) \
+            if before.zone == BATTLEFIELD else ()
         new = st.move(oid, zone, controller=controller, bottom=bottom)
         if setup is not None:
             setup(before, new)
@@ -42,7 +44,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
             enters_with(game, new, queue)
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
-                            from_zone=before.zone, to_zone=zone, cause=cause))
+                            from_zone=before.zone, to_zone=zone, cause=cause, attached=attached))
     emit(game, events)
     return moved
 
@@ -72,7 +74,7 @@ def tap_all(game, objs: list, tapped: bool) -> None:
         emit(game, [Event("tapped" if tapped else "untapped", obj=o.id, player=o.controller) for o in changed])
 
 
-@enforces("603.6d", "en-2024-11-08/306.5b")
+@enforces("603.6d", "en-2024-11-08/306.5b", "607.4")
 def enters_with(game, obj, queue: list | None) -> None:
     """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger."""
     ch = game.characteristics(obj)
@@ -91,7 +93,18 @@ def enters_with(game, obj, queue: list | None) -> None:
             if n:
                 obj.counters[kind] = obj.counters.get(kind, 0) + n
         if "choose" in p:
-            obj.memory[p.get("link", "chosen")] = _choose(game, obj, p["choose"], queue)
+            link = p.get("link", "chosen")
+            obj.memory[link] = _choose(game, obj, p["choose"], queue)
+            if _link_users(ch, link) > 1:
+                applied("607.4")  # one ability, part of several pairs of linked abilities
+
+
+def _link_users(card, link: str) -> int:
+    """How many abilities of the card refer to what the ability named ``link`` chose."""
+    users = sum(1 for t in card.triggers if getattr(t.what, "chosen_color", None) == link)
+    for ab in (*card.abilities, *(t.ability for t in card.triggers)):
+        users += sum(1 for m in ab.modes for e in m.effects if e.get("chosen") == link)
+    return users
 
 
 #: what "as … enters, choose …" may ask for
