@@ -217,6 +217,8 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
     "cant_enter": {"objects": FILTER, "text": TEXT},
+    "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
+    "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
 }
 
 

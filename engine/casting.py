@@ -47,8 +47,21 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
                                      f"to cast {ch.name} from the {obj.zone}")
     instant_speed = "instant" in ch.types or "flash" in ch.keywords
     timing.check_timing(game, player, not instant_speed, f"{ch.name} can be cast")
+    if any(s.kind == "cast_only" for s in ch.statics):
+        check_own_restrictions(game, player, obj, ch)
     if any_prohibition(game, player):
         check_prohibitions(game, player, obj, ab)
+
+
+@enforces("604.6")
+def check_own_restrictions(game, player: int, obj, ch) -> None:
+    """"Cast [this card] only …": a static ability that works in the zone it can be cast from."""
+    for static in ch.statics:
+        if static.kind == "cast_only":
+            applied("604.6")
+            phase = static.params["phase"]
+            if game.state.phase != phase:
+                raise IllegalAction("604.6", f"{ch.name} can be cast only during the {phase} phase")
 
 
 @enforces("601.3", "601.3a")

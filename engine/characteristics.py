@@ -89,9 +89,10 @@ def continuous(game) -> list:
     return statics_on_battlefield(game).get("modify", [])
 
 
-@enforces("604.1", "604.2", "604.4")
+@enforces("604.1", "604.2", "604.4", "604.7")
 def _modifiers(game, obj) -> list:
-    """The static abilities that apply to ``obj`` now."""
+    """The static abilities that apply to ``obj`` now — from what their sources are now, never from what they
+    last were (604.7): a source that has left the battlefield changes nothing."""
     out = []
     st = game.state
     for source_id, static in continuous(game):
@@ -111,6 +112,7 @@ def _modifiers(game, obj) -> list:
             continue
         applied("604.1")
         applied("604.2")
+        applied("604.7")
         out.append(static)
     return out
 

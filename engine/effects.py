@@ -100,7 +100,6 @@ class Resolution:
         return list(self.legal.get(ref, ()))
 
     def _event_objects(self, ref: str) -> list[int]:
-        st = self.state
         if ref == "self":
             oid = self.source_object_id()
             return [oid] if oid is not None else []
@@ -109,11 +108,7 @@ class Resolution:
             return []
         if ref == "it" and t.bound is not None:
             return bound_object(self, t.bound)
-        event = t.event
-        if event is None:
-            return []
-        oid = event.source if ref == "blocked" else event.obj
-        return [oid] if oid is not None and oid in st.objects else []
+        return event_object(self, ref)
 
     def source_object_id(self) -> int | None:
         """The object the ability is from, where it is now (603.6 for a zone-change trigger about itself)."""
@@ -171,6 +166,20 @@ class Resolution:
             if self.state.objects[c].card == item:
                 return c
         return None
+
+
+@enforces("603.6", "608.2k")
+def event_object(ctx: Resolution, ref: str) -> list[int]:
+    """The object a triggered ability's trigger event was about — not a target, but still that object even if
+    its characteristics changed (608.2k); for a zone change, the new object in the zone it moved to (603.6)."""
+    event = ctx.trigger.event if ctx.trigger is not None else None
+    if event is None:
+        return []
+    oid = event.source if ref == "blocked" else event.obj
+    applied("608.2k")
+    if event.kind == "zone":
+        applied("603.6")
+    return [oid] if oid is not None and oid in ctx.state.objects else []
 
 
 @enforces("603.7c")

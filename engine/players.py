@@ -72,5 +72,5 @@ def leave_game(game, player: int) -> None:
         move_all(game, still, EXILE)
     st.pending = [t for t in st.pending if t.controller != player]
     st.delayed = [d for d in st.delayed if d.controller != player]
-    if st.priority == player:
-        st.priority = None
+    if st.priority == player and not st.over:
+        st.priority = st.in_turn_order(player)[0]  # the next player in turn order has priority now (800.4j)
