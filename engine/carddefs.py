@@ -33,6 +33,10 @@ class Mode:
 class NamedCost:
     name: str
     cost: Cost
+    #: dash (702.109a): cast this way, the permanent has haste and returns to its owner's hand at the beginning
+    #: of the next end step
+    haste: bool = False
+    returns: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import conditions, delayed, effects, oneshot, triggers  # noqa: F401 (they register the effect kinds)
+from . import conditions, delayed, effects, instructions, oneshot, triggers  # noqa: F401 (effect kinds)
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
@@ -107,7 +107,8 @@ COST_FIELDS: dict[str, Spec] = {
 }
 COST = Either(((str,), Check(_cost_string, "a cost like \"{2}{T}\"")), ((dict,), Table(COST_FIELDS)),
               describe="a cost: a string like \"{2}{T}\" or a table")
-NAMED_COST = Table({"name": NAME, **COST_FIELDS}, required=("name",), describe="a named cost")
+NAMED_COST = Table({"name": NAME, **COST_FIELDS, "haste": Bool(), "return_at_end": Bool()}, required=("name",),
+                   describe="a named cost")
 
 RANGE = Either(((int,), Int(0, 100)), ((str,), Word(("any",), "amount")),
                ((dict,), Table({"min": Int(0, 100), "max": Int(0, 100)})), describe="a number, \"any\" or {min, max}")
@@ -125,7 +126,8 @@ class Amount(Spec):
 
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
              "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
-             "remembered": Word(("discarded", "sacrificed"), "remembered objects")}
+             "remembered": Word(("discarded", "sacrificed"), "remembered objects"), "linked": NAME,
+             "announced_x": Const(True)}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
@@ -171,7 +173,9 @@ COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
 #: the type of every key an effect kind may have
 EFFECT_KEYS: dict[str, Spec] = {
     "do": Str(40), "if_paid": NAME, "text": TEXT, "may": Bool(),
-    "link": NAME, "chosen": NAME, "about": REF, "this_turn": Bool(),
+    "link": NAME, "chosen": NAME, "about": REF, "this_turn": Bool(), "remember": NAME, "payer": REF,
+    "pay_mana": MANA_COST,
+    "effects": ListOf(EFFECT, 20),
     "trigger": Table(lambda: TRIGGER_FIELDS, required=("when",), describe="a delayed triggered ability"),
     "reflexive": Table(lambda: REFLEXIVE_FIELDS, describe="a reflexive triggered ability (targets, effects)"),
     "amount": AMOUNT, "to": REF, "what": REF, "on": REF, "who": REF, "a": REF, "b": REF,
@@ -202,7 +206,7 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
                   describe="a condition (a table of tests that must all hold)")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
-             "minimum": Int(0, 100), "per": FILTER, "condition": CONDITION, "text": TEXT},
+             "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
     "loyalty_cost": {"abilities_of": FILTER, "increase": Int(-20, 20), "text": TEXT},
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},

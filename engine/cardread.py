@@ -14,8 +14,10 @@ from .effects import EVENT_WORDS, LINKED, PLAYER_WORDS, SELF_WORDS
 from .filters import Filter
 
 #: effect keys that name a target word (or, where marked, a player word too)
-REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False}
+REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
+            "payer": True}
 FILTER_KEYS = ("all", "filter", "per")
+COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
 
 
 def read_card(data: dict, file: str) -> tuple[CardDef, list[CardDef]]:
@@ -78,7 +80,8 @@ def _trigger(data: dict, index: int, path: Path, tokens: list, file: str) -> Tri
 
 
 def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens: list, file: str) -> AbilityDef:
-    named = {key: tuple(NamedCost(c["name"], _cost({k: v for k, v in c.items() if k != "name"}))
+    named = {key: tuple(NamedCost(c["name"], _cost({k: v for k, v in c.items() if k in COST_KEYS}),
+                                  c.get("haste", False), c.get("return_at_end", False))
                         for c in data.get(key, []))
              for key in ("choose_cost", "optional_costs", "alternative_costs")}
     cost_names = [n.name for costs in named.values() for n in costs]
@@ -163,10 +166,21 @@ def _mode(data: dict, path: Path, cost_names: list[str], tokens: list, file: str
     if any(not s.objects and s.player is None for s in slots):
         i = next(i for i, s in enumerate(slots) if not s.objects and s.player is None)
         raise SchemaError((*path, "targets", i), "objects = false needs player = …")
-    names = {s.name for s in slots} | set(words) | set(SELF_WORDS)
+    names = {s.name for s in slots} | set(words) | set(SELF_WORDS) | _remembered(data.get("effects", []))
     effects = tuple(_effect(e, (*path, "effects", i), names, cost_names, tokens, file)
                     for i, e in enumerate(data.get("effects", [])))
     return Mode(slots, effects, data.get("text", ""))
+
+
+def _remembered(effects: list) -> set[str]:
+    """Names that effects give to what they did ("that card"), anywhere in the list — later effects may use them."""
+    out: set[str] = set()
+    for e in effects:
+        if isinstance(e, dict):
+            if isinstance(e.get("remember"), str):
+                out.add(e["remember"])
+            out |= _remembered(e.get("effects", []))
+    return out
 
 
 def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], tokens: list, file: str) -> dict:
@@ -195,6 +209,9 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     if "otherwise" in spec:
         spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
                              for i, e in enumerate(spec["otherwise"])]
+    if spec["do"] == "for_each":
+        spec["effects"] = [_effect(e, (*path, "effects", i), slots | {"each"}, cost_names, tokens, file)
+                           for i, e in enumerate(spec["effects"])]
     if spec["do"] == "delayed":
         spec["trigger"] = _trigger(spec["trigger"], 0, (*path, "trigger"), tokens, file)
     if "reflexive" in spec:

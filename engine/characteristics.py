@@ -120,9 +120,11 @@ def _modifiers(game, obj) -> list:
 def keywords(game, obj) -> frozenset:
     """Keywords: printed, plus those static abilities give it (604.2)."""
     card = characteristics(game, obj)
-    if obj.zone != BATTLEFIELD or not continuous(game):
+    if obj.zone != BATTLEFIELD:
         return card.keywords
-    extra = [k for s in _modifiers(game, obj) for k in s.params.get("keywords", ())]
+    extra = list(obj.memory.get("gains", ()))  # what the way it was cast gives it (dash: haste)
+    if continuous(game):
+        extra += [k for s in _modifiers(game, obj) for k in s.params.get("keywords", ())]
     return card.keywords | frozenset(extra) if extra else card.keywords
 
 

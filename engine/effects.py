@@ -286,9 +286,20 @@ AMOUNTS: dict[str, Callable[[Resolution, object, object], int]] = {
     "count": _count, "greatest_power": _greatest_power, "power_of": _power_of, "mana_value_of": _mana_value_of,
     "event_amount": _event_amount, "counters": _counters,
     "remembered": lambda ctx, st, arg: len(ctx.memory.get(arg, ())),
+    "linked": lambda ctx, st, arg: len(linked_objects(ctx, arg)),
+    "announced_x": lambda ctx, st, arg: announced_x(ctx),
     "sacrificed": lambda ctx, st, arg: len(ctx.ann.sacrificed),
     "discarded": lambda ctx, st, arg: len(ctx.ann.discarded),
 }
+
+
+@enforces("607.2j")
+def announced_x(ctx: Resolution) -> int:
+    """The value chosen for a variable cost as the permanent was cast — linked to the ability of the permanent
+    that refers to it (607.2j)."""
+    applied("607.2j")
+    oid = ctx.source_object_id()
+    return ctx.state.objects[oid].memory.get("x", 0) if oid is not None else 0
 
 
 def run_effect(ctx: Resolution, spec: dict) -> None:

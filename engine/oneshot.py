@@ -86,13 +86,21 @@ def counter(ctx: Resolution, spec: dict) -> None:
         emit(game, [Event("countered", player=before.controller, before=before, before_ch=before_ch)])
 
 
-@effect("move", required=("what", "zone"), optional=("controller", "link"))
-@enforces("610.1", "607.2a", "607.2c")
+@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount"))
+@enforces("610.1", "607.3")
 def move(ctx: Resolution, spec: dict) -> None:
-    """Move objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom) at once."""
+    """Move objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom) at once;
+    with ``filter``/``amount``, only that many of those matching, chosen by the controller (607.3 "a card")."""
     applied("610.1")
     zone = spec["zone"]
     objs = ctx.objects(spec["what"])
+    if "filter" in spec:
+        objs = [o for o in objs if matches(ctx.game, o, spec["filter"], ctx.controller, ctx.source_object_id())]
+    if "amount" in spec:
+        if len(objs) > 1:
+            applied("607.3")  # the ability refers to "a card" of several: its controller chooses
+        picked = ctx.choose(ctx.controller, [o.id for o in objs], ctx.amount(spec["amount"]), "move")
+        objs = [ctx.state.objects[oid] for oid in picked]
     if not objs:
         return
     controller = ctx.controller if spec.get("controller") == "you" else None
@@ -106,6 +114,7 @@ def move(ctx: Resolution, spec: dict) -> None:
         ctx.legal[spec["what"]] = [renames.get(t, t) for t in ctx.legal[spec["what"]]]
 
 
+@enforces("607.2a", "607.2c")
 def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
     """The ability that moved them is linked to the abilities that refer to them (607.2a exile, 607.2c battlefield)."""
     source_id = ctx.source_object_id()
@@ -127,11 +136,15 @@ def draw(ctx: Resolution, spec: dict) -> None:
 
 
 @effect("discard", required=("who",), optional=("amount", "whole_hand"))
-@enforces("610.1", "609.3")
+@enforces("610.1", "609.3", "608.2e")
 def discard(ctx: Resolution, spec: dict) -> None:
-    """Players discard cards of their choice (or their whole hand); with fewer cards in hand, all of them."""
+    """Players discard cards of their choice (or their whole hand); with fewer cards in hand, all of them.
+    Several players choose in APNAP order (608.2e)."""
     applied("610.1")
-    for p in ctx.players(spec["who"]):
+    players = ctx.players(spec["who"])
+    if len(players) > 1:
+        applied("608.2e")
+    for p in players:
         hand = list(ctx.state.players[p].hand)
         if spec.get("whole_hand"):
             picked = hand
@@ -257,15 +270,24 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
             obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + n
 
 
-@effect("sacrifice", required=("who",), optional=("filter", "amount", "optional", "otherwise", "reflexive"))
-@enforces("610.1", "608.2d", "609.3", "603.12", "603.5")
+@effect("sacrifice", required=("who",), optional=("filter", "amount", "optional", "otherwise", "reflexive", "what"))
+@enforces("610.1", "608.2d", "609.3", "603.12", "603.5", "608.2e")
 def sacrifice(ctx: Resolution, spec: dict) -> None:
-    """Players sacrifice permanents of their choice; ``optional``: they may, ``otherwise`` happens if they don't;
-    ``reflexive``: a triggered ability that triggers when they do (603.12)."""
+    """Players sacrifice permanents of their choice (or the ones ``what`` names); ``optional``: they may,
+    ``otherwise`` happens if they don't; ``reflexive``: a triggered ability that triggers when they do (603.12).
+    Several players choose in APNAP order (608.2e), the choices taken from the step's list in that order."""
     applied("610.1")
     flt = spec.get("filter") or Filter()
-    for p in ctx.players(spec["who"]):
+    players = ctx.players(spec["who"])
+    if len(players) > 1:
+        applied("608.2e")
+    for p in players:
         st = ctx.state
+        if "what" in spec:
+            chosen = [o.id for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD and o.controller == p]
+            if chosen:
+                move_all(ctx.game, chosen, GRAVEYARD)
+            continue
         candidates = [oid for oid in st.battlefield if st.objects[oid].controller == p
                       and matches(ctx.game, st.objects[oid], flt, p, ctx.source_object_id())]
         n = ctx.amount(spec.get("amount", 1))

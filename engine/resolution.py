@@ -8,13 +8,14 @@ leave the stack (608.2); permanent spells become permanents (608.3).
 from __future__ import annotations
 
 from . import conditions, statics
+from .carddefs import AbilityDef, Mode, TriggerDef
 from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
 from .targets import active_slots, recheck_targets
-from .triggers import emit
+from .triggers import Delayed, emit
 from .zones import move
 
 
@@ -145,7 +146,30 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
             applied("608.3c")
             new.attached_to = attach_to
 
-    move(game, obj.id, BATTLEFIELD, controller=obj.controller, queue=queue, setup=setup)
+    new = move(game, obj.id, BATTLEFIELD, controller=obj.controller, queue=queue, setup=setup)
+    dashed = next((n for n in ab.alternative if n.name == ann.alternative and (n.haste or n.returns)), None)
+    if dashed is not None:
+        enters_dashed(game, new, dashed)
+
+
+#: "return it from the battlefield to its owner's hand at the beginning of the next end step" (dash, 702.109a)
+RETURN_AT_END = TriggerDef(index=0, when="beginning_of", step="end", what=None, ability=AbilityDef(
+    kind="triggered", index=0, modes=(Mode(effects=({"do": "move", "what": "it", "zone": "hand"},)),)),
+    text="Bringe sie zu Beginn des nächsten Endsegments auf die Hand ihres Besitzers zurück.")
+
+
+@enforces("608.3g", "603.7g", "en-2024-11-08/702.109a")
+def enters_dashed(game, new, named) -> None:
+    """A static ability of the spell made a delayed triggered ability as the permanent entered; the permanent
+    is its source (603.7g).  Cast for its dash cost, it also has haste."""
+    applied("en-2024-11-08/702.109a")
+    if named.haste:
+        new.memory["gains"] = ("haste",)
+    if named.returns:
+        applied("608.3g")
+        applied("603.7g")
+        st = game.state
+        st.delayed.append(Delayed(RETURN_AT_END, new.id, new.uid, new.card or "", new.controller, new.id, st.turn))
 
 
 def can_enter(game, obj) -> bool:

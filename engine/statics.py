@@ -38,11 +38,21 @@ def _condition_holds(game, source, cond: tuple) -> bool:
 
 
 def _times(game, source, static) -> int:
+    if static.params.get("per_attacker"):
+        return attacked_this_turn(game, source.controller)
     per = static.params.get("per")
     if per is None:
         return 1
     st = game.state
     return sum(1 for oid in st.battlefield if matches(game, st.objects[oid], per, source.controller, source.id))
+
+
+@enforces("608.2i")
+def attacked_this_turn(game, player: int) -> int:
+    """How many creatures ``player`` declared as attackers this turn — as they were then: a creature that has
+    since left the battlefield, or stopped being a creature, still counts (an effect that looks back in time)."""
+    applied("608.2i")
+    return sum(1 for _, p in game.state.attacked if p == player)
 
 
 @enforces("609.2")
