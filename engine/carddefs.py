@@ -55,6 +55,7 @@ class AbilityDef:
     choose: tuple[int, int] = (1, 1)
     choose_if_paid: tuple = ()  # (cost name, (min, max))
     once_per_turn: bool = False
+    chooser: str | None = None  # "opponent": an opponent makes the choices the controller would (601.6, 602.3)
     timing: str | None = None  # None: any time with priority; "instant" or "sorcery" as stated (602.5d/e)
     text: str = ""
 
@@ -97,6 +98,7 @@ class CardDef:
     token: bool = False
     file: str = ""
     cda: bool = False  # it has a characteristic-defining ability for colour or creature types (604.3)
+    way: str = ""  # alternative characteristics: how they are had — "face_down", "bestow" or "adventure"
     faces: dict = field(default_factory=dict)  # name -> alternative characteristics (a CardDef)
 
     @property

@@ -192,6 +192,7 @@ CASTABLE_FIELDS: dict[str, Spec] = {
     "targets": ListOf(SLOT, 20), "effects": ListOf(EFFECT, 30),
     "modes": ListOf(Table({"text": TEXT, "targets": ListOf(SLOT, 20), "effects": ListOf(EFFECT, 30)}), 10),
     "choose": RANGE, "choose_if_paid": Table({"name": NAME, "choose": RANGE}, required=("name", "choose")),
+    "chooser": Word(("opponent",), "chooser"),
     "additional_costs": ListOf(Table(COST_FIELDS), 10), "optional_costs": ListOf(NAMED_COST, 10),
     "alternative_costs": ListOf(NAMED_COST, 10), "choose_cost": ListOf(NAMED_COST, 10),
 }
@@ -223,6 +224,9 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cant_enter": {"objects": FILTER, "text": TEXT},
     "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
     "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
+    "cast_from": {"zone": Word(("library_top",), "zone"), "spells": FILTER, "text": TEXT},
+    "flash_for": {"spells": FILTER, "text": TEXT},
+    "flash": {"if_paid": NAME, "condition": CONDITION, "text": TEXT},
 }
 
 
@@ -273,6 +277,14 @@ CARD_FIELDS: dict[str, Spec] = {
     "abilities": ListOf(ABILITY, 10), "statics": ListOf(Static(), 10), "triggers": ListOf(TRIGGER, 10),
     **CASTABLE_FIELDS,
 }
+FACE_FIELDS: dict[str, Spec] = {
+    **{k: v for k, v in CARD_FIELDS.items() if k not in ("name_en", "synthetic", "source", "note", "abilities",
+                                                          "triggers")},
+    "way": Word(("face_down", "bestow", "adventure"), "way of casting"), "inherit": Bool(),
+    "pay": MANA_COST,  # what is paid instead of the mana cost (morph's {3}, a bestow cost)
+}
+CARD_FIELDS["faces"] = ListOf(Table(FACE_FIELDS, required=("name", "way"),
+                                    describe="alternative characteristics (a table with name and way)"), 5)
 CARD = Table(CARD_FIELDS, required=("name", "types"), describe="a card")
 TOKEN_FIELDS: dict[str, Spec] = {k: CARD_FIELDS[k] for k in ("name", "types", "subtypes", "supertypes", "colors",
                                                              "power", "toughness", "keywords", "text")}

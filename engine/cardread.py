@@ -6,6 +6,8 @@ cost — and raises :class:`~engine.cardschema.SchemaError` with the path of the
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import conditions
 from .carddefs import AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlot, TriggerDef
 from .cardschema import Path, SchemaError
@@ -41,6 +43,7 @@ def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardD
                      for i, t in enumerate(data.get("triggers", [])))
     pending = tuple(f"{s.params.get('rule', '?')}: {s.params.get('text', '')}" for s in statics if s.kind == "pending")
     keywords = frozenset(data.get("keywords", []))
+    faces = {f["name"]: _face(f, data, file, (*path, "faces", i), tokens) for i, f in enumerate(data.get("faces", []))}
     cda = bool(keywords & {"devoid", "changeling"}) or any(s.kind == "cda" and "colors" in s.params for s in statics)
     return CardDef(
         name=data["name"], types=types, subtypes=frozenset(data.get("subtypes", [])),
@@ -48,7 +51,26 @@ def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardD
         colors=frozenset(data["colors"]) if "colors" in data else mana_cost.colors(), mana_cost=mana_cost,
         power=data.get("power"), toughness=data.get("toughness"), loyalty=data.get("loyalty"),
         keywords=keywords, spell=spell, abilities=abilities, statics=statics, triggers=triggers, pending=pending,
-        text=data.get("text", ""), name_en=data.get("name_en", ""), token=token, file=file, cda=cda)
+        text=data.get("text", ""), name_en=data.get("name_en", ""), token=token, file=file, cda=cda, faces=faces,
+        way=data.get("way", ""))
+
+
+#: what a face-down spell or permanent is (708.2, 702.37c): a 2/2 creature with no name, text or mana cost
+FACE_DOWN = {"types": ["creature"], "power": 2, "toughness": 2, "colors": [], "text": ""}
+
+
+def _face(face: dict, card: dict, file: str, path: Path, tokens: list) -> CardDef:
+    """Alternative characteristics a card may be cast with (601.3e): face down, bestowed, as an Adventure."""
+    data = {k: v for k, v in card.items() if k != "faces"} if face.get("inherit") else {}
+    if face["way"] == "face_down":
+        data = dict(FACE_DOWN)
+    data.update({k: v for k, v in face.items() if k not in ("inherit", "pay")})
+    data["name"] = "" if face["way"] == "face_down" else face["name"] if face["way"] == "adventure" else card["name"]
+    data.setdefault("types", card["types"])
+    made = _card(data, file, path, tokens, token=False)
+    if "pay" in face and made.spell is not None:  # paid instead of the mana cost, which stays what it is
+        made = replace(made, spell=replace(made.spell, cost=Cost(mana=ManaCost.parse(face["pay"]))))
+    return made
 
 
 def _ability(data: dict, index: int, path: Path, tokens: list, file: str) -> AbilityDef:
@@ -105,6 +127,7 @@ def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens:
                     choose_cost=named["choose_cost"], optional=named["optional_costs"],
                     alternative=named["alternative_costs"], modes=modes, modal="modes" in data, choose=choose,
                     choose_if_paid=choose_if_paid, once_per_turn=data.get("once_per_turn", False),
+                    chooser=data.get("chooser"),
                     timing=data.get("timing"), text=data.get("text", ""))
     _check_slots(ab, data, path)
     return ab

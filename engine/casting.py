@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import loyalty, statics, timing
+from . import loyalty, statics
 from .costs import Cost, Requirement, TotalCost, find_payment, pool_str
 from .errors import IllegalAction
 from .events import Event
@@ -26,87 +26,52 @@ from .triggers import emit
 from .zones import move, move_all, tap_all
 
 
-def spell_of(game, obj):
-    ab = game.characteristics(obj).spell
-    if ab is None:
+def spell_of(game, obj, face: str | None = None):
+    """What is cast: the card's spell, or the spell of the alternative characteristics it is cast with."""
+    card = game.characteristics(obj)
+    if face is not None and face in card.faces:
+        card = card.faces[face]
+    if card.spell is None:
         raise IllegalAction("601.3", f"{obj.card} is a land: it is played, not cast")
-    return ab
-
-
-# -- 601.3: may the player begin? ---------------------------------------------------------------------------------
-
-@enforces("601.3")
-def may_begin_casting(game, player: int, obj, ab, choices) -> None:
-    """A rule must allow casting it (from the hand, at the right time) and no effect may forbid it."""
-    ch = game.characteristics(obj)
-    applied("601.3")
-    if obj.zone != choices.from_zone:
-        raise IllegalAction("601.3", f"{ch.name} is not in the {choices.from_zone}")
-    if obj.zone != HAND or obj.owner != player:
-        raise IllegalAction("601.3", f"no rule or effect allows {game.state.players[player].name} "
-                                     f"to cast {ch.name} from the {obj.zone}")
-    instant_speed = "instant" in ch.types or "flash" in ch.keywords
-    timing.check_timing(game, player, not instant_speed, f"{ch.name} can be cast")
-    if any(s.kind == "cast_only" for s in ch.statics):
-        check_own_restrictions(game, player, obj, ch)
-    if any_prohibition(game, player):
-        check_prohibitions(game, player, obj, ab)
-
-
-@enforces("604.6")
-def check_own_restrictions(game, player: int, obj, ch) -> None:
-    """"Cast [this card] only …": a static ability that works in the zone it can be cast from."""
-    for static in ch.statics:
-        if static.kind == "cast_only":
-            applied("604.6")
-            phase = static.params["phase"]
-            if game.state.phase != phase:
-                raise IllegalAction("604.6", f"{ch.name} can be cast only during the {phase} phase")
-
-
-@enforces("601.3", "601.3a")
-def check_prohibitions(game, player: int, obj, ab) -> None:
-    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition (601.3a)."""
-    for source, flt in statics.prohibitions(game, player):
-        outcomes = _prohibited_by_choice(game, player, obj, ab, flt)
-        if not any(outcomes):
-            continue  # the prohibition is not about this spell at all
-        if all(outcomes):
-            applied("601.3")
-            raise IllegalAction("601.3", f"{game.characteristics(source).name} forbids casting {obj.card}")
-        applied("601.3a")
-
-
-def _as_spell(obj, player: int, x: int):
-    probe = obj.copy()
-    probe.zone, probe.controller, probe.ann = STACK, player, Announcement(x=x)
-    return probe
-
-
-def _prohibiting(game, player: int, obj):
-    for source, flt in statics.prohibitions(game, player):
-        yield source, flt
-
-
-def any_prohibition(game, player: int) -> bool:
-    """Does any static ability forbid ``player`` to cast spells of some kind?"""
-    return next(_prohibiting(game, player, None), None) is not None
-
-
-def _prohibited_by_choice(game, player: int, obj, ab, flt) -> list[bool]:
-    """For each value of X the player could announce: would the spell as announced be forbidden?"""
-    xs = range(0, 21) if ab.cost.mana.x or any(a.cost.mana.x for a in ab.alternative) else (0,)
-    return [matches(game, _as_spell(obj, player, x), flt, player) for x in xs]
+    return card.spell
 
 
 # -- 601.2a–e: announcing -----------------------------------------------------------------------------------------
 
 @enforces("601.2a")
-def move_to_stack(game, player: int, obj_id: int):
-    """The card moves to the stack; the caster becomes its controller."""
-    obj = move(game, obj_id, STACK, controller=player, setup=_announcement)
+def move_to_stack(game, player: int, obj_id: int, face: str | None = None):
+    """The card moves to the stack; the caster becomes its controller.  A card cast face down, bestowed or as an
+    Adventure has those characteristics as it is put on the stack (708.4, 702.103b, 715.3b)."""
+
+    def setup(before, new) -> None:
+        _announcement(before, new)
+        new.face = face
+
+    obj = move(game, obj_id, STACK, controller=player, setup=setup)
     applied("601.2a")
     return obj
+
+
+@enforces("601.6", "601.6a", "602.3", "602.3a")
+def choices_by_opponent(game, player: int, obj, ab, choices) -> None:
+    """An opponent makes the choices the spell or ability leaves to an opponent, when its controller would; with
+    several opponents, the controller decides which one (601.6a, 602.3a)."""
+    spell = obj.ability is None
+    if not ab.chooser:
+        raise IllegalAction("601.6" if spell else "602.3", "no opponent makes choices for this")
+    applied("601.6" if spell else "602.3")
+    opponents = game.state.opponents(player)
+    chooser = choices.chooser
+    if chooser is None:
+        if len(opponents) != 1:
+            raise IllegalAction("601.6a" if spell else "602.3a", "say which opponent makes the choices "
+                                                                 "('chooser: NAME')")
+        chooser = opponents[0]
+    elif len(opponents) > 1:
+        applied("601.6a" if spell else "602.3a")
+    if chooser not in opponents:
+        raise IllegalAction("601.6" if spell else "602.3", f"{game.state.players[chooser].name} is not an opponent")
+    obj.ann.chooser = chooser
 
 
 @enforces("601.2b", "601.5")
@@ -222,7 +187,7 @@ def check_announced_spell(game, player: int, obj, ab) -> None:
     if obj.ability is not None:
         return
     applied("601.2e")
-    for source, flt in _prohibiting(game, player, obj):
+    for source, flt in statics.prohibitions(game, player):
         if matches(game, obj, flt, player):
             applied("601.4")
             raise IllegalAction("601.4", f"{game.characteristics(source).name} forbids casting "
@@ -416,5 +381,7 @@ def become_cast(game, player: int, obj) -> None:
 
 def _announcement(before, new) -> None:
     new.ann = Announcement()
+    if "flash_condition" in before.memory:  # begun as though it had flash (601.3d, 601.4a)
+        new.memory["flash_condition"] = before.memory["flash_condition"]
 
 

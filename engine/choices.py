@@ -20,6 +20,7 @@ class Choices:
     """Everything a player announces and decides for one cast or activation."""
 
     from_zone: str = "hand"
+    face: str | None = None  # cast with alternative characteristics: face down, bestowed, as an Adventure
     modes: tuple[int, ...] = ()  # 0-based mode indices
     x: int | None = None
     alternative: str | None = None

@@ -14,7 +14,7 @@ activate mana abilities (601.2g), and activating a mana ability follows the same
 """
 from __future__ import annotations
 
-from . import activation, casting, lands, mana, priority, resolution
+from . import activation, casting, lands, mana, permissions, priority, resolution
 from .choices import NO_CHOICES
 from .errors import IllegalAction
 from .events import Event
@@ -30,6 +30,8 @@ def announce_and_pay(game, player: int, obj, ab, choices, source=None) -> None:
     A step with nothing to do for this spell or ability (no modes, no X, no targets …) is
     skipped, so that a trace lists only the rules that applied.
     """
+    if ab.chooser or choices.chooser is not None:
+        casting.choices_by_opponent(game, player, obj, ab, choices)
     if ab.modal or choices.modes:
         casting.announce_modes(game, obj, ab, choices)
     else:
@@ -45,7 +47,7 @@ def announce_and_pay(game, player: int, obj, ab, choices, source=None) -> None:
         choose_targets(game, obj, ab, choices)
     if choices.division or any(s.divide is not None for s in ab.all_slots()):
         divide(game, obj, ab, choices)
-    if obj.ability is None and casting.any_prohibition(game, player):
+    if obj.ability is None and permissions.any_prohibition(game, player):
         casting.check_announced_spell(game, player, obj, ab)
     casting.determine_total_cost(game, obj, ab)
     if choices.mana:
@@ -169,11 +171,12 @@ def cast_spell(game, player: int, obj_id: int, choices) -> int:
     card = st.objects.get(obj_id)
     if card is None or card.ability is not None:
         raise IllegalAction("601.3", "no such card")
-    ab = casting.spell_of(game, card)
+    ab = casting.spell_of(game, card, choices.face)
     applied("601.2")
-    casting.may_begin_casting(game, player, card, ab, choices)
-    obj = casting.move_to_stack(game, player, obj_id)
+    permissions.may_begin_casting(game, player, card, ab, choices)
+    obj = casting.move_to_stack(game, player, obj_id, choices.face)
     announce_and_pay(game, player, obj, ab, choices)
+    permissions.flash_kept(game, obj)
     casting.become_cast(game, player, obj)
     priority.give_priority(game, player)
     return obj.id

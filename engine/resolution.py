@@ -13,7 +13,7 @@ from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .registry import applied, enforces
-from .state import BATTLEFIELD, GRAVEYARD
+from .state import BATTLEFIELD, EXILE, GRAVEYARD
 from .targets import active_slots, recheck_targets
 from .triggers import Delayed, emit
 from .zones import move
@@ -99,6 +99,8 @@ def finish_resolution(game, obj) -> None:
         applied("608.2n")
         if obj.ability is not None:
             st.remove(obj.id)
+        elif before_ch.way == "adventure":
+            adventure_to_exile(game, obj)
         else:
             move(game, obj.id, GRAVEYARD)
     waiting = len(st.pending)
@@ -121,6 +123,10 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
     if slots:
         applied("608.3b")
         legal, all_illegal = recheck_targets(game, obj, ab)
+        if all_illegal and game.characteristics(obj).way == "bestow":
+            bestow_fails(game, obj)
+            resolve_permanent_spell(game, obj, game.characteristics(obj).spell, queue)
+            return
         if all_illegal:
             remove_without_resolving(game, obj)
             return
@@ -170,6 +176,23 @@ def enters_dashed(game, new, named) -> None:
         applied("603.7g")
         st = game.state
         st.delayed.append(Delayed(RETURN_AT_END, new.id, new.uid, new.card or "", new.controller, new.id, st.turn))
+
+
+@enforces("608.3b", "en-2024-11-08/702.103e")
+def bestow_fails(game, obj) -> None:
+    """A bestowed Aura spell whose target is illegal ceases to be bestowed: it resolves as a creature spell."""
+    applied("608.3b")
+    applied("en-2024-11-08/702.103e")
+    obj.face = None
+
+
+@enforces("en-2024-11-08/715.3d")
+def adventure_to_exile(game, obj) -> None:
+    """A spell cast as an Adventure is exiled instead of going to the graveyard; its owner may cast it from there
+    (not as an Adventure)."""
+    applied("en-2024-11-08/715.3d")
+    owner = obj.owner
+    move(game, obj.id, EXILE, setup=lambda before, new: new.memory.__setitem__("adventure", owner))
 
 
 def can_enter(game, obj) -> bool:

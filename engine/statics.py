@@ -26,6 +26,11 @@ class CostChange:
     minimum: int | None = None
 
 
+def statics_of_kind(game, kind: str):
+    """(source object, static) for each static ability of ``kind`` on the battlefield."""
+    return _statics(game, kind)
+
+
 def _statics(game, kind: str):
     """(source object, static) for each static ability of ``kind`` on the battlefield."""
     st = game.state

@@ -43,6 +43,10 @@ def _from(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.from_zone = opt.value
 
 
+def _face(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    ch.face = opt.value
+
+
 def _modes(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.modes = tuple(number(x, "mode", 1) - 1 for x in re.split(r"[;,\s]+", opt.value) if x)
 
@@ -136,7 +140,8 @@ def _chooser(names: Names, ch: Choices, opt: Option, step: Step) -> None:
 
 #: one handler per option key (the parser accepts exactly these keys: model.OPTIONS)
 OPTIONS: dict[str, OptionHandler] = {
-    "from": _from, "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative, "optional": _optional,
+    "from": _from, "face": _face, "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative,
+    "optional": _optional,
     "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
     "mana": _mana, "pay": _pay, "choose": _choose, "trigger": _trigger, "order": _order, "keep": _keep,
     "hybrid": _hybrid, "chooser": _chooser,
@@ -208,7 +213,9 @@ def _cast(names: Names, step: Step) -> IllegalAction | None:
     game, p = names.game, _player(names, step)
     ch = choices(names, step)
     oid = names.ref(step.line, _ref(step), zones=(ch.from_zone,), player=p)
-    slotted(names, ch, step, game.characteristics(game.state.objects[oid]).spell)
+    card = game.characteristics(game.state.objects[oid])
+    spell = card.faces[ch.face].spell if ch.face in card.faces else card.spell
+    slotted(names, ch, step, spell)
     return game.cast(p, oid, ch)
 
 
