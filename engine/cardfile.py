@@ -127,7 +127,7 @@ class Amount(Spec):
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
              "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
              "remembered": Word(("discarded", "sacrificed"), "remembered objects"), "linked": NAME,
-             "announced_x": Const(True)}
+             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
@@ -174,7 +174,7 @@ COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
 EFFECT_KEYS: dict[str, Spec] = {
     "do": Str(40), "if_paid": NAME, "text": TEXT, "may": Bool(),
     "link": NAME, "chosen": NAME, "about": REF, "this_turn": Bool(), "remember": NAME, "payer": REF,
-    "pay_mana": MANA_COST,
+    "pay_mana": MANA_COST, "spells": FILTER, "increase": MANA_COST, "reduce": MANA_COST,
     "effects": ListOf(EFFECT, 20),
     "trigger": Table(lambda: TRIGGER_FIELDS, required=("when",), describe="a delayed triggered ability"),
     "reflexive": Table(lambda: REFLEXIVE_FIELDS, describe="a reflexive triggered ability (targets, effects)"),
@@ -184,6 +184,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "controller": Word(("you",), "controller"),
     "kind": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\" or \"loyalty\""),
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
+    "reflexive_each": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
 }
@@ -203,7 +204,8 @@ ABILITY = Table({"cost": COST, "once_per_turn": Bool(), "timing": Word(("instant
 CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILTER_FIELDS, "at_least": Int(1, 100)}),
                    "you_control": Table({**FILTER_FIELDS, "at_least": Int(1, 100)}), "you_control_none": FILTER,
                    "life_at_least": Int(-1000, 10_000), "cards_in_hand": Int(0, 100), "paid": NAME,
-                   "your_turn": Bool(), "controlled_since_last_upkeep": Bool()},
+                   "your_turn": Bool(), "controlled_since_last_upkeep": Bool(),
+                   "chosen": Table({"link": NAME, "value": NAME}, required=("link", "value"))},
                   describe="a condition (a table of tests that must all hold)")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
@@ -212,7 +214,8 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
     "enters": {"tapped": Bool(), "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
-               "choose": Word(("color",), "choice"), "link": NAME, "text": TEXT},
+               "choose": Word(("color", "word"), "choice"), "options": ListOf(NAME, 10), "pay_life": Bool(),
+               "link": NAME, "text": TEXT},
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
                "power": Int(-100, 100), "toughness": Int(-100, 100), "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),

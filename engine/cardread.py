@@ -209,26 +209,10 @@ def _remembered(effects: list) -> set[str]:
 def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], tokens: list, file: str) -> dict:
     """The effect table as the engine reads it: references checked, criteria read into filters."""
     spec = dict(data)
-    for key, players_too in REF_KEYS.items():
-        value = spec.get(key)
-        if value is not None and value not in slots and not (players_too and value in PLAYER_WORDS) \
-                and not value.startswith(LINKED):
-            words = f" or one of {', '.join(PLAYER_WORDS)}" if players_too else ""
-            raise SchemaError((*path, key), f"{value!r} names no target of this spell or ability"
-                                            f" (targets and words: {', '.join(sorted(slots)) or 'none'}){words}")
+    _check_references(spec, path, slots)
     if "if_paid" in spec:
         _names_cost(spec["if_paid"], cost_names, (*path, "if_paid"))
-    for key in FILTER_KEYS:
-        if key in spec:
-            spec[key] = Filter.from_table(spec[key], "")
-    amount = spec.get("amount")
-    if isinstance(amount, dict):
-        if "count" in amount:
-            spec["amount"] = {**amount, "count": Filter.from_table(amount["count"], "")}
-        for key in ("greatest_power", "power_of", "mana_value_of"):
-            ref = amount.get(key)
-            if ref is not None and ref not in slots and ref not in PLAYER_WORDS:
-                raise SchemaError((*path, "amount", key), f"{ref!r} names no target or word of this ability")
+    _read_values(spec, path, slots)
     if "otherwise" in spec:
         spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
                              for i, e in enumerate(spec["otherwise"])]
@@ -244,6 +228,36 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
         spec["_token"] = token
         tokens.append(token)
     return spec
+
+
+def _check_references(spec: dict, path: Path, slots: set[str]) -> None:
+    for key, players_too in REF_KEYS.items():
+        value = spec.get(key)
+        if value is not None and value not in slots and not (players_too and value in PLAYER_WORDS) \
+                and not value.startswith(LINKED):
+            words = f" or one of {', '.join(PLAYER_WORDS)}" if players_too else ""
+            raise SchemaError((*path, key), f"{value!r} names no target of this spell or ability"
+                                            f" (targets and words: {', '.join(sorted(slots)) or 'none'}){words}")
+
+
+def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
+    """Criteria into filters, mana costs into ManaCost; references inside amounts checked."""
+    for key in FILTER_KEYS:
+        if key in spec:
+            spec[key] = Filter.from_table(spec[key], "")
+    if spec["do"] == "cost_change":
+        spec["spells"] = Filter.from_table({"zone": "stack", **spec["spells"]}, "")
+        for key in ("increase", "reduce"):
+            if key in spec:
+                spec[key] = ManaCost.parse(spec[key])
+    amount = spec.get("amount")
+    if isinstance(amount, dict):
+        if "count" in amount:
+            spec["amount"] = {**amount, "count": Filter.from_table(amount["count"], "")}
+        for key in ("greatest_power", "power_of", "mana_value_of"):
+            ref = amount.get(key)
+            if ref is not None and ref not in slots and ref not in PLAYER_WORDS:
+                raise SchemaError((*path, "amount", key), f"{ref!r} names no target or word of this ability")
 
 
 def _check_slots(ab: AbilityDef, data: dict, path: Path) -> None:

@@ -364,7 +364,7 @@ def _meets(game, player, obj, req, zone) -> bool:
     return matches(game, obj, flt, player)
 
 
-@enforces("601.2i", "601.7")
+@enforces("601.2i", "601.7", "602.4")
 def become_cast(game, player: int, obj) -> None:
     """The spell (or ability) has become cast (activated); its controller receives priority.
 
@@ -375,6 +375,9 @@ def become_cast(game, player: int, obj) -> None:
     if len(game.state.stack) > 1 and obj.card is not None and any(
             s.kind == "cost" and s.params.get("applies") != "self" for s in game.characteristics(obj).statics):
         applied("601.7")
+    if len(game.state.stack) > 1 and obj.ability is not None and obj.abdef is not None and any(
+            e.get("do") == "cost_change" for m in obj.abdef.modes for e in m.effects):
+        applied("602.4")  # an ability that will change costs: the ones on the stack were locked already
     kind = "cast" if obj.ability is None else "activated"
     emit(game, [Event(kind, obj=obj.id, player=player)])
 

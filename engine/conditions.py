@@ -45,6 +45,14 @@ def _cards_in_hand(game, source, controller: int, arg) -> bool:
     return len(game.state.players[controller].hand) == arg
 
 
+@enforces("607.2f")
+def _chosen(game, source, controller: int, arg) -> bool:
+    """The word chosen for the linked "choose …" ability is this one (607.2f)."""
+    applied("607.2f")
+    link, value = arg
+    return source.memory.get(link) == value
+
+
 @enforces("607.2i")
 def _paid(game, source, controller: int, arg) -> bool:
     """The spell this permanent was announced the named optional or alternative cost (607.2i): the ability that
@@ -66,7 +74,7 @@ def _since_last_upkeep(game, source, controller: int, arg) -> bool:
 CONDITIONS: dict[str, Callable[..., bool]] = {
     "source_untapped": _source_untapped, "opponent_controls": _opponent_controls, "you_control": _you_control,
     "you_control_none": _you_control_none, "life_at_least": _life_at_least, "cards_in_hand": _cards_in_hand,
-    "paid": _paid, "your_turn": _your_turn, "controlled_since_last_upkeep": _since_last_upkeep,
+    "paid": _paid, "your_turn": _your_turn, "controlled_since_last_upkeep": _since_last_upkeep, "chosen": _chosen,
 }
 
 
@@ -84,5 +92,7 @@ def read(table: dict) -> tuple:
             arg = (Filter.from_table(criteria, ""), arg.get("at_least", 1))
         elif key == "you_control_none":
             arg = Filter.from_table(arg, "")
+        elif key == "chosen":
+            arg = (arg["link"], arg["value"])
         out.append((key, arg))
     return tuple(out)

@@ -287,10 +287,26 @@ AMOUNTS: dict[str, Callable[[Resolution, object, object], int]] = {
     "event_amount": _event_amount, "counters": _counters,
     "remembered": lambda ctx, st, arg: len(ctx.memory.get(arg, ())),
     "linked": lambda ctx, st, arg: len(linked_objects(ctx, arg)),
+    "noted": lambda ctx, st, arg: remembered_value(ctx, arg, "607.2e"),
+    "paid_as_entered": lambda ctx, st, arg: remembered_value(ctx, arg, "607.2g"),
     "announced_x": lambda ctx, st, arg: announced_x(ctx),
     "sacrificed": lambda ctx, st, arg: len(ctx.ann.sacrificed),
     "discarded": lambda ctx, st, arg: len(ctx.ann.discarded),
 }
+
+
+@enforces("607.2e", "607.2g")
+def remembered_value(ctx: Resolution, link: str, rule: str) -> int:
+    """What a linked ability of the same object noted, or the cost paid as it entered (607.2e, 607.2g) — of the
+    object as it last existed if it has left the battlefield."""
+    applied(rule)
+    oid = ctx.source_object_id()
+    obj = ctx.state.objects.get(oid) if oid is not None else None
+    if obj is not None and link in obj.memory:
+        return obj.memory[link]
+    event = ctx.trigger.event if ctx.trigger is not None else None
+    before = event.before if event is not None else None
+    return before.memory.get(link, 0) if before is not None else 0
 
 
 @enforces("607.2j")

@@ -7,6 +7,7 @@ every event.  Several objects destroyed at once move as one event (603.10a).
 from __future__ import annotations
 
 from . import players
+from .carddefs import StaticDef
 from .costs import pool_from
 from .damage import deal_damage, source_of
 from .drawing import draw_card
@@ -270,8 +271,9 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
             obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + n
 
 
-@effect("sacrifice", required=("who",), optional=("filter", "amount", "optional", "otherwise", "reflexive", "what"))
-@enforces("610.1", "608.2d", "609.3", "603.12", "603.5", "608.2e")
+@effect("sacrifice", required=("who",),
+        optional=("filter", "amount", "optional", "otherwise", "reflexive", "reflexive_each", "what"))
+@enforces("610.1", "608.2d", "609.3", "603.12", "603.12a", "603.5", "608.2e")
 def sacrifice(ctx: Resolution, spec: dict) -> None:
     """Players sacrifice permanents of their choice (or the ones ``what`` names); ``optional``: they may,
     ``otherwise`` happens if they don't; ``reflexive``: a triggered ability that triggers when they do (603.12).
@@ -310,8 +312,18 @@ def sacrifice(ctx: Resolution, spec: dict) -> None:
         lki = tuple((st.objects[oid].copy(), ctx.game.characteristics(st.objects[oid])) for oid in picked)
         move_all(ctx.game, picked, GRAVEYARD)
         if picked and "reflexive" in spec:
-            applied("603.12")  # "when you do": it triggers now, because the player did it during this resolution
-            reflexive(ctx, spec["reflexive"], (("sacrificed", lki),))
+            _when_you_do(ctx, spec, lki)
+
+
+def _when_you_do(ctx: Resolution, spec: dict, lki: tuple) -> None:
+    applied("603.12")  # "when you do": it triggers now, because the player did it during this resolution
+    if spec.get("reflexive_each"):
+        if len(lki) > 1:
+            applied("603.12a")  # the event happened several times: it triggers for each
+        for one in lki:
+            reflexive(ctx, spec["reflexive"], (("sacrificed", (one,)),))
+    else:
+        reflexive(ctx, spec["reflexive"], (("sacrificed", lki),))
 
 
 def reflexive(ctx: Resolution, ability, memory: tuple) -> None:
@@ -351,6 +363,28 @@ def fight(ctx: Resolution, spec: dict) -> None:
         pa, pb = game.power(a[0]) or 0, game.power(b[0]) or 0
         deal_damage(game, a[0], game.characteristics(a[0]), [(object_target(b[0].id), pa)])
         deal_damage(game, b[0], game.characteristics(b[0]), [(object_target(a[0].id), pb)])
+
+
+@effect("note", required=("amount", "link"))
+@enforces("610.1", "607.2e")
+def note(ctx: Resolution, spec: dict) -> None:
+    """Note a number for this object; a linked ability refers to it (607.2e)."""
+    applied("610.1")
+    applied("607.2e")
+    oid = ctx.source_object_id()
+    if oid is not None:
+        ctx.state.objects[oid].memory[spec["link"]] = ctx.amount(spec["amount"])
+
+
+@effect("cost_change", required=("spells",), optional=("increase", "reduce"))
+@enforces("610.1", "611.2", "611.2a")
+def cost_change(ctx: Resolution, spec: dict) -> None:
+    """Spells with certain characteristics cost more or less this turn: a continuous effect of a resolved spell
+    or ability, lasting as long as it says (611.2a)."""
+    applied("611.2")
+    applied("611.2a")
+    static = StaticDef("cost", {"spells": spec["spells"], **{k: spec[k] for k in ("increase", "reduce") if k in spec}})
+    ctx.state.effects.append((static, ctx.obj.source_card or ctx.obj.card or "", ctx.controller))
 
 
 @effect("pending", required=("rule",), optional=("what",))

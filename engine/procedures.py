@@ -188,6 +188,13 @@ def play_land(game, player: int, obj_id: int, choices=None) -> None:
     priority.give_priority(game, player)
 
 
+@enforces("602.1d")
+def play_ability(game, player: int, obj_id: int, index: int | None, choices) -> None:
+    """"Playing" an ability (the older wording) is activating it."""
+    applied("602.1d")
+    activate_ability(game, player, obj_id, index, choices)
+
+
 @enforces("601.1", "601.1a")
 def play_card(game, player: int, obj_id: int, choices) -> None:
     """"Playing" a card means playing it as a land or casting it as a spell, whichever applies; a spell that

@@ -165,13 +165,16 @@ class GameState:
     pending: list = field(default_factory=list)
     #: delayed triggered abilities waiting for their event (603.7)
     delayed: list = field(default_factory=list)
+    #: continuous effects from resolved spells and abilities that last "this turn" (611.2a): (StaticDef, source
+    #: card name, controller) — only kinds that change no characteristics (cost changes)
+    effects: list = field(default_factory=list)
 
     def copy(self) -> "GameState":
         return GameState([p.copy() for p in self.players], {k: o.copy() for k, o in self.objects.items()},
                          self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
                          self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
                          dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
-                         self.pending[:], self.delayed[:])
+                         self.pending[:], self.delayed[:], self.effects[:])
 
     @property
     def phase(self) -> str:

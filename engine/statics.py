@@ -15,7 +15,7 @@ from .characteristics import statics_on_battlefield
 from .costs import ZERO, ManaCost
 from .filters import matches
 from .registry import applied, enforces
-from .state import BATTLEFIELD
+from .state import BATTLEFIELD, Obj
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,14 @@ def statics_of_kind(game, kind: str):
 
 
 def _statics(game, kind: str):
-    """(source object, static) for each static ability of ``kind`` on the battlefield."""
+    """(source object, static) for each static ability of ``kind`` on the battlefield, and each continuous
+    effect of that kind a resolved spell or ability created (611.2a)."""
     st = game.state
     for oid, s in statics_on_battlefield(game).get(kind, ()):
         yield st.objects[oid], s
+    for s, card, controller in st.effects:
+        if s.kind == kind:
+            yield Obj(-1, -1, card, controller, controller, ""), s
 
 
 def _condition_holds(game, source, cond: tuple) -> bool:

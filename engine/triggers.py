@@ -160,9 +160,10 @@ TRIGGERS: dict[str, tuple[str, Callable]] = {
     "revealed": ("revealed", _revealed), "resolves": ("resolved", _object_event("resolved")),
     "becomes_target": ("target", _object_event("target")), "sacrificed": ("sacrificed", _object_event("sacrificed")),
     "mana_added": ("mana_added", _player_event("mana_added")),
+    "unattached": ("unattached", _object_event("unattached")),
 }
 #: event kinds whose trigger conditions are checked as the objects last existed (603.10)
-LOOK_BACK = ("zone", "lost", "countered")
+LOOK_BACK = ("zone", "lost", "countered", "unattached")
 
 
 # -- emitting events ------------------------------------------------------------------------------------------------
@@ -210,7 +211,7 @@ def _holders(game, events: list[Event], ev: Event):
 
 
 @enforces("603.1", "603.2", "603.2a", "603.2c", "603.3a", "603.6a", "603.6c", "603.6e", "603.10", "603.10a",
-          "603.10e", "603.10f", "603.2b", "603.2f", "603.2i", "603.4")
+          "603.10c", "603.10e", "603.10f", "603.2b", "603.2f", "603.2i", "603.4")
 def trigger(game, trig, holder, ch, ev: Event) -> None:
     """The ability triggers: it is remembered with its controller (the controller of its source now)."""
     st = game.state
@@ -254,6 +255,9 @@ def _record_kind(game, trig, holder, ev: Event) -> None:
         applied("603.2f")
     elif trig.when == "countered":
         applied("603.10e")
+    elif trig.when == "unattached":
+        applied("603.10")
+        applied("603.10c")
     elif trig.when == "loses_game":
         applied("603.10f")
 

@@ -139,7 +139,7 @@ def draw(game) -> None:
     draw_card(game, game.state.active)
 
 
-@enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a")
+@enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a", "611.2a")
 def cleanup(game) -> None:
     """Discard down to the maximum hand size; damage wears off; "until end of turn" effects end."""
     st = game.state
@@ -151,6 +151,9 @@ def cleanup(game) -> None:
     applied(EN + "514.2")
     for oid in st.battlefield:
         st.objects[oid].damage = 0
+    if st.effects:
+        applied("611.2a")  # "this turn": the effects end now
+        st.effects = []
     applied(EN + "514.3")
     if st.pending:
         applied(EN + "514.3a")  # something triggered: players receive priority in this cleanup step

@@ -45,8 +45,21 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=zone, cause=cause, attached=attached))
-    emit(game, events)
+    emit(game, events + _unattached(game, events))
     return moved
+
+
+def _unattached(game, events: list) -> list:
+    """What was attached to a permanent that left becomes unattached: an event too (603.10c looks back at it)."""
+    out = []
+    st = game.state
+    for aid in (a for e in events for a in e.attached):
+        if aid in st.objects:
+            out.append(Event("unattached", obj=aid, player=st.objects[aid].controller))
+        else:  # it left in the same event: as it last existed
+            lki = next(e for e in events if e.before is not None and e.before.id == aid)
+            out.append(Event("unattached", before=lki.before, before_ch=lki.before_ch, player=lki.before.controller))
+    return out
 
 
 def remove_all(game, ids: list[int], cause=None) -> None:
@@ -94,9 +107,11 @@ def enters_with(game, obj, queue: list | None) -> None:
                 obj.counters[kind] = obj.counters.get(kind, 0) + n
         if "choose" in p:
             link = p.get("link", "chosen")
-            obj.memory[link] = _choose(game, obj, p["choose"], queue)
+            obj.memory[link] = _choose(game, obj, p["choose"], p.get("options"), queue)
             if _link_users(ch, link) > 1:
                 applied("607.4")  # one ability, part of several pairs of linked abilities
+        if p.get("pay_life"):
+            obj.memory[p.get("link", "paid")] = _pay_life(game, obj, queue)
 
 
 def _link_users(card, link: str) -> int:
@@ -111,8 +126,18 @@ def _link_users(card, link: str) -> int:
 CHOICES = {"color": ("W", "U", "B", "R", "G")}
 
 
-def _choose(game, obj, what: str, queue: list | None) -> str:
-    options = CHOICES[what]
+def _pay_life(game, obj, queue: list | None) -> int:
+    """"As this enters, you may pay any amount of life": the amount, paid now."""
+    player = game.state.players[obj.controller]
+    pick = queue.pop(0) if queue else "0"
+    if not pick.isdigit() or int(pick) > max(player.life, 0):
+        raise IllegalAction("603.6d", f"{obj.card} enters: pay a number of life from 0 to {max(player.life, 0)}")
+    player.life -= int(pick)
+    return int(pick)
+
+
+def _choose(game, obj, what: str, words: list | None, queue: list | None) -> str:
+    options: tuple[str, ...] = tuple(words) if what == "word" and words else CHOICES[what]
     if not queue:
         raise IllegalAction("603.6d", f"{obj.card} enters: its controller chooses a {what} "
                                       f"({', '.join(options)}); add 'choose: …' to the step")

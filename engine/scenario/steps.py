@@ -12,7 +12,7 @@ from typing import Callable
 from ..costs import CostSyntaxError, pool_from
 from ..errors import IllegalAction
 from ..game import Choices, ManaActivation
-from ..procedures import play_card
+from ..procedures import play_ability, play_card
 from ..state import PHASE_OF, STEP_ALIASES, STEPS, ZONES
 from ..turn import pass_priority
 from .model import LIMITS, Option, Step, number, split_list
@@ -251,9 +251,17 @@ def _all_pass(game, ch: Choices) -> None:
 
 
 def _play(names: Names, step: Step) -> IllegalAction | None:
-    """``Alice plays Wald``: a land is played, anything else is cast (601.1a)."""
+    """``Alice plays Wald``: a land is played, anything else is cast (601.1a); ``Alice plays garruk #1``: an
+    ability of a permanent is activated (602.1d)."""
     game, p = names.game, _player(names, step)
     ch = choices(names, step)
+    m = parse_ref(_ref(step))
+    if m["n"]:
+        oid = names.ref(step.line, m["ref"], zones=("battlefield",), player=p)
+        index = number(m["n"], "ability", 1)
+        abilities = game.characteristics(game.state.objects[oid]).abilities
+        slotted(names, ch, step, abilities[index - 1] if index <= len(abilities) else None)
+        return game.act(play_ability, p, oid, index, ch, choices=ch, procedure="602.2")
     oid = names.ref(step.line, _ref(step), zones=(ch.from_zone,), player=p)
     if game.characteristics(game.state.objects[oid]).spell is not None:
         slotted(names, ch, step, game.characteristics(game.state.objects[oid]).spell)
