@@ -134,7 +134,7 @@ def lethal_damage(game, ids: list[int], graveyard: list[int]) -> None:
             graveyard.append(oid)
 
 
-@enforces(EN + "704.5h", EN + "702.2b")
+@enforces(EN + "704.5h", EN + "702.2b", EN + "702.12b")
 def deathtouch_damage(game, ids: list[int], graveyard: list[int]) -> None:
     """A creature dealt damage by a source with deathtouch since the last check is destroyed."""
     applied(EN + "704.5h")
@@ -142,7 +142,9 @@ def deathtouch_damage(game, ids: list[int], graveyard: list[int]) -> None:
     for oid in ids:
         obj = game.state.objects[oid]
         obj.deathtouched = False
-        if "indestructible" not in game.keywords(obj):
+        if "indestructible" in game.keywords(obj):
+            applied(EN + "702.12b")
+        else:
             graveyard.append(oid)
 
 

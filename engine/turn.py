@@ -190,7 +190,7 @@ def advance_to(game, step: str, next_turn: bool = False) -> str | None:
         raise IllegalAction(EN + "500.2", "the stack is not empty; let it resolve first")
     if not next_turn and STEPS.index(step) <= STEPS.index(st.step):
         raise IllegalAction(EN + "500.2", f"{step} is already over in this turn")
-    turn = st.turn
+    turn, target = st.turn, STEPS.index(step)
     for _ in range(len(STEPS) * 2 + 1):
         applied(EN + "500.2")
         next_step(game)
@@ -198,6 +198,6 @@ def advance_to(game, step: str, next_turn: bool = False) -> str | None:
             return "the game is over"
         if st.stack:
             return f"stopped in {st.step}: the stack is not empty"
-        if st.step == step and (not next_turn or st.turn > turn):
-            return None
+        if (st.turn > turn) == next_turn and STEPS.index(st.step) >= target:
+            return None  # there, or past it when the step itself was skipped (508.8)
     return f"stopped in {st.step}"
