@@ -45,6 +45,8 @@ class Game:
         self.statics_cache: tuple | None = None
         #: the permanents with triggered abilities, for one state (engine.triggers)
         self.holders_cache: tuple | None = None
+        #: what the state-based actions watch on one battlefield (engine.sba)
+        self.sba_cache: tuple | None = None
         #: mana abilities being activated right now, (object id, index) — none between actions (605.3c)
         self.activating: list = []
 

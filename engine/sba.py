@@ -73,19 +73,38 @@ def _anything(game) -> bool:
         if not p.lost and (p.life <= 0 or p.drew_from_empty):
             return True
     objects = st.objects
-    plain = not continuous(game)
+    always, creatures = _watch(game)
+    if always:
+        return True
     for oid in st.battlefield:
         obj = objects[oid]
         if obj.damage or obj.deathtouched or obj.token or obj.counters:
             return True
-        ch = game.characteristics(obj)
-        if ch.supertypes and "legendary" in ch.supertypes or ch.subtypes and "Aura" in ch.subtypes:
-            return True
-        types = ch.types
-        if "planeswalker" in types or "creature" in types and (
-                ((ch.toughness or 0) <= 0 and not ch.statics) if plain else (game.toughness(obj) or 0) <= 0):
+    if creatures and continuous(game):  # a static ability may lower toughness
+        if any((game.toughness(objects[oid]) or 0) <= 0 for oid in creatures):
             return True
     return any(o.token and o.zone != BATTLEFIELD for o in objects.values())
+
+
+def _watch(game) -> tuple[bool, list[int]]:
+    """For the permanents on the battlefield (kept until it changes): is there one whose characteristics alone
+    call for a full check (legendary, an Aura, a planeswalker, toughness 0 or defined by an ability), and which
+    are creatures?"""
+    st = game.state
+    cache = game.sba_cache
+    if cache is not None and cache[0] == st.battlefield:
+        return cache[1]
+    always, creatures = False, []
+    for oid in st.battlefield:
+        ch = game.characteristics(st.objects[oid])
+        if "legendary" in ch.supertypes or "Aura" in ch.subtypes or "planeswalker" in ch.types:
+            always = True
+        if "creature" in ch.types:
+            creatures.append(oid)
+            if (ch.toughness or 0) <= 0 or ch.statics:
+                always = True
+    game.sba_cache = (st.battlefield[:], (always, creatures))
+    return always, creatures
 
 
 def _creature(game, obj, ch, found) -> None:

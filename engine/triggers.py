@@ -171,43 +171,46 @@ LOOK_BACK = ("zone", "lost", "countered", "unattached")
 def emit(game, events: list[Event]) -> None:
     """Events of one moment happened: every matching triggered ability triggers (603.2)."""
     st = game.state
-    db = game.db
     for ev in events:
-        for holder, ch in _holders(game, events, ev):
-            for trig in ch.triggers:
-                kind, match = TRIGGERS[trig.when] if trig.when in TRIGGERS else ("", None)
-                if kind == ev.kind and match is not None and match(game, trig, holder, ev):
-                    trigger(game, trig, holder, ch, ev)
+        for holder, ch, trig, match in _listening(game, events, ev):
+            if match(game, trig, holder, ev):
+                trigger(game, trig, holder, ch, ev)
         if st.delayed:
             _delayed(game, ev)
-    if db is not None:
-        check_state_triggers(game)
+    check_state_triggers(game)
 
 
-def with_triggers(game) -> list[int]:
-    """The permanents that have triggered abilities (kept until the battlefield changes: an object id always
-    names the same object, so the ids on the battlefield say which abilities are there)."""
+def listeners(game) -> dict[str, list]:
+    """The triggered abilities on the battlefield by the event kind they wait for: (object id, TriggerDef),
+    kept until the battlefield changes (an object id always names the same object, and triggered abilities
+    come with the object's card)."""
     st = game.state
     cache = game.holders_cache
     if cache is not None and cache[0] == st.battlefield:
         return cache[1]
-    ids = [oid for oid in st.battlefield if game.characteristics(st.objects[oid]).triggers]
-    game.holders_cache = (st.battlefield[:], ids)
-    return ids
+    index: dict[str, list] = {}
+    for oid in st.battlefield:
+        for trig in game.characteristics(st.objects[oid]).triggers:
+            kind = TRIGGERS[trig.when][0] if trig.when in TRIGGERS else trig.when
+            index.setdefault(kind, []).append((oid, trig))
+    game.holders_cache = (st.battlefield[:], index)
+    return index
 
 
-def _holders(game, events: list[Event], ev: Event):
-    """(object, characteristics) of everything whose triggered abilities may trigger on ``ev``."""
+def _listening(game, events: list[Event], ev: Event):
+    """(object, characteristics, trigger, matching function) for every triggered ability that waits for events
+    of this kind — on the battlefield now, or, looking back, on an object that left it in this event."""
     st = game.state
-    for oid in with_triggers(game):
+    for oid, trig in listeners(game).get(ev.kind, ()):
         obj = st.objects.get(oid)
         if obj is not None and obj.zone == BATTLEFIELD:
-            yield obj, game.characteristics(obj)
+            yield obj, game.characteristics(obj), trig, TRIGGERS[trig.when][1]
     if ev.kind in LOOK_BACK:
         for other in events:  # objects that left the battlefield in this event, as they last existed
-            if other.kind == "zone" and other.from_zone == BATTLEFIELD and other.before_ch is not None \
-                    and other.before_ch.triggers:
-                yield other.before, other.before_ch
+            if other.kind == "zone" and other.from_zone == BATTLEFIELD and other.before_ch is not None:
+                for trig in other.before_ch.triggers:
+                    if trig.when in TRIGGERS and TRIGGERS[trig.when][0] == ev.kind:
+                        yield other.before, other.before_ch, trig, TRIGGERS[trig.when][1]
 
 
 @enforces("603.1", "603.2", "603.2a", "603.2c", "603.3a", "603.6a", "603.6c", "603.6e", "603.10", "603.10a",
@@ -278,14 +281,10 @@ def extra_times(game, when: str, controller: int) -> int:
 
 def check_state_triggers(game) -> None:
     st = game.state
-    for oid in with_triggers(game):
+    for oid, trig in listeners(game).get("state", ()):
         obj = st.objects.get(oid)
-        if obj is None or obj.zone != BATTLEFIELD:
-            continue
-        ch = game.characteristics(obj)
-        for trig in ch.triggers:
-            if trig.when == "state" and conditions.holds(game, trig.state, obj, obj.controller):
-                state_trigger(game, trig, obj, ch)
+        if obj is not None and obj.zone == BATTLEFIELD and conditions.holds(game, trig.state, obj, obj.controller):
+            state_trigger(game, trig, obj, game.characteristics(obj))
 
 
 @enforces("603.8")

@@ -14,3 +14,16 @@ def test_benchmark_cycles_run_and_resolve():
 def test_benchmark_spell_is_legal():
     game, shock, choices = prepare()
     assert game.cast(0, shock, choices) is None
+
+
+def test_the_busy_benchmark_game_has_fifty_permanents_with_abilities_and_its_cycle_runs():
+    from engine.bench import prepare_busy
+
+    game, shock, choices = prepare_busy()
+    with_abilities = [oid for oid in game.state.battlefield
+                      if game.characteristics(game.state.objects[oid]).triggers
+                      or game.characteristics(game.state.objects[oid]).statics]
+    assert len(with_abilities) == 50
+    ticks = count()
+    n, _ = cycles(0.01, clock=lambda: next(ticks) / 100, setup=prepare_busy)
+    assert n == 100

@@ -6,6 +6,7 @@ cards moved to the stack, costs paid, all undone.
 """
 import copy
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -186,3 +187,42 @@ def test_a_cast_with_mana_abilities_is_undone_completely():
                                             ManaActivation(altar, None, Choices(sacrifice=(elf,))))))
     assert err is not None and err.rule == "601.2h"
     assert game.state == before
+
+
+def test_any_exception_during_an_action_restores_the_state(monkeypatch):
+    """Not only an illegal action: an error halfway through resolving (after damage was dealt) undoes it all."""
+    from engine import effects
+
+    game = Game.new(["Alice", "Bob"], db=DB)
+    shock = game.put("Schock", "hand", 0)
+    game.state.players[0].pool = [0, 0, 0, 1, 0, 0]
+    assert game.cast(0, shock, Choices(targets={"ziel": (player_target(1),)})) is None
+    assert game.pass_priority(0) is None
+    before = copy.deepcopy(game.state)
+    damage = effects.EFFECTS["damage"]
+
+    def damage_then_fail(ctx, spec):
+        damage.fn(ctx, spec)
+        assert ctx.state.players[1].life == 18  # the damage was dealt …
+        raise RuntimeError("an engine bug")
+
+    monkeypatch.setitem(effects.EFFECTS, "damage", effects.EffectKind("damage", damage_then_fail, damage.required,
+                                                                      damage.optional, damage.doc))
+    with pytest.raises(RuntimeError, match="an engine bug"):
+        game.pass_priority(1)
+    assert game.state == before  # … and is undone with everything else
+
+
+def test_a_rollback_traces_the_rules_that_reversed_it():
+    """An illegal target: the trace says 601.2 and 730.1 reversed the cast, not 601.4 (which did not apply)."""
+    from engine.registry import Tracer
+
+    game = Game.new(["Alice", "Bob"], db=DB)
+    shock = game.put("Schock", "hand", 0)
+    game.state.players[0].pool = [0, 0, 0, 1, 0, 0]
+    with Tracer() as t:
+        err = game.cast(0, shock, Choices(targets={"ziel": (object_target(shock),)}))
+    assert err is not None and err.rule == "601.2c"
+    rules = [str(c) for c in t.citations()]
+    assert "601.2" in rules and "en-2024-11-08/730.1" in rules and "en-2024-11-08/730.2" in rules
+    assert "601.4" not in rules and "601.2e" not in rules
