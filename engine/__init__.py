@@ -1,38 +1,50 @@
-"""An executable rules engine for casting, activating and resolving, traced to rule text.
+"""An executable rules engine for chapter 6 and the game loop it assumes, traced to rule text.
 
-Every function that enforces a rule says so with ``@enforces("601.2f")``
-(:mod:`engine.registry`); ``kb trace`` and ``kb coverage`` (:mod:`kb.trace`) read that catalogue.
-The engine is a library: it never imports ``kb`` or ``ingest``; its commands are ``kb`` commands.
+Every function that enforces a rule says so with ``@enforces("601.2f")``, and says when it applied
+it with ``applied("601.2f")`` (:mod:`engine.registry`); ``kb trace`` and ``kb coverage``
+(:mod:`kb.trace`) read that catalogue.  Chapter 6 is cited from the German 2024 rules, chapters 1–5
+and 7 from the English 2024 rules (``en-2024-11-08/117.3a``).  The engine is a library: it never
+imports ``kb`` or ``ingest``; its commands are ``kb`` commands.
 
 Modules, named after what they enforce:
 
-========================  ===========================================================
-``state``                 players, zones, objects; the copyable game state
-``cards``                 cards as data (``data/cards/*.toml``), validated on load
-``characteristics``       current characteristics — the seam for layers (613)
-``costs``, ``filters``    mana costs and pools, other costs; object criteria
-``casting``               601: casting a spell, step by step (also 602.2b)
-``targets``               601.2c/d choosing targets and division, 608.2b rechecking
-``statics``               static abilities casting asks about: cost changes, prohibitions
-``activation``            602: activated abilities
-``mana``                  605: mana abilities
-``procedures``            the steps above in order: casting a spell, activating an ability or a
-                          mana ability — the one module where they call each other
-``loyalty``               606: loyalty abilities
-``resolution``            608: resolving spells and abilities
-``effects``               609/610: the one-shot effect vocabulary of card files
-``turn``, ``sba``         priority, minimal turn structure, state-based actions
-``actions``               illegal actions: back to the exact state before (601.2e, 601.4, 422)
-``game``, ``choices``     the facade players act through; what they announce
-``registry``              which function enforces which rule; which rules a step applied
-``scenario``              scenario files: parse and play them
-``bench``                 cast-and-resolve cycles per second (``kb engine-bench``)
-``paths``                 the repository root, the card and scenario folders
-========================  ===========================================================
+==============================  ===================================================================
+``state``, ``events``           players, zones, objects, the copyable game state; what happened
+``cards`` (``cardschema``,      cards as data (``data/cards/*.toml``): the schema of card files,
+``cardfile``, ``cardread``,     reading them into definitions, file:line errors
+``carddefs``)
+``characteristics``             current characteristics: printed or alternative, characteristic-
+                                defining abilities, static +N/+N and keyword grants (604)
+``costs``, ``filters``,         mana costs and pools, other costs; object criteria; the conditions
+``conditions``                  of intervening "if" clauses, state triggers and statics
+``permissions``                 601.3: may a player begin to cast it (from where, when)
+``casting``                     601.2: casting a spell, step by step (also 602.2b)
+``targets``                     601.2c/d choosing targets and division, 608.2b rechecking
+``statics``                     static abilities casting asks about: cost changes, prohibitions
+``activation``, ``mana``,       602, 605, 606: activated, mana and loyalty abilities
+``loyalty``
+``procedures``                  the steps above in order — the one module where they call each other
+``triggers``                    603.2–603.10: trigger events matched, abilities trigger
+``stacking``                    603.3: triggered abilities put on the stack, APNAP, their choices
+``delayed``                     603.7: delayed triggered abilities
+``resolution``                  608: resolving spells and abilities
+``effects``, ``oneshot``,       609/610: the effect vocabulary of card files; what an effect sees;
+``instructions``, ``drawing``,  one-shot effects; for each / unless pays (608.2f/g); drawing (121);
+``damage``, ``zones``           damage (120); moving objects and reporting the event
+``timing``, ``priority``,       117: priority and timing; receiving priority (SBA, triggers);
+``turn``, ``lands``,            500–514: the turn and its steps; 305: playing lands;
+``combat``, ``sba``,            506–511: combat; 704: state-based actions;
+``players``                     104, 800.4: winning, losing and leaving the game
+``actions``                     illegal actions (and any failure): back to the exact state before
+``game``, ``choices``           the facade players act through; what they announce and decide
+``registry``                    which function enforces which rule; which rules a step applied
+``scenario``                    scenario files: parse and play them
+``bench``                       cast-and-resolve cycles per second (``kb engine-bench``)
+``paths``                       the repository root, the card and scenario folders
+==============================  ===================================================================
 
-Seams for the follow-up issue: triggered abilities hook into the points where
-events happen (zone moves in ``state.move``, ``casting.become_cast``,
-``resolution.finish_resolution``); continuous effects replace the body of
-``characteristics.characteristics``; replacement and prevention effects wrap
-``effects.deal_damage`` and ``state.move``.
+Seams for the follow-up issue (the layer system, replacement and prevention effects): continuous
+effects that set or change characteristics replace the body of
+``characteristics.characteristics``; replacement and prevention effects wrap ``damage.deal_damage``
+and ``zones.move_all``.
 """

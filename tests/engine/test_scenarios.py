@@ -13,8 +13,11 @@ SCENARIOS = all_files()
 
 def test_there_are_scenarios_for_every_example_family():
     tags = " ".join(run_file(p).scenario.tags.__str__() for p in SCENARIOS)
-    for rule in ["601.2c", "601.2h", "601.3a", "601.5", "602.1a", "605.2", "606.5", "608.2b", "608.2d", "608.2j"]:
-        assert f"example {rule}" in tags, rule
+    examples = ["601.2c", "601.2h", "601.3a", "601.3b", "601.3e", "601.3e#2", "601.5", "602.1a", "603.2c", "603.2f",
+                "603.2h", "603.4", "603.7a", "603.7a#2", "603.7c", "603.8", "603.10a", "603.11", "603.12", "605.2",
+                "605.4a", "606.5", "607.2i", "607.4", "608.2b", "608.2d", "608.2f#2", "608.2i", "608.2j", "608.2k"]
+    for rule in examples:  # the examples of 601-608 that do not wait on layers (data/scenarios/UNEXPRESSED.md)
+        assert re.search(rf"example {re.escape(rule)}(?![#\d])", tags), rule
     assert len(re.findall(r"source 003:\d+", tags)) >= 40
 
 
