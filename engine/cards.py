@@ -79,7 +79,7 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-_TOML_LINE = re.compile(r"\(at line (\d+), column \d+\)")
+_TOML_LINE = re.compile(r"\(at (?:line (\d+), column \d+|end of document)\)")
 
 
 def load_file(path: Path) -> list[CardDef]:
@@ -97,7 +97,8 @@ def load_file(path: Path) -> list[CardDef]:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         m = _TOML_LINE.search(str(e))
-        where = f"{rel}:{m.group(1)}" if m else rel
+        line = (m.group(1) or text.count("\n") + (not text.endswith("\n"))) if m else None
+        where = f"{rel}:{line}" if line else rel
         raise CardError(f"{where}: TOML syntax: {_TOML_LINE.sub('', str(e)).strip()}") from None
     name = data.get("name") if isinstance(data.get("name"), str) else "?"
     try:

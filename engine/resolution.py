@@ -145,8 +145,6 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
     def setup(before, new) -> None:
         new.memory["paid"] = tuple(ann.optional) + ((ann.alternative,) if ann.alternative else ())
         new.memory["x"] = ann.x
-        if ann.exiled:
-            new.memory["exiled_to_cast"] = ann.exiled
         new.face = before.face
         if attach_to is not None and aura:
             applied("608.3c")

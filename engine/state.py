@@ -93,7 +93,6 @@ class Announcement:
     cost_steps: tuple[tuple, ...] = ()  # how the total cost came about: (template, values); see costs.describe
     sacrificed: tuple[str, ...] = ()  # card names sacrificed to pay the cost
     discarded: tuple[str, ...] = ()
-    exiled: tuple[int, ...] = ()  # uids of the cards exiled to pay the cost (607.2q)
     chooser: int | None = None  # the opponent who made the choices the spell gives them (601.6)
 
 

@@ -28,6 +28,7 @@ BAD = {
                    'effects = [{ do = "draw", who = "you" }]\n', 8,
                    "abilities[1].cost.loyalty: expected a whole number from -99 to 99, got '-X'"),
     "toml syntax": ('name = "T"\ntypes = ["instant"\neffects = []\n', 3, "TOML syntax"),
+    "toml at the end": ('name = "T"\ntypes = ["instant"\n', 2, "TOML syntax: Unclosed array"),
     "unknown key": (GOOD + 'colour = ["R"]\n', 7, "unknown key 'colour' (did you mean 'colors'?)"),
     "unknown effect": (GOOD.replace('do = "damage"', 'do = "dmg"'), 6, "effects[0].do: unknown effect 'dmg'"),
     "wrong amount": (GOOD.replace("amount = 1", 'amount = "zwei"'), 6, "effects[0].amount: unknown amount 'zwei'"),
