@@ -105,6 +105,13 @@ def test_engine_code_and_scenarios_are_links(site):
     assert site.get("/scenario/999999").status_code == 404
 
 
+def test_rule_page_says_whether_a_scenario_applied_the_rule(site):
+    """A scenario that applied the rule is told apart from one that merely entered its enforcing function."""
+    text = site.get("/rule/de-2024/601.3e").text
+    assert "601.3e-melek-faellen.scenario · tagged, applied" in text
+    assert "601.2h-ernte-des-altars.scenario · entered only, not applied" in text
+
+
 def test_glossary_terms_in_rule_text_link_to_the_entry(site):
     r = site.get("/rule/de-1999/217.3b")
     assert r.status_code == 200
