@@ -10,12 +10,12 @@ import pickle
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from ingest import numbers
 
 from .. import lemmas as lemmas_mod
+from ..cache import code_version, write_atomic
 from .concepts import assign_concepts
 from .consecutive import align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
@@ -205,9 +205,7 @@ class AlignmentCache:
         self.dir.mkdir(parents=True, exist_ok=True)
         rows = [(lk.source.key, lk.target.key if lk.target else None, lk.score, lk.relation, lk.method, lk.evidence)
                 for lk in links]
-        tmp = self.dir / f".{key}.{os.getpid()}.tmp"
-        tmp.write_bytes(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, self.dir / f"{key}.pickle")
+        write_atomic(self.dir / f"{key}.pickle", pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
         self.used.add(key)
 
     def prune(self) -> None:
@@ -217,12 +215,8 @@ class AlignmentCache:
                     path.unlink(missing_ok=True)
 
 
-@lru_cache(maxsize=1)
 def _code_version() -> str:
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(path.read_bytes())
-    return h.hexdigest()
+    return code_version(Path(__file__).parent)
 
 
 def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,

@@ -9,12 +9,12 @@ import os
 import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
-from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 
 from markupsafe import Markup
 
+from ..cache import code_version, write_atomic
 from ..terminology import TERMINOLOGY
 from . import CLASSES
 from .load import aligned_edition_pairs, compare, connection
@@ -122,12 +122,8 @@ def _pair_key(conn, old_ed: str, new_ed: str, editions: dict[str, str]) -> str:
     return h.hexdigest()[:40]
 
 
-@lru_cache(maxsize=1)
 def _code_version() -> str:
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(path.read_bytes())
-    return h.hexdigest()
+    return code_version(Path(__file__).parent)
 
 
 def _by_key(conn, rows: list[dict]) -> list[dict]:
@@ -190,9 +186,8 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
     if cache is not None:
         cache.mkdir(parents=True, exist_ok=True)
         for p in todo:
-            tmp = cache / f".{keys[p]}.{os.getpid()}.tmp"
-            tmp.write_bytes(pickle.dumps(_by_key(conn, found[p]), protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp, cache / f"{keys[p]}.pickle")
+            write_atomic(cache / f"{keys[p]}.pickle",
+                         pickle.dumps(_by_key(conn, found[p]), protocol=pickle.HIGHEST_PROTOCOL))
         for path in cache.glob("*.pickle"):
             if path.stem not in set(keys.values()):
                 path.unlink(missing_ok=True)
