@@ -9,7 +9,7 @@ Scenarios (all in a temporary copy of ``data/``; the real data is never touched)
   ``--synthetic N`` adds N editions derived from DIR's files (each with its own date and about
   2 % of its rule lines changed) to reach the size of the whole archive of ~110 editions.
 
-Peak memory is the largest sum of the resident sizes of the build process and its workers,
+Peak memory is the largest sum of the proportional set sizes (PSS) of the build process and its workers,
 sampled every 20 ms from /proc.  Figures are printed, never asserted: this is a benchmark.
 """
 from __future__ import annotations
@@ -26,6 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import ingest
+
 from . import paths
 
 
@@ -36,14 +38,15 @@ class Run:
     output: str
 
 
-def _tree_rss_kb(pid: int) -> int:
-    """Resident size of a process and all its descendants (kB), from /proc."""
+def _tree_pss_kb(pid: int) -> int:
+    """Memory of a process and all its descendants (kB): the proportional set size from /proc, so that
+    pages forked workers share with their parent count once, not once per process."""
     total, todo = 0, [pid]
     while todo:
         p = todo.pop()
         try:
-            status = Path(f"/proc/{p}/status").read_text()
-            total += int(re.search(r"VmRSS:\s+(\d+)", status).group(1)) if "VmRSS" in status else 0  # type: ignore[union-attr]
+            found = re.search(r"^Pss:\s+(\d+)", Path(f"/proc/{p}/smaps_rollup").read_text(), re.M)
+            total += int(found.group(1)) if found else 0
             for task in Path(f"/proc/{p}/task").iterdir():
                 todo += [int(c) for c in (task / "children").read_text().split()]
         except (OSError, ValueError):
@@ -60,7 +63,7 @@ def run_kb(args: list[str], cwd: Path | None = None) -> Run:
 
     def sample() -> None:
         while proc.poll() is None:
-            peak[0] = max(peak[0], _tree_rss_kb(proc.pid))
+            peak[0] = max(peak[0], _tree_pss_kb(proc.pid))
             time.sleep(0.02)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -95,18 +98,16 @@ def synthetic_editions(files: list[Path], n: int, out: Path, seed: int = 1) -> l
               "November", "December"]
     for i in range(n):
         src = files[i % len(files)]
-        raw = src.read_bytes()
-        text = raw.decode("utf-8-sig", errors="strict") if not raw.startswith((b"\xff\xfe", b"\xfe\xff")) \
-            else raw.decode("utf-16")
+        text = "\n".join(ingest.read_lines(src))
         day = base_date + i
         stamp = f"{months[day % 12]} {1 + day % 28}, {2030 + i // 12}"
         text = date.sub(rf"\1 as of {stamp}", text, count=1)
-        lines = text.splitlines(keepends=True)
+        lines = text.split("\n")
         for k, line in enumerate(lines):
             if number.match(line) and rnd.random() < 0.02:
-                lines[k] = line.rstrip("\r\n") + f" (revised {i})" + line[len(line.rstrip("\r\n")):]
+                lines[k] = f"{line} (revised {i})"
         path = out / f"synthetic-{i:03d}.txt"
-        path.write_text("".join(lines), encoding="utf-8")
+        path.write_text("\n".join(lines), encoding="utf-8")
         made.append(path)
     return made
 
