@@ -26,8 +26,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .features import sentences
-from .lexical import rewrite
 from .matcher import Companion, EditionMatcher
 from .structure import _fill_gaps, _learn_priors, _map_headings
 from .views import Alignment, AlignRule
@@ -100,7 +98,8 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     votes = _add_secondary(mt, cand, scores, chosen, prior, p)
     _fill_gaps(src, tgt, chosen, scores, mt.has_text, p, lambda i, d: mt.sim(i, d) * prior(i, d))
     covered = _cover_targets(mt, chosen, scores, prior, p) if p["coverage"] else {}
-    _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.terms, lambda i: strength(i) >= p["strong_chapter"])
+    _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.title_lemmas,
+                  lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
     links: list[Alignment] = []
@@ -166,7 +165,6 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
                    prior, p: dict) -> dict[tuple[int, int], list[int]]:
     """Split targets from sentence votes and twins (in place); returns the sentences behind each vote."""
     votes: dict[tuple[int, int], list[int]] = {}
-    twins = mt.target_twins(p["twin_min"])
     for i, picked in chosen.items():
         if not picked:
             continue
@@ -200,7 +198,7 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
         if mt.rule_sim(i, first) >= p["complete"]:
             continue
         for d0 in list(picked):
-            for d in twins.get(d0, ()):
+            for d in mt.twins(d0, p["twin_min"]):
                 s = scores.get((i, d))
                 if s is None:
                     s = scores[i, d] = mt.sim(i, d) * prior(i, d)
@@ -228,7 +226,9 @@ def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
     for d in range(len(mt.tgt)):
         if not mt.t_text[d] or d in claimed:
             continue
-        near = mt.restating_sentences(d, p["cover_candidates"], p["cover_words"])
+        # only sources the priors tie to the target (candidates) or rule out (the null) are scored
+        near = mt.restating_sentences(d, p["cover_candidates"], p["cover_words"],
+                                      lambda i, d=d: not 0.0 < prior(i, d) < p["cover_prior"])
         tied = [x for x in near if prior(x[1], d) >= p["cover_prior"]]
         apart = [x[0] for x in near if prior(x[1], d) <= 0.0]
         if apart:
@@ -250,5 +250,5 @@ def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
         scores[i, d] = r
         added[i, d] = {"coverage": round(r, 3), "threshold": round(level, 3), "prior": round(prior(i, d), 3),
                        "sentence": q, "target_sentence": u,
-                       "evidence": sentences(rewrite(mt.src[i].text, mt.terms))[q]}
+                       "evidence": mt.s_tokens[i].texts[q]}
     return added

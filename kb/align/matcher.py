@@ -16,10 +16,9 @@ from collections import Counter
 
 from rapidfuzz.distance import Indel, LCSseq
 
-from .. import lemmas as lemmas_mod
-from .features import sentences
-from .lexical import LexicalIndex, Vectoriser, rewrite
+from .lexical import LexicalIndex, Vectoriser
 from .numbering import _group, _section_of
+from .tokens import LemmaMap, Rewriter, lemmas_of, tokens
 from .views import AlignRule
 
 
@@ -61,40 +60,38 @@ class EditionMatcher:
         self.sentence_weight = sentence_weight
         self.wording_floor = wording_floor
         lang = tgt[0].lang
-        # old wording rewritten into new terminology needs fresh lemmas; without terms the stored ones do
-        s_lem = (lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in src], lang)
-                 if terms else [" ".join(v.lemmas) for v in src])
-        s_ex = (lemmas_mod.lemmatize_many([rewrite(v.examples, terms) for v in src], lang) if terms
-                else [v.examples for v in src])
-        s_sents = [sentences(rewrite(v.text, terms)) for v in src]
-        t_sents = [sentences(v.text) for v in tgt]
-        flat = lemmas_mod.lemmatize_many([x for ss in s_sents + t_sents for x in ss], lang)
-        self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x.split()} | {w for v in tgt for w in v.lemmas})
+        # the KB's lemmas cut at sentence boundaries; old wording rewritten word by word (no new lemmatising)
+        self.lemma_map = lm = LemmaMap(src + tgt)
+        self.rewriter = rw = Rewriter(terms, lm)
+        self.s_tokens = [tokens(v, lm) for v in src]
+        t_tokens = [tokens(v, lm) for v in tgt]
+        s_lem = [lemmas_of(rw(t.words)) if terms else list(v.lemmas) for v, t in zip(src, self.s_tokens)]
+        s_ex = [" ".join(lemmas_of(rw((w, w) for w in v.examples.split()))) for v in src]
+        self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x} | {w for v in tgt for w in v.lemmas})
         self.t_bags = [vec.bag(vec.content(v.lemmas)) for v in tgt]
-        self.s_bags = [vec.bag(vec.content(x.split())) for x in s_lem]
+        self.s_bags = [vec.bag(vec.content(x)) for x in s_lem]
         self.index = LexicalIndex(self.t_bags)
         self.ex_index = LexicalIndex([vec.bag(vec.content(v.examples.split())) for v in tgt])
         self.s_vecs = [self.index.vector(b) for b in self.s_bags]
-        self.s_ex_vecs = [self.ex_index.vector(vec.bag(vec.content(x.split()))) if x else None for x in s_ex]
+        self.s_ex_vecs = [self.index_ex_vector(x) for x in s_ex]
         self.has_text = [bool(v.text.strip()) for v in src]
         self.t_text = [bool(v.text.strip()) for v in tgt]
-        # sentences: bags, vectors in the rules' TF-IDF space, and each sentence's share of its rule
-        words = [x.split() for x in flat]
-        pos = 0
-        self.s_sent_bags: list[list[Counter]] = []
-        self.s_sent_words: list[list[list[str]]] = []
-        for ss in s_sents:
-            self.s_sent_bags.append([vec.bag(vec.content(words[pos + k])) for k in range(len(ss))])
-            self.s_sent_words.append(words[pos:pos + len(ss)])
-            pos += len(ss)
-        self.t_sent_words: list[list[list[str]]] = []
-        for ss in t_sents:
-            self.t_sent_words.append(words[pos:pos + len(ss)])
-            pos += len(ss)
+        # sentences: lemma lists, bags in the rules' TF-IDF space, and each sentence's share of its rule
+        self.s_sent_words: list[list[list[str]]] = [[lemmas_of(rw(s)) for s in t.sentences] for t in self.s_tokens]
+        self.t_sent_words: list[list[list[str]]] = [[lemmas_of(s) for s in t.sentences] for t in t_tokens]
+        self.s_sent_bags: list[list[Counter]] = [[vec.bag(vec.content(w)) for w in ws] for ws in self.s_sent_words]
         self.s_sent_share = [_shares(self.index, bags) for bags in self.s_sent_bags]
         self._w: dict[tuple[int, int], tuple[float, ...]] = {}
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
         self._lemma_idf: dict[str, float] | None = None
+        self._twins: dict[tuple, list[int]] = {}
+
+    def index_ex_vector(self, lemmas: str) -> dict[str, float] | None:
+        return self.ex_index.vector(self.vec.bag(self.vec.content(lemmas.split()))) if lemmas else None
+
+    def title_lemmas(self, i: int) -> list[str]:
+        """Lemmas of the title of source ``i``, old terminology rewritten."""
+        return lemmas_of(self.rewriter(self.s_tokens[i].title))
 
     # ------------------------------------------------------------------ similarity
 
@@ -134,15 +131,18 @@ class EditionMatcher:
         ws = [max(0.0, x - floor) / (1 - floor) for x in self.wording_sims(i, d)]
         return (1 - w) * r + w * sum(x * q for x, q in zip(self.s_sent_share[i], ws))
 
-    def target_twins(self, min_sim: float, k: int = 5) -> dict[int, list[int]]:
-        """Near-duplicate rules of the newer edition (cosine from ``min_sim``), from the index."""
-        out: dict[int, list[int]] = {}
-        for d, bag in enumerate(self.t_bags):
+    def twins(self, d: int, min_sim: float, k: int = 5) -> list[int]:
+        """Near-duplicate rules of target ``d`` in the newer edition (cosine from ``min_sim``), from the
+        index; computed on demand (only chosen targets ask) and kept."""
+        key = (d, min_sim, k)
+        got = self._twins.get(key)
+        if got is None:
+            got = []
             if self.t_text[d]:
-                near = [e for s, e in self.index.search(bag, k + 1) if e != d and s >= min_sim and self.t_text[e]]
-                if near:
-                    out[d] = near
-        return out
+                got = [e for s, e in self.index.search(self.t_bags[d], k + 1)
+                       if e != d and s >= min_sim and self.t_text[e]]
+            self._twins[key] = got
+        return got
 
     # ------------------------------------------------------------------ restatement (target side)
 
@@ -171,10 +171,12 @@ class EditionMatcher:
             self._lemma_idf = {w: math.log((1 + n) / (1 + c)) for w, c in df.items()}
         return self._lemma_idf
 
-    def restating_sentences(self, d: int, k: int, min_words: int) -> list[tuple[float, int, int, int]]:
+    def restating_sentences(self, d: int, k: int, min_words: int,
+                            wanted=None) -> list[tuple[float, int, int, int]]:
         """Source sentences that may restate target ``d``: for each sentence of ``d`` with at least
         ``min_words`` content lemmas, the top ``k`` source sentences of the sentence index (blocking),
-        as ``(restatement, source rule, source sentence, target sentence)``, best first."""
+        as ``(restatement, source rule, source sentence, target sentence)``, best first.  With
+        ``wanted(i)``, only the sources it accepts are scored."""
         if self._sent_index is None:
             flat = [(i, q) for i, bags in enumerate(self.s_sent_bags) if self.has_text[i] for q in range(len(bags))]
             self._sent_index = (LexicalIndex([self.s_sent_bags[i][q] for i, q in flat]), flat)
@@ -186,8 +188,10 @@ class EditionMatcher:
                 continue
             for _, f in index.search(vec.bag(content), k):
                 i, q = flat[f]
+                if (i, q, u) in seen or (wanted is not None and not wanted(i)):
+                    continue
                 source = self.s_sent_words[i][q]
-                if (i, q, u) not in seen and len(vec.content(source)) >= min_words:
+                if len(vec.content(source)) >= min_words:
                     seen.add((i, q, u))
                     out.append((self.restatement(source, words), i, q, u))
         return sorted(out, reverse=True)
