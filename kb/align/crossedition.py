@@ -27,6 +27,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .matcher import Companion, EditionMatcher
+from .numbering import _section_of
 from .structure import _fill_gaps, _learn_priors, _map_headings
 from .views import Alignment, AlignRule
 
@@ -76,6 +77,7 @@ class CompanionPair:
     terms: list
     s_map: dict[str, str]   # source rule key -> key of its translation
     t_map: dict[str, str]   # target rule key -> key of its translation
+    editions: tuple[str, str] = ("", "")   # the translations' editions (source, target)
 
 
 def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[tuple[str, str]] | None = None, *,
@@ -223,8 +225,15 @@ def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
     claimed = {d for ds in chosen.values() for d in ds}
     found: list[tuple[int, tuple[float, int, int, int]]] = []
     null: list[float] = []
+    sources = [i for i in range(len(mt.src)) if mt.has_text[i]]
+    relevant: dict[str, bool] = {}   # target section -> has sources tied to it or ruled out (the prior is per section)
     for d in range(len(mt.tgt)):
         if not mt.t_text[d] or d in claimed:
+            continue
+        sec = _section_of(mt.tgt[d])
+        if sec not in relevant:
+            relevant[sec] = any(not 0.0 < prior(i, d) < p["cover_prior"] for i in sources)
+        if not relevant[sec]:
             continue
         # only sources the priors tie to the target (candidates) or rule out (the null) are scored
         near = mt.restating_sentences(d, p["cover_candidates"], p["cover_words"],

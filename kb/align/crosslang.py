@@ -38,6 +38,7 @@ class PairScorer:
         self.s2 = 6.8 * self.c
         self.cache: dict = {}
         self._merged: dict = {}
+        self._numbers: dict[tuple[int, int], float] = {}
 
     def feat(self, side: str, idx: tuple[int, ...]) -> Feat:
         base = self.fs if side == "s" else self.ft
@@ -58,27 +59,40 @@ class PairScorer:
             "symbols": _jaccard(a.symbols, b.symbols),
             "tokens": shared if shared > 0 else None,   # shared names and keywords: only ever a bonus
             "length": _gale_church(a.length, b.length, self.c, self.s2),
-            "number": max(number_affinity(self.src[i].norm, self.tgt[j].norm) for i in si for j in tj),
+            "number": max(self._number(i, j) for i in si for j in tj),
         }
 
-    def score(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float, dict]:
-        """(total, content, evidence) of aligning source rules ``si`` with target rules ``tj``."""
+    def _number(self, i: int, j: int) -> float:
+        key = (i, j)
+        got = self._numbers.get(key)
+        if got is None:
+            got = self._numbers[key] = number_affinity(self.src[i].norm, self.tgt[j].norm)
+        return got
+
+    def score(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float]:
+        """(total, content) of aligning source rules ``si`` with target rules ``tj`` (:meth:`explain`
+        gives the evidence behind them)."""
         key = (si, tj)
-        if key in self.cache:
-            return self.cache[key]
+        got = self.cache.get(key)
+        if got is not None:
+            return got
         ev = self.evidence(si, tj)
         num = den = 0.0
         for name, w in XLANG_WEIGHTS.items():
-            if ev[name] is not None:
-                num += w * ev[name]
+            x = ev[name]
+            if x is not None:
+                num += w * x
                 den += w
         content = num / den if den else 0.0
         if self.src[si[0]].level != self.tgt[tj[0]].level and not _split_off(self.src[si[0]], self.tgt[tj[0]]):
             content *= 0.5
-        total = (1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * ev["number"]
-        result = (total, content, {k: round(v, 3) for k, v in ev.items() if v is not None})
-        self.cache[key] = result
-        return result
+        got = self.cache[key] = ((1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * ev["number"], content)
+        return got
+
+    def explain(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float, dict]:
+        """(total, content, evidence rounded for the alignment row)."""
+        total, content = self.score(si, tj)
+        return total, content, {k: round(v, 3) for k, v in self.evidence(si, tj).items() if v is not None}
 
 
 def _split_off(source: AlignRule, target: AlignRule) -> bool:
@@ -157,7 +171,7 @@ def align_cross_language(src: list[AlignRule], tgt: list[AlignRule], *, band: in
             links.append(Alignment(v, None, 0.0, "no counterpart", method, {}))
             continue
         for t in ts:
-            total, content, ev = sc.score((a,), (t,))
+            total, content, ev = sc.explain((a,), (t,))
             if len(ts) > 1:
                 rel = "split"
             elif incoming[t] > 1:

@@ -85,6 +85,7 @@ class EditionMatcher:
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
         self._lemma_idf: dict[str, float] | None = None
         self._twins: dict[tuple, list[int]] = {}
+        self._rows: dict[int, tuple[list[float], list[float] | None]] = {}
 
     def index_ex_vector(self, lemmas: str) -> dict[str, float] | None:
         return self.ex_index.vector(self.vec.bag(self.vec.content(lemmas.split()))) if lemmas else None
@@ -95,13 +96,22 @@ class EditionMatcher:
 
     # ------------------------------------------------------------------ similarity
 
+    def _row(self, i: int) -> tuple[list[float], list[float] | None]:
+        """Cosines of source ``i`` with every target: of the rule bags and of the examples (kept)."""
+        got = self._rows.get(i)
+        if got is None:
+            ex = self.s_ex_vecs[i]
+            got = self._rows[i] = (self.index.dots(self.s_vecs[i]).tolist(),
+                                   self.ex_index.dots(ex).tolist() if ex else None)
+        return got
+
     def rule_sim(self, i: int, d: int) -> float:
         """Cosine of the rule bags; matching examples count for a fifth when both rules have some.
         With a companion, the similarity of the two rules' translations counts as much."""
-        s = self.index.dot(self.s_vecs[i], d)
-        ex = self.s_ex_vecs[i]
-        if ex and self.tgt[d].examples:
-            s = 0.8 * s + 0.2 * self.ex_index.dot(ex, d)
+        rules, examples = self._row(i)
+        s = rules[d]
+        if examples is not None and self.tgt[d].examples:
+            s = 0.8 * s + 0.2 * examples[d]
         if self.companion is not None:
             c = self.companion.rule_sim(i, d)
             if c is not None:

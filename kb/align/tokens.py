@@ -12,7 +12,6 @@ surface text while their lemmas come from the KB.  A view whose words and lemmas
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 
 from .. import lemmas as lemmas_mod
@@ -27,26 +26,32 @@ Token = tuple[str, str]
 
 
 class LemmaMap:
-    """Surface word -> lemma, learnt from views whose words and stored lemmas line up."""
+    """Surface word -> lemma, learnt (on first use) from views whose words and stored lemmas line up."""
 
     def __init__(self, views: list[AlignRule]):
-        exact: dict[str, Counter] = {}
-        for v in views:
+        self.views = views
+        self._exact: dict[str, str] | None = None
+        self._lower: dict[str, str] = {}
+
+    def _learn(self) -> dict[str, str]:
+        # the lemmatiser gives a word the same lemma wherever it stands: the first view that shows it will do
+        exact: dict[str, str] = {}
+        for v in self.views:
             words = WORD.findall(f"{v.title or ''} {v.text}")
             if len(words) == len(v.lemmas):
                 for w, lem in zip(words, v.lemmas):
-                    exact.setdefault(w, Counter())[lem] += 1
-        self.exact = {w: c.most_common(1)[0][0] for w, c in sorted(exact.items())}
-        lower: dict[str, str] = {}
-        for w, lem in self.exact.items():
-            lower.setdefault(w.lower(), lem)
-        self.lower = lower
+                    exact.setdefault(w, lem)
+        for w, lem in exact.items():
+            self._lower.setdefault(w.lower(), lem)
+        return exact
 
     def lemma(self, word: str) -> str:
         """The lemma of a surface word (its lower-cased form when no view taught it)."""
-        got = self.exact.get(word)
+        if self._exact is None:
+            self._exact = self._learn()
+        got = self._exact.get(word)
         if got is None:
-            got = self.lower.get(word.lower(), word.lower())
+            got = self._lower.get(word.lower(), word.lower())
         return got
 
 
