@@ -18,7 +18,7 @@ from rapidfuzz.distance import Indel, LCSseq
 
 from .lexical import LexicalIndex, Vectoriser
 from .numbering import _group, _section_of
-from .tokens import LemmaMap, Rewriter, lemmas_of, tokens
+from .tokens import LemmaMap, Rewriter, lemmas_of, sentence_lemmas, tokens
 from .views import AlignRule
 
 
@@ -64,7 +64,6 @@ class EditionMatcher:
         self.lemma_map = lm = LemmaMap(src + tgt)
         self.rewriter = rw = Rewriter(terms, lm)
         self.s_tokens = [tokens(v, lm) for v in src]
-        t_tokens = [tokens(v, lm) for v in tgt]
         s_lem = [lemmas_of(rw(t.words)) if terms else list(v.lemmas) for v, t in zip(src, self.s_tokens)]
         s_ex = [" ".join(lemmas_of(rw((w, w) for w in v.examples.split()))) for v in src]
         self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x} | {w for v in tgt for w in v.lemmas})
@@ -78,8 +77,10 @@ class EditionMatcher:
         self.t_text = [bool(v.text.strip()) for v in tgt]
         # sentences: lemma lists, bags in the rules' TF-IDF space, and each sentence's share of its rule
         self.s_sent_words: list[list[list[str]]] = [[lemmas_of(rw(s)) for s in t.sentences] for t in self.s_tokens]
-        self.t_sent_words: list[list[list[str]]] = [[lemmas_of(s) for s in t.sentences] for t in t_tokens]
-        self.s_sent_bags: list[list[Counter]] = [[vec.bag(vec.content(w)) for w in ws] for ws in self.s_sent_words]
+        self.t_sent_words: list[list[list[str]]] = [sentence_lemmas(v, lm) for v in tgt]
+        s_content = [[vec.content(w) for w in ws] for ws in self.s_sent_words]
+        self.s_sent_size = [[len(c) for c in cs] for cs in s_content]   # content lemmas per sentence
+        self.s_sent_bags: list[list[Counter]] = [[vec.bag(c) for c in cs] for cs in s_content]
         self.s_sent_share = [_shares(self.index, bags) for bags in self.s_sent_bags]
         self._w: dict[tuple[int, int], tuple[float, ...]] = {}
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
@@ -200,10 +201,9 @@ class EditionMatcher:
                 i, q = flat[f]
                 if (i, q, u) in seen or (wanted is not None and not wanted(i)):
                     continue
-                source = self.s_sent_words[i][q]
-                if len(vec.content(source)) >= min_words:
+                if self.s_sent_size[i][q] >= min_words:
                     seen.add((i, q, u))
-                    out.append((self.restatement(source, words), i, q, u))
+                    out.append((self.restatement(self.s_sent_words[i][q], words), i, q, u))
         return sorted(out, reverse=True)
 
     # ------------------------------------------------------------------ blocking

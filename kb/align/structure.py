@@ -83,12 +83,14 @@ def section_fit(mt: EditionMatcher, cand: list[dict[int, float]]) -> dict[str, d
 
 def _title_ties(mt: EditionMatcher, title_min: float) -> list[tuple[str, str]]:
     """(source section, target section) pairs whose titles are alike (cosine of title bags)."""
-    def sections(views, lemma_lists):
-        return [(v.norm, b) for v, b in zip(views, lemma_lists) if v.level == "section" and v.title and b]
+    def sections(views, lemmas):
+        bags = ((v.norm, vec.bag(vec.content(lemmas(k)))) for k, v in enumerate(views)
+                if v.level == "section" and v.title)
+        return [(norm, b) for norm, b in bags if b]
 
     vec = mt.vec
-    s_titles = sections(mt.src, [vec.bag(vec.content(mt.title_lemmas(i))) for i in range(len(mt.src))])
-    t_titles = sections(mt.tgt, [vec.bag(vec.content(v.lemmas)) for v in mt.tgt])
+    s_titles = sections(mt.src, mt.title_lemmas)
+    t_titles = sections(mt.tgt, lambda d: mt.tgt[d].lemmas)
     if not s_titles or not t_titles:
         return []
     index = LexicalIndex([b for _, b in t_titles])

@@ -68,8 +68,8 @@ class ViewTokens:
         return [*self.title, *(t for s in self.sentences for t in s)]
 
 
-def tokens(v: AlignRule, lm: LemmaMap) -> ViewTokens:
-    """Title and sentences of a view with the lemmas stored in the KB (see the module doc)."""
+def _split(v: AlignRule, lm: LemmaMap) -> tuple[list[str], list[str], list[list[str]], list[str]]:
+    """Title words, sentences as printed, their words, and the lemmas of all words (title first)."""
     title_words = WORD.findall(v.title or "")
     texts = [p.strip() for p in _SENT.split(v.text) if p.strip()]
     sent_words = [WORD.findall(s) for s in texts]
@@ -83,6 +83,12 @@ def tokens(v: AlignRule, lm: LemmaMap) -> ViewTokens:
             lem = [lm.lemma(w) for ws in (title_words, *sent_words) for w in ws]
     else:
         lem = [lm.lemma(w) for ws in (title_words, *sent_words) for w in ws]
+    return title_words, texts, sent_words, lem
+
+
+def tokens(v: AlignRule, lm: LemmaMap) -> ViewTokens:
+    """Title and sentences of a view with the lemmas stored in the KB (see the module doc)."""
+    title_words, texts, sent_words, lem = _split(v, lm)
     pos = len(title_words)
     title = tuple(zip((w.lower() for w in title_words), lem[:pos]))
     sents = []
@@ -90,6 +96,16 @@ def tokens(v: AlignRule, lm: LemmaMap) -> ViewTokens:
         sents.append(tuple(zip((w.lower() for w in ws), lem[pos:pos + len(ws)])))
         pos += len(ws)
     return ViewTokens(title, tuple(sents), tuple(texts))
+
+
+def sentence_lemmas(v: AlignRule, lm: LemmaMap) -> list[list[str]]:
+    """The lemmas of each sentence of a view's text (what :func:`tokens` gives, without the surface words)."""
+    title_words, _, sent_words, lem = _split(v, lm)
+    pos, out = len(title_words), []
+    for ws in sent_words:
+        out.append(lem[pos:pos + len(ws)])
+        pos += len(ws)
+    return out
 
 
 class Rewriter:
