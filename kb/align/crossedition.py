@@ -52,6 +52,10 @@ XEDITION = {
     "demote": True,            # a primary target keeping no sentence's wording yields to voted targets
     "twin_min": 0.55,          # two rules of the newer edition this alike are twins ...
     "twin_ratio": 0.8,         # ... and a twin scoring this close to a chosen target joins it
+    "twin_parallel": 0.4,      # rules numbered in parallel (614.1 / 615.1) this alike in either language are twins,
+                               # and so are the rules numbered alike below them (601.2a / 602.2a)
+    "twin_floor": 0.13,        # ... a twin of a chosen target joins from this score (the threshold) ...
+    "twin_sides": 2.0,         # ... when the source names what tells the twins apart on both sides (IDF mass)
     "complete": 0.9,           # a target restating the rule this well leaves nothing for a split
     "confident": 0.2,          # a sibling's link this strong frames the gap for its neighbours
     "gap_min": 0.05,           # inside a framed gap, a target needs only this score
@@ -170,43 +174,57 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
     for i, picked in chosen.items():
         if not picked:
             continue
-        first = picked[0]
-        nsent = len(mt.s_sent_words[i])
-        # sentence votes: a sentence whose wording survived in a target not chosen yet
-        if nsent > 1:
-            # wording weighted by the section prior; the pair score breaks near ties (copies of one
-            # sentence in several rules)
-            w = {d: tuple(x * prior(i, d) + p["vote_score"] * scores[i, d] for x in mt.wording_sims(i, d))
-                 for d in cand[i] if scores[i, d] >= p["vote_floor"]}
-            for k in range(nsent):
-                ranked = sorted(((x[k], d) for d, x in w.items()), reverse=True)
-                if not ranked:
-                    break
-                best, d = ranked[0]
-                second = ranked[1][0] if len(ranked) > 1 else 0.0
-                have = max((w[x][k] for x in picked if x in w), default=0.0)
-                if (d not in picked and best >= p["vote_min"] and best - second >= p["vote_margin"]
-                        and best - have >= p["vote_margin"]):
-                    picked.append(d)
-                    votes.setdefault((i, d), []).append(k)
-            # a primary target that keeps the wording of none of the sentences yields to the voted ones
-            if len(picked) > 1 and first in w and p["demote"]:
-                voted = min(max(w[d]) for d in picked[1:])
-                if max(w[first]) < voted - p["vote_margin"]:
-                    picked.remove(first)
-                    first = picked[0]
-        # twins of the chosen targets: near-duplicate rules of the newer edition (spell/ability,
-        # replacement/prevention) that the source restates about as well, unless one restates it fully
-        if mt.rule_sim(i, first) >= p["complete"]:
-            continue
-        for d0 in list(picked):
-            for d in mt.twins(d0, p["twin_min"]):
-                s = scores.get((i, d))
-                if s is None:
-                    s = scores[i, d] = mt.sim(i, d) * prior(i, d)
-                if d not in picked and s >= p["threshold"] and s >= p["twin_ratio"] * scores[i, d0]:
-                    picked.append(d)
+        if len(mt.s_sent_words[i]) > 1:
+            _vote(mt, i, cand[i], scores, picked, prior, p, votes)
+        # twins of the chosen targets, unless one restates the source fully
+        if mt.rule_sim(i, picked[0]) < p["complete"]:
+            _add_twins(mt, i, picked, scores, prior, p)
     return votes
+
+
+def _vote(mt: EditionMatcher, i: int, cand: dict[int, float], scores: dict, picked: list[int], prior, p: dict,
+          votes: dict) -> None:
+    """Sentence votes (in place): a sentence whose wording survived in a target not chosen yet adds it."""
+    first = picked[0]
+    # wording weighted by the section prior; the pair score breaks near ties (copies of one sentence in several rules)
+    w = {d: tuple(x * prior(i, d) + p["vote_score"] * scores[i, d] for x in mt.wording_sims(i, d))
+         for d in cand if scores[i, d] >= p["vote_floor"]}
+    for k in range(len(mt.s_sent_words[i])):
+        ranked = sorted(((x[k], d) for d, x in w.items()), reverse=True)
+        if not ranked:
+            break
+        best, d = ranked[0]
+        second = ranked[1][0] if len(ranked) > 1 else 0.0
+        have = max((w[x][k] for x in picked if x in w), default=0.0)
+        if (d not in picked and best >= p["vote_min"] and best - second >= p["vote_margin"]
+                and best - have >= p["vote_margin"]):
+            picked.append(d)
+            votes.setdefault((i, d), []).append(k)
+    # a primary target that keeps the wording of none of the sentences yields to the voted ones
+    if len(picked) > 1 and first in w and p["demote"]:
+        voted = min(max(w[d]) for d in picked[1:])
+        if max(w[first]) < voted - p["vote_margin"]:
+            picked.remove(first)
+
+
+def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prior, p: dict) -> None:
+    """Twins of the chosen targets join them (in place): the newer edition restates one older rule for
+    two cases (spell / ability, replacement / prevention) in two rules.  A near-duplicate rule
+    (:meth:`EditionMatcher.twins`) joins when the source restates it about as well; a near-duplicate or
+    parallel twin (:meth:`EditionMatcher.parallel_twins`) also joins when the source names what tells
+    the two apart on both sides (:meth:`EditionMatcher.covers_both`, in either language)."""
+    for d0 in list(picked):
+        lexical = mt.twins(d0, p["twin_min"])
+        for d in dict.fromkeys(lexical + mt.parallel_twins(d0, p["twin_parallel"])):
+            if d in picked:
+                continue
+            s = scores.get((i, d))
+            if s is None:
+                s = scores[i, d] = mt.sim(i, d) * prior(i, d)
+            if s < max(p["threshold"], p["twin_floor"]):
+                continue
+            if (d in lexical and s >= p["twin_ratio"] * scores[i, d0]) or mt.covers_both(i, d0, d) >= p["twin_sides"]:
+                picked.append(d)
 
 
 def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, prior,

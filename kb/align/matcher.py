@@ -16,6 +16,8 @@ from collections import Counter
 
 from rapidfuzz.distance import Indel, LCSseq
 
+from ingest import numbers
+
 from .lexical import LexicalIndex, Vectoriser
 from .numbering import _group, _section_of
 from .tokens import LemmaMap, Rewriter, lemmas_of, sentence_lemmas, tokens
@@ -68,6 +70,7 @@ class EditionMatcher:
         s_ex = [" ".join(lemmas_of(rw((w, w) for w in v.examples.split()))) for v in src]
         self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x} | {w for v in tgt for w in v.lemmas})
         self.t_bags = [vec.bag(vec.content(v.lemmas)) for v in tgt]
+        self.s_content = [frozenset(vec.content(x)) for x in s_lem]
         self.s_bags = [vec.bag(vec.content(x)) for x in s_lem]
         self.index = LexicalIndex(self.t_bags)
         self.ex_index = LexicalIndex([vec.bag(vec.content(v.examples.split())) for v in tgt])
@@ -87,6 +90,10 @@ class EditionMatcher:
         self._lemma_idf: dict[str, float] | None = None
         self._twins: dict[tuple, list[int]] = {}
         self._rows: dict[int, tuple[list[float], list[float] | None]] = {}
+        self._t_parallel: dict[tuple, list[int]] | None = None
+        self._kids: dict[int, list[int]] | None = None
+        self._t_by_norm = {v.norm: d for d, v in enumerate(tgt) if v.norm}
+        self._t_content: dict[int, frozenset[str]] = {}
 
     def index_ex_vector(self, lemmas: str) -> dict[str, float] | None:
         return self.ex_index.vector(self.vec.bag(self.vec.content(lemmas.split()))) if lemmas else None
@@ -153,6 +160,94 @@ class EditionMatcher:
                 got = [e for s, e in self.index.search(self.t_bags[d], k + 1)
                        if e != d and s >= min_sim and self.t_text[e]]
             self._twins[key] = got
+        return got
+
+    def target_cos(self, d: int, e: int) -> float:
+        """Cosine of two targets; with a companion, the better of the two languages (a pair of rules
+        that is alike in either language is alike)."""
+        s = self.index.dot(self.index.vecs[d], e)
+        c = self.companion
+        if c is not None and d in c.t_map and e in c.t_map:
+            m = c.matcher
+            s = max(s, m.index.dot(m.index.vecs[c.t_map[d]], c.t_map[e]))
+        return s
+
+    def parallel_twins(self, d: int, min_sim: float) -> list[int]:
+        """Targets that restate target ``d`` for another case in a parallel place of the numbering (kept).
+
+        Two rules whose numbers differ in the section alone or in the rule alone (614.1 / 615.1,
+        611.2 / 611.3) and that are this alike (:meth:`target_cos`) are parallel twins, and so are the
+        rules numbered alike below them (601.2 / 602.2 make 601.2a / 602.2a twins): a newer edition
+        that splits one older rule by case (spell / ability, replacement / prevention) numbers the
+        cases in parallel; a pair of such rules below twins must be each other's closest (mutually
+        the most alike among the other's siblings)."""
+        key = ("parallel", d, min_sim)
+        got = self._twins.get(key)
+        if got is not None:
+            return got
+        got = []
+        norm = self.tgt[d].norm
+        if self.t_text[d] and numbers.is_number(norm):
+            head, rule, letter = numbers.parts(norm)
+            for e in self._parallel_numbers(head, rule, letter):
+                if self.t_text[e] and self.target_cos(d, e) >= min_sim:
+                    got.append(e)
+            if letter and rule is not None:
+                parent = self._t_by_norm.get(f"{head}.{rule}")
+                if parent is not None:
+                    for q in self.parallel_twins(parent, min_sim):
+                        kid = self._t_by_norm.get(f"{self.tgt[q].norm}{letter}")
+                        if (kid is not None and kid not in got and self.t_text[kid]
+                                and self._closest_child(d, q) == kid and self._closest_child(kid, parent) == d):
+                            got.append(kid)
+        self._twins[key] = got
+        return got
+
+    def _closest_child(self, d: int, parent: int) -> int | None:
+        """The subrule of ``parent`` most alike to target ``d`` (:meth:`target_cos`; the first of equals)."""
+        if self._kids is None:
+            self._kids = {}
+            for e, v in enumerate(self.tgt):
+                if self.t_text[e] and v.norm and numbers.is_number(v.norm) and numbers.parts(v.norm)[2]:
+                    up = self._t_by_norm.get(numbers.parent(v.norm) or "")
+                    if up is not None:
+                        self._kids.setdefault(up, []).append(e)
+        return max(self._kids.get(parent, []), key=lambda e: (self.target_cos(d, e), -e), default=None)
+
+    def _parallel_numbers(self, head: int, rule: int | None, letter: str | None) -> list[int]:
+        """Targets whose number differs from (head, rule, letter) in the section alone or the rule alone."""
+        if self._t_parallel is None:
+            by_rest: dict[tuple, list[int]] = {}
+            for e, v in enumerate(self.tgt):
+                if v.norm and numbers.is_number(v.norm):
+                    h, r, x = numbers.parts(v.norm)
+                    if r is not None:
+                        by_rest.setdefault(("s", h // 100, r, x), []).append(e)
+                        by_rest.setdefault(("r", h, x), []).append(e)
+            self._t_parallel = by_rest
+        if rule is None:
+            return []
+        out = [e for e in self._t_parallel.get(("s", head // 100, rule, letter), [])
+               if numbers.parts(self.tgt[e].norm)[0] != head]
+        out += [e for e in self._t_parallel.get(("r", head, letter), []) if numbers.parts(self.tgt[e].norm)[1] != rule]
+        return out
+
+    def covers_both(self, i: int, d0: int, d: int) -> float:
+        """How much source ``i`` says of what tells target ``d`` from ``d0`` and of what tells ``d0`` from
+        ``d``: the smaller IDF mass of the source's content lemmas in either difference (0 when the source
+        names only one side).  With a companion, the better of the two languages."""
+        got = _sides(self.s_content[i], self.t_content(d0), self.t_content(d), self.index.idf)
+        c = self.companion
+        if c is not None and i in c.s_map and d0 in c.t_map and d in c.t_map:
+            m = c.matcher
+            got = max(got, _sides(m.s_content[c.s_map[i]], m.t_content(c.t_map[d0]), m.t_content(c.t_map[d]),
+                                  m.index.idf))
+        return got
+
+    def t_content(self, d: int) -> frozenset[str]:
+        got = self._t_content.get(d)
+        if got is None:
+            got = self._t_content[d] = frozenset(self.vec.content(self.tgt[d].lemmas))
         return got
 
     # ------------------------------------------------------------------ restatement (target side)
@@ -245,6 +340,14 @@ class EditionMatcher:
                     break
                 if d not in cand[i]:
                     cand[i][d] = self.sim(i, d)
+
+
+def _sides(source: frozenset[str], a: frozenset[str], b: frozenset[str], idf: dict[str, float]) -> float:
+    """The smaller IDF mass of ``source``'s words among those only ``a`` has and among those only ``b`` has."""
+    unseen = max(idf.values(), default=1.0)
+    only_a = sum(idf.get(w, unseen) for w in source & (a - b))
+    only_b = sum(idf.get(w, unseen) for w in source & (b - a))
+    return min(only_a, only_b)
 
 
 def _shares(index: LexicalIndex, bags: list[Counter]) -> list[float]:
