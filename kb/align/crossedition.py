@@ -36,6 +36,7 @@ XEDITION = {
     "candidates": 20,          # blocking: targets read per source rule from the inverted index
     "sentence_candidates": 6,  # ... and per sentence of a rule with several sentences
     "sentence_weight": 0.0,    # share of the pair score that comes from the sentences' wording
+    "companion_weight": 0.5,   # share of the rule similarity that comes from the translations (the companion)
     "wording_floor": 0.3,      # word-order similarity below this is what unrelated sentences share
     "threshold": 0.13,         # below: no counterpart
     "anchor_min": 0.2,         # a mutual best match from this similarity on ties its two sections
@@ -57,6 +58,9 @@ XEDITION = {
     "twin_floor": 0.13,        # ... a twin of a chosen target joins from this score (the threshold) ...
     "twin_sides": 2.0,         # ... when the source names what tells the twins apart on both sides (IDF mass)
     "complete": 0.9,           # a target restating the rule this well leaves nothing for a split
+    "neighbours": True,        # a free neighbour of a chosen target joins when both restate the rule better:
+    "neighbour_floor": 0.13,   # ... from this score of its own (the threshold) ...
+    "neighbour_gain": 0.05,    # ... and this gain in the cosine of the source with the chosen targets together
     "confident": 0.2,          # a sibling's link this strong frames the gap for its neighbours
     "gap_min": 0.05,           # inside a framed gap, a target needs only this score
     "position_window": 0.25,   # extra candidates: targets this close in relative position within tied sections
@@ -104,6 +108,8 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     votes = _add_secondary(mt, cand, scores, chosen, prior, p)
     _fill_gaps(src, tgt, chosen, scores, mt.has_text, p, lambda i, d: mt.sim(i, d) * prior(i, d))
     covered = _cover_targets(mt, chosen, scores, prior, p) if p["coverage"] else {}
+    if p["neighbours"]:
+        _join_neighbours(mt, chosen, scores, prior, p)
     _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.title_lemmas,
                   lambda i: strength(i) >= p["strong_chapter"])
 
@@ -146,7 +152,7 @@ def _companion(src: list[AlignRule], tgt: list[AlignRule], c: CompanionPair, p: 
     s_map = {i: s_pos[c.s_map[v.key]] for i, v in enumerate(src) if c.s_map.get(v.key) in s_pos}
     t_map = {d: t_pos[c.t_map[v.key]] for d, v in enumerate(tgt) if c.t_map.get(v.key) in t_pos}
     matcher = EditionMatcher(c_src, c_tgt, c.terms, p["sentence_weight"], p["wording_floor"])
-    return Companion(matcher, s_map, t_map)
+    return Companion(matcher, s_map, t_map, p["companion_weight"])
 
 
 def _primary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dict, p: dict) -> dict[int, list[int]]:
@@ -215,16 +221,43 @@ def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prio
     the two apart on both sides (:meth:`EditionMatcher.covers_both`, in either language)."""
     for d0 in list(picked):
         lexical = mt.twins(d0, p["twin_min"])
-        for d in dict.fromkeys(lexical + mt.parallel_twins(d0, p["twin_parallel"])):
+        parallel = mt.parallel_twins(d0, p["twin_parallel"])
+        for d in dict.fromkeys(lexical + parallel):
             if d in picked:
                 continue
-            s = scores.get((i, d))
-            if s is None:
-                s = scores[i, d] = mt.sim(i, d) * prior(i, d)
+            # a parallel twin of a target in a section tied to the source's is as good as tied (614 / 615)
+            tie = max(prior(i, d), prior(i, d0)) if d in parallel else prior(i, d)
+            s = scores[i, d] = max(scores.get((i, d), 0.0), mt.sim(i, d) * tie)
             if s < max(p["threshold"], p["twin_floor"]):
                 continue
             if (d in lexical and s >= p["twin_ratio"] * scores[i, d0]) or mt.covers_both(i, d0, d) >= p["twin_sides"]:
                 picked.append(d)
+
+
+def _join_neighbours(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, prior, p: dict) -> None:
+    """A free target next to a chosen one (the rule before or after it, its parent) joins when the two
+    together restate the source clearly better than the chosen targets alone (in place): a rule split
+    into consecutive rules of the newer edition."""
+    claimed = {d for ds in chosen.values() for d in ds}
+    for i, picked in chosen.items():
+        if not picked or not mt.has_text[i]:
+            continue
+        base = mt.joint_sim(i, picked)
+        best: tuple[float, int] | None = None
+        for d in dict.fromkeys(x for d0 in picked for x in mt.neighbours(d0)):
+            if d in claimed or d in picked:
+                continue
+            s = scores.get((i, d))
+            if s is None:
+                s = scores[i, d] = mt.sim(i, d) * prior(i, d)
+            if s < p["neighbour_floor"]:
+                continue
+            gain = mt.joint_sim(i, picked + [d]) - base
+            if gain >= p["neighbour_gain"] and (best is None or gain > best[0]):
+                best = (gain, d)
+        if best is not None:
+            picked.append(best[1])
+            claimed.add(best[1])
 
 
 def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, prior,

@@ -32,8 +32,8 @@ class Companion:
     sides of a pair have a translation, its similarity there counts beside the similarity here.
     """
 
-    def __init__(self, matcher: EditionMatcher, s_map: dict[int, int], t_map: dict[int, int]):
-        self.matcher, self.s_map, self.t_map = matcher, s_map, t_map
+    def __init__(self, matcher: EditionMatcher, s_map: dict[int, int], t_map: dict[int, int], weight: float = 0.5):
+        self.matcher, self.s_map, self.t_map, self.weight = matcher, s_map, t_map, weight
         self.t_inv: dict[int, list[int]] = {}
         for d, cd in t_map.items():
             self.t_inv.setdefault(cd, []).append(d)
@@ -115,7 +115,7 @@ class EditionMatcher:
 
     def rule_sim(self, i: int, d: int) -> float:
         """Cosine of the rule bags; matching examples count for a fifth when both rules have some.
-        With a companion, the similarity of the two rules' translations counts as much."""
+        With a companion, the similarity of the two rules' translations counts too (``weight``, half by default)."""
         rules, examples = self._row(i)
         s = rules[d]
         if examples is not None and self.tgt[d].examples:
@@ -123,7 +123,7 @@ class EditionMatcher:
         if self.companion is not None:
             c = self.companion.rule_sim(i, d)
             if c is not None:
-                s = (s + c) / 2
+                s = (1 - self.companion.weight) * s + self.companion.weight * c
         return s
 
     def wording_sims(self, i: int, d: int) -> tuple[float, ...]:
@@ -243,6 +243,23 @@ class EditionMatcher:
             got = max(got, _sides(m.s_content[c.s_map[i]], m.t_content(c.t_map[d0]), m.t_content(c.t_map[d]),
                                   m.index.idf))
         return got
+
+    def joint_sim(self, i: int, ds: list[int]) -> float:
+        """Cosine of source ``i`` with targets ``ds`` taken together (their bags added up)."""
+        bag: Counter = Counter()
+        for d in ds:
+            bag.update(self.t_bags[d])
+        q, v = self.s_vecs[i], self.index.vector(bag)
+        return sum(x * v.get(w, 0.0) for w, x in q.items())
+
+    def neighbours(self, d: int) -> list[int]:
+        """The targets with text just before and after ``d`` in document order, and ``d``'s parent rule."""
+        out = [e for e in (d - 1, d + 1) if 0 <= e < len(self.tgt) and self.t_text[e]]
+        norm = self.tgt[d].norm
+        up = self._t_by_norm.get((numbers.parent(norm) if norm and numbers.is_number(norm) else None) or "")
+        if up is not None and self.t_text[up] and up not in out:
+            out.append(up)
+        return out
 
     def t_content(self, d: int) -> frozenset[str]:
         got = self._t_content.get(d)

@@ -134,14 +134,15 @@ def _fill_gaps(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, lis
 
 def _covering_nodes(v: AlignRule, targets: list[int], tgt: list[AlignRule], t_index: dict[str, int],
                     cover_min: float, share: float) -> list[int]:
-    """The deepest target node covering ``cover_min`` of a heading's targets, else the sections sharing them."""
+    """The deepest target node covering ``cover_min`` of a heading's targets, else the sections sharing them;
+    a section heading always takes the sections sharing them (a section can become several)."""
     cover: Counter = Counter()
     for d in targets:
         for anc in _ancestors(tgt[d].norm):
             if anc in t_index and tgt[t_index[anc]].level != "chapter":
                 cover[anc] += 1
     deep = [n for n, c in cover.items() if c >= cover_min * len(targets)]
-    if deep and not (v.level == "section" and tgt[t_index[max(deep, key=len)]].level != "section"):
+    if deep and v.level != "section":
         return [t_index[max(deep, key=len)]]
     return [t_index[n] for n, c in sorted(cover.items()) if tgt[t_index[n]].level == "section"
             and c >= share * len(targets)]
