@@ -54,7 +54,8 @@ XEDITION = {
     "twin_min": 0.55,          # two rules of the newer edition this alike are twins ...
     "twin_ratio": 0.8,         # ... and a twin scoring this close to a chosen target joins it
     "twin_parallel": 0.4,      # rules numbered in parallel (614.1 / 615.1) this alike in either language are twins,
-                               # and so are the rules numbered alike below them (601.2a / 602.2a)
+                               # and so are the rules numbered alike below them (601.2a / 602.2a) ...
+    "twin_step": 2,            # ... when their sections or rules are numbered at most this far apart
     "twin_floor": 0.13,        # ... a twin of a chosen target joins from this score (the threshold) ...
     "twin_sides": 2.0,         # ... when the source names what tells the twins apart on both sides (IDF mass)
     "complete": 0.9,           # a target restating the rule this well leaves nothing for a split
@@ -221,7 +222,7 @@ def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prio
     the two apart on both sides (:meth:`EditionMatcher.covers_both`, in either language)."""
     for d0 in list(picked):
         lexical = mt.twins(d0, p["twin_min"])
-        parallel = mt.parallel_twins(d0, p["twin_parallel"])
+        parallel = mt.parallel_twins(d0, p["twin_parallel"], p["twin_step"])
         for d in dict.fromkeys(lexical + parallel):
             if d in picked:
                 continue
@@ -278,14 +279,17 @@ def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
     null: list[float] = []
     sources = [i for i in range(len(mt.src)) if mt.has_text[i]]
     relevant: dict[str, bool] = {}   # target section -> has sources tied to it or ruled out (the prior is per section)
+    todo = []
     for d in range(len(mt.tgt)):
         if not mt.t_text[d] or d in claimed:
             continue
         sec = _section_of(mt.tgt[d])
         if sec not in relevant:
             relevant[sec] = any(not 0.0 < prior(i, d) < p["cover_prior"] for i in sources)
-        if not relevant[sec]:
-            continue
+        if relevant[sec]:
+            todo.append(d)
+    mt.find_restating(todo, p["cover_candidates"], p["cover_words"])
+    for d in todo:
         # only sources the priors tie to the target (candidates) or rule out (the null) are scored
         near = mt.restating_sentences(d, p["cover_candidates"], p["cover_words"],
                                       lambda i, d=d: not 0.0 < prior(i, d) < p["cover_prior"])

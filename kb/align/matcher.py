@@ -44,12 +44,13 @@ class Companion:
             return None
         return self.matcher.rule_sim(ci, cd)
 
-    def candidates(self, i: int, k: int) -> list[int]:
-        """The targets (of the main pair) whose translations the translation of ``i`` finds."""
-        ci = self.s_map.get(i)
-        if ci is None or not self.matcher.has_text[ci]:
-            return []
-        return [d for _, cd in self.matcher.index.search(self.matcher.s_bags[ci], k) for d in self.t_inv.get(cd, ())]
+    def candidates_many(self, sources: list[int], k: int) -> list[tuple[int, list[int]]]:
+        """For each source (of the main pair): the targets whose translations the translation of the
+        source finds (searched all at once)."""
+        m = self.matcher
+        asked = [i for i in sources if self.s_map.get(i) is not None and m.has_text[self.s_map[i]]]
+        found = m.index.search_many([m.s_bags[self.s_map[i]] for i in asked], k)
+        return [(i, [d for _, cd in hits for d in self.t_inv.get(cd, ())]) for i, hits in zip(asked, found)]
 
 
 class EditionMatcher:
@@ -89,6 +90,7 @@ class EditionMatcher:
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
         self._lemma_idf: dict[str, float] | None = None
         self._twins: dict[tuple, list[int]] = {}
+        self._restating: dict[tuple[int, int, int], list[tuple[int, list[int]]]] = {}
         self._rows: dict[int, tuple[list[float], list[float] | None]] = {}
         self._t_parallel: dict[tuple, list[int]] | None = None
         self._kids: dict[int, list[int]] | None = None
@@ -172,7 +174,7 @@ class EditionMatcher:
             s = max(s, m.index.dot(m.index.vecs[c.t_map[d]], c.t_map[e]))
         return s
 
-    def parallel_twins(self, d: int, min_sim: float) -> list[int]:
+    def parallel_twins(self, d: int, min_sim: float, step: int = 2) -> list[int]:
         """Targets that restate target ``d`` for another case in a parallel place of the numbering (kept).
 
         Two rules whose numbers differ in the section alone or in the rule alone (614.1 / 615.1,
@@ -181,7 +183,7 @@ class EditionMatcher:
         that splits one older rule by case (spell / ability, replacement / prevention) numbers the
         cases in parallel; a pair of such rules below twins must be each other's closest (mutually
         the most alike among the other's siblings)."""
-        key = ("parallel", d, min_sim)
+        key = ("parallel", d, min_sim, step)
         got = self._twins.get(key)
         if got is not None:
             return got
@@ -189,13 +191,13 @@ class EditionMatcher:
         norm = self.tgt[d].norm
         if self.t_text[d] and numbers.is_number(norm):
             head, rule, letter = numbers.parts(norm)
-            for e in self._parallel_numbers(head, rule, letter):
+            for e in self._parallel_numbers(head, rule, letter, step):
                 if self.t_text[e] and self.target_cos(d, e) >= min_sim:
                     got.append(e)
             if letter and rule is not None:
                 parent = self._t_by_norm.get(f"{head}.{rule}")
                 if parent is not None:
-                    for q in self.parallel_twins(parent, min_sim):
+                    for q in self.parallel_twins(parent, min_sim, step):
                         kid = self._t_by_norm.get(f"{self.tgt[q].norm}{letter}")
                         if (kid is not None and kid not in got and self.t_text[kid]
                                 and self._closest_child(d, q) == kid and self._closest_child(kid, parent) == d):
@@ -214,8 +216,9 @@ class EditionMatcher:
                         self._kids.setdefault(up, []).append(e)
         return max(self._kids.get(parent, []), key=lambda e: (self.target_cos(d, e), -e), default=None)
 
-    def _parallel_numbers(self, head: int, rule: int | None, letter: str | None) -> list[int]:
-        """Targets whose number differs from (head, rule, letter) in the section alone or the rule alone."""
+    def _parallel_numbers(self, head: int, rule: int | None, letter: str | None, step: int) -> list[int]:
+        """Targets whose number differs from (head, rule, letter) in the section alone or the rule alone, by
+        at most ``step`` (the cases of one topic are numbered next to each other)."""
         if self._t_parallel is None:
             by_rest: dict[tuple, list[int]] = {}
             for e, v in enumerate(self.tgt):
@@ -228,8 +231,9 @@ class EditionMatcher:
         if rule is None:
             return []
         out = [e for e in self._t_parallel.get(("s", head // 100, rule, letter), [])
-               if numbers.parts(self.tgt[e].norm)[0] != head]
-        out += [e for e in self._t_parallel.get(("r", head, letter), []) if numbers.parts(self.tgt[e].norm)[1] != rule]
+               if 0 < abs(numbers.parts(self.tgt[e].norm)[0] - head) <= step]
+        out += [e for e in self._t_parallel.get(("r", head, letter), [])
+                if 0 < abs((numbers.parts(self.tgt[e].norm)[1] or 0) - rule) <= step]
         return out
 
     def covers_both(self, i: int, d0: int, d: int) -> float:
@@ -299,17 +303,17 @@ class EditionMatcher:
         """Source sentences that may restate target ``d``: for each sentence of ``d`` with at least
         ``min_words`` content lemmas, the top ``k`` source sentences of the sentence index (blocking),
         as ``(restatement, source rule, source sentence, target sentence)``, best first.  With
-        ``wanted(i)``, only the sources it accepts are scored."""
-        if self._sent_index is None:
-            flat = [(i, q) for i, bags in enumerate(self.s_sent_bags) if self.has_text[i] for q in range(len(bags))]
-            self._sent_index = (LexicalIndex([self.s_sent_bags[i][q] for i, q in flat]), flat)
-        index, flat = self._sent_index
-        vec, out, seen = self.vec, [], set()
-        for u, words in enumerate(self.t_sent_words[d]):
-            content = vec.content(words)
-            if len(content) < min_words:
-                continue
-            for _, f in index.search(vec.bag(content), k):
+        ``wanted(i)``, only the sources it accepts are scored.  :meth:`find_restating` searches
+        for many targets at once beforehand."""
+        hits = self._restating.get((d, k, min_words))
+        if hits is None:
+            self.find_restating([d], k, min_words)
+            hits = self._restating[d, k, min_words]
+        flat = self._sentence_index()[1]
+        out, seen = [], set()
+        for u, found in hits:
+            words = self.t_sent_words[d][u]
+            for f in found:
                 i, q = flat[f]
                 if (i, q, u) in seen or (wanted is not None and not wanted(i)):
                     continue
@@ -318,23 +322,48 @@ class EditionMatcher:
                     out.append((self.restatement(self.s_sent_words[i][q], words), i, q, u))
         return sorted(out, reverse=True)
 
+    def find_restating(self, ds: list[int], k: int, min_words: int) -> None:
+        """Search the sentence index for the sentences of targets ``ds`` (all at once; kept)."""
+        index, _ = self._sentence_index()
+        vec = self.vec
+        asked: list[tuple[int, int]] = []
+        bags: list[Counter] = []
+        for d in ds:
+            self._restating[d, k, min_words] = []
+            for u, words in enumerate(self.t_sent_words[d]):
+                content = vec.content(words)
+                if len(content) >= min_words:
+                    asked.append((d, u))
+                    bags.append(vec.bag(content))
+        for (d, u), hits in zip(asked, index.search_many(bags, k)):
+            self._restating[d, k, min_words].append((u, [f for _, f in hits]))
+
+    def _sentence_index(self) -> tuple[LexicalIndex, list[tuple[int, int]]]:
+        """The sentences of the source rules with text in one index, and (rule, sentence) of each."""
+        if self._sent_index is None:
+            flat = [(i, q) for i, bags in enumerate(self.s_sent_bags) if self.has_text[i] for q in range(len(bags))]
+            self._sent_index = (LexicalIndex([self.s_sent_bags[i][q] for i, q in flat]), flat)
+        return self._sent_index
+
     # ------------------------------------------------------------------ blocking
 
     def candidates(self, k: int, k_sentence: int) -> list[dict[int, float]]:
         """Blocking: the top ``k`` targets with text of every source rule with text, plus the top
-        ``k_sentence`` of each of its sentences, from the inverted index."""
-        out = []
+        ``k_sentence`` of each of its sentences, from the inverted index (searched all at once)."""
+        queries: list[tuple[int, Counter, int]] = []
         for i in range(len(self.src)):
-            pool: set[int] = set()
             if self.has_text[i]:
-                pool.update(d for _, d in self.index.search(self.s_bags[i], k))
+                queries.append((i, self.s_bags[i], k))
                 if len(self.s_sent_bags[i]) > 1:
-                    for bag in self.s_sent_bags[i]:
-                        pool.update(d for _, d in self.index.search(bag, k_sentence))
-                if self.companion is not None:
-                    pool.update(self.companion.candidates(i, k))
-            out.append({d: self.sim(i, d) for d in sorted(pool) if self.t_text[d]})
-        return out
+                    queries += [(i, bag, k_sentence) for bag in self.s_sent_bags[i]]
+        pools: list[set[int]] = [set() for _ in self.src]
+        found = self.index.search_many([bag for _, bag, _ in queries], max(k, k_sentence))
+        for (i, _, top), hits in zip(queries, found):
+            pools[i].update(d for _, d in hits[:top])
+        if self.companion is not None:
+            for i, ds in self.companion.candidates_many([i for i in range(len(self.src)) if self.has_text[i]], k):
+                pools[i].update(ds)
+        return [{d: self.sim(i, d) for d in sorted(pool) if self.t_text[d]} for i, pool in enumerate(pools)]
 
     def add_position_candidates(self, cand: list[dict[int, float]], anchors: dict[str, Counter],
                                 window: float) -> None:

@@ -42,18 +42,23 @@ def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
     alive = {sec: min(1.0, max(0.0, (max(row.values(), default=0.0) - lo) / (hi - lo))) for sec, row in fit.items()}
     t_sec = [_section_of(v) for v in tgt]
     # the prior depends on the source's section and chapter and the target's section only: kept per pair of them
-    s_group = [(_section_of(v), _chapter(v)) for v in src]
-    s_strength = [means.get(ch, 0.0) / top_mean for _, ch in s_group]
-    cache: dict[tuple[tuple[str, int], str], float] = {}
+    groups: dict[tuple[str, int], int] = {}
+    s_group = [groups.setdefault((_section_of(v), _chapter(v)), len(groups)) for v in src]
+    s_sec = [_section_of(v) for v in src]
+    t_ids: dict[str, int] = {}
+    t_group = [t_ids.setdefault(sec, len(t_ids)) for sec in t_sec]
+    width = len(t_ids) + 1
+    s_strength = [means.get(_chapter(v), 0.0) / top_mean for v in src]
+    cache: dict[int, float] = {}
 
     def strength(i: int) -> float:
         return s_strength[i]
 
     def prior(i: int, d: int) -> float:
-        key = (s_group[i], t_sec[d])
+        key = s_group[i] * width + t_group[d]
         got = cache.get(key)
         if got is None:
-            sec = key[0][0]
+            sec = s_sec[i]
             tied = min(1.0, anchors[sec][t_sec[d]] / max(1, size[sec]) / p["anchor_density"])
             got = cache[key] = (p["untied"] + (1 - p["untied"]) * tied) * s_strength[i] * alive.get(sec, 0.0)
         return got

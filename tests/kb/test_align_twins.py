@@ -64,7 +64,8 @@ def test_parallel_twins_are_found_from_the_numbering_and_the_text(base):
     at = {v.norm: d for d, v in enumerate(base)}
 
     def twins(number):
-        return {base[e].norm for e in mt.parallel_twins(at[number], align.XEDITION["twin_parallel"])}
+        return {base[e].norm for e in mt.parallel_twins(at[number], align.XEDITION["twin_parallel"],
+                                                        align.XEDITION["twin_step"])}
 
     assert "615.3" in twins("614.3") and "614.3" in twins("615.3")
     # rules numbered in parallel but saying different things are no twins
