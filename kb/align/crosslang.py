@@ -83,7 +83,18 @@ class PairScorer:
         w_lex, w_refs, w_digits, w_symbols, w_tokens, w_length = self._weights
         num = den = 0.0
         if a.content and b.content:
-            x = self.lexicon.similarity(a.content, b.content)
+            # Lexicon.similarity inlined: translatable words of each side that the other side reaches
+            lex = self.lexicon
+            known_a, reach_b = lex._known(a.content, True), lex._reach(b.content, True)
+            known_b, reach_a = lex._known(b.content, False), lex._reach(a.content, False)
+            if known_a and known_b:
+                x = (len(known_a & reach_b) / len(known_a) + len(known_b & reach_a) / len(known_b)) / 2
+            elif known_a:
+                x = len(known_a & reach_b) / len(known_a)
+            elif known_b:
+                x = len(known_b & reach_a) / len(known_b)
+            else:
+                x = None
             if x is not None:
                 num += w_lex * x
                 den += w_lex
