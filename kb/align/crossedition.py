@@ -11,15 +11,26 @@
    counterpart.
 4. Sentence votes: every sentence of a rule names the target that restates it best; a target that
    restates a sentence clearly better than the targets already chosen joins them (a 1→n split).
-   A twin (replacement/prevention, spell/ability) that scores like a chosen target and explains
-   more of the rule joins too.  A rule whose text a chosen target restates completely gets no
-   secondary target: an edition aligned with itself comes out 1:1.
+   Twins: the newer edition often restates one older rule for two cases in two rules (replacement /
+   prevention 614.x / 615.x, spell / ability 601.2x / 602.2x).  A near-duplicate of a chosen target
+   that scores like it joins; so does a twin (a near-duplicate, or a rule numbered in parallel and
+   alike in either language, or the mutually closest subrules of such rules) when the older rule
+   names what tells the two apart on both sides, in either language.  A rule whose text a chosen
+   target restates completely gets no secondary target: an edition aligned with itself comes out 1:1.
 5. Siblings linked with confidence frame the gap for a weakly linked rule between them.
 6. Target-side coverage: a newer rule still without counterpart looks for the older sentence that
    restates it best (IDF-weighted, word-order aware, over a sentence index); from a section the priors
    tie to its own and clearly above what sources the priors rule out reach, it becomes a (split)
    target of that rule (method ``xedition-coverage``, the sentence as evidence).
-7. Headings (no text of their own) take the target nodes covering their children's targets.
+7. Neighbours: a free target next to a chosen one (the rule before or after it, its parent) joins
+   when the chosen targets together with it restate the rule clearly better (consecutive rules).
+8. Headings (no text of their own) take the target nodes covering their children's targets; a
+   section takes every section that a good share of its rules went to.
+
+With a companion (the same two editions in another language, :class:`CompanionPair`), the
+translations are a second path of evidence: their similarity counts in every pair score, their
+index adds candidates, and twins and the sides that tell twins apart are read in both languages.
+Words come from the KB's lemmas (:mod:`kb.align.tokens`); nothing is lemmatised again.
 """
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import operator
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -58,9 +59,10 @@ class LexicalIndex:
         self.p_weight = np.array([x for _, x in flat], dtype=np.float64)
 
     def vector(self, tf: Counter) -> dict[str, float]:
-        idf, unseen = self.idf, math.log(1 + self.n) + 1
-        vec = {w: (1.0 + (math.log(c) if c > 1 else 0.0)) * idf.get(w, unseen) for w, c in tf.items() if c > 0}
-        norm = math.sqrt(sum(x * x for x in vec.values())) or 1.0
+        idf, unseen, log = self.idf, math.log(1 + self.n) + 1, math.log
+        vec = {w: (1.0 + log(c) if c > 1 else 1.0) * idf.get(w, unseen) for w, c in tf.items() if c > 0}
+        values = vec.values()
+        norm = math.sqrt(sum(map(operator.mul, values, values))) or 1.0
         return {w: x / norm for w, x in vec.items()}
 
     def search(self, tf: Counter, k: int, max_df: float = 0.25, max_postings: int = 400,
@@ -153,9 +155,18 @@ class Vectoriser:
         self.lang = lang
         self.vocab = {self.stem(w) for w in vocabulary if len(w) >= 4}
         self._heads: dict[str, str | None] = {}
+        self._content: dict[str, str | None] = {}   # lemma -> its stem, None for a stop word (kept)
 
     def content(self, lemma_list) -> list[str]:
-        return [self.stem(w) for w in lemma_list if w not in self.stop and len(w) > 2]
+        known = self._content
+        out = []
+        for w in lemma_list:
+            got = known.get(w, "")
+            if got == "":
+                got = known[w] = self.stem(w) if w not in self.stop and len(w) > 2 else None
+            if got is not None:
+                out.append(got)
+        return out
 
     def stem(self, w: str) -> str:
         """Inflection the lemmatiser leaves (capitalised adjectives, unknown compounds): strip one ending."""
@@ -167,9 +178,10 @@ class Vectoriser:
         return w
 
     def head(self, w: str) -> str | None:
-        if w not in self._heads:
-            self._heads[w] = next((w[k:] for k in range(3, len(w) - 3) if w[k:] in self.vocab), None)
-        return self._heads[w]
+        got = self._heads.get(w, "")
+        if got == "":
+            got = self._heads[w] = next((w[k:] for k in range(3, len(w) - 3) if w[k:] in self.vocab), None)
+        return got
 
     def bag(self, words: list[str]) -> Counter:
         out = Counter(words)

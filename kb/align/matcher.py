@@ -1,7 +1,8 @@
 """Lexical similarity between the rules of two editions in one language, at rule and sentence level.
 
-The older text is rewritten into the newer terminology (``data/terminology.tsv``) and lemmatised
-again; every rule becomes a bag of content lemmas, compound heads and bigrams
+The older text is rewritten into the newer terminology (``data/terminology.tsv``) word by word on
+the KB's lemmas (:mod:`kb.align.tokens`, no second lemmatising); every rule becomes a bag of content
+lemmas, compound heads and bigrams
 (:class:`~kb.align.lexical.Vectoriser`) weighted by TF-IDF over the newer edition.  Each older rule
 is also cut into sentences: a sentence is compared with every sentence of a candidate rule by the
 word order of all its lemmas (function words included), so a sentence that survived into a newer
