@@ -4,6 +4,7 @@ and the translation lexicon learnt from likely-parallel rule pairs."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
@@ -131,9 +132,7 @@ class Lexicon:
         for a, b in pairs:
             ca.update(a)
             cb.update(b)
-            for x in a:
-                for y in b:
-                    cab[x, y] += 1
+            cab.update(itertools.product(a, b))
         fwd: dict[str, list] = defaultdict(list)
         bwd: dict[str, list] = defaultdict(list)
         for (x, y), n in cab.items():
