@@ -191,8 +191,10 @@ class AlignmentCache:
         self.dir = Path(root) / "alignments" if root else None
         self.used: set[str] = set()
 
-    @staticmethod
-    def key(inp: PairInput) -> str:
+    def key(self, inp: PairInput) -> str:
+        """What the pair's alignment depends on, hashed ("" without a cache directory: nothing to look up)."""
+        if self.dir is None:
+            return ""
         h = hashlib.sha256(_code_version().encode())
         h.update(repr((inp.pair.kind, inp.pair.reason, inp.terms)).encode())
         sides = [inp.src, inp.tgt]
