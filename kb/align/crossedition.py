@@ -190,12 +190,12 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
     """Split targets from sentence votes and twins (in place); returns the sentences behind each vote."""
     votes: dict[tuple[int, int], list[int]] = {}
     for i, picked in chosen.items():
-        if not picked:
-            continue
-        if len(mt.s_sent_words[i]) > 1:
+        if picked and len(mt.s_sent_words[i]) > 1:
             _vote(mt, i, cand[i], scores, picked, prior, p, votes)
-        # twins of the chosen targets, unless one restates the source fully
-        if mt.rule_sim(i, picked[0]) < p["complete"]:
+    # twins of the chosen targets (searched at once), unless one of them restates the source fully
+    mt.find_twins([d for ds in chosen.values() for d in ds], p["twin_min"])
+    for i, picked in chosen.items():
+        if picked and mt.rule_sim(i, picked[0]) < p["complete"]:
             _add_twins(mt, i, picked, scores, prior, p)
     return votes
 

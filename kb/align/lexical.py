@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -46,17 +46,21 @@ class LexicalIndex:
             df.update(d.keys())
         self.idf = {w: math.log((1 + self.n) / (1 + c)) + 1 for w, c in df.items()}
         self.vecs = [self.vector(d) for d in docs]
-        postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        # postings sorted by word (in order of first use), each word's in document order
+        ids: dict[str, int] = {}
+        words: list[int] = []
+        docs_of: list[int] = []
+        weights: list[float] = []
         for k, vec in enumerate(self.vecs):
-            for w, x in vec.items():
-                postings[w].append((k, x))
-        self.span: dict[str, tuple[int, int]] = {}
-        flat: list[tuple[int, float]] = []
-        for w, post in postings.items():
-            self.span[w] = (len(flat), len(flat) + len(post))
-            flat += post
-        self.p_doc = np.array([d for d, _ in flat], dtype=np.int64)
-        self.p_weight = np.array([x for _, x in flat], dtype=np.float64)
+            words += [ids.setdefault(w, len(ids)) for w in vec]
+            docs_of += [k] * len(vec)
+            weights += vec.values()
+        word = np.array(words, dtype=np.int64)
+        order = np.argsort(word, kind="stable")
+        self.p_doc = np.array(docs_of, dtype=np.int64)[order]
+        self.p_weight = np.array(weights, dtype=np.float64)[order]
+        ends = np.cumsum(np.bincount(word, minlength=len(ids))).tolist()
+        self.span: dict[str, tuple[int, int]] = {w: (ends[t - 1] if t else 0, ends[t]) for w, t in ids.items()}
 
     def vector(self, tf: Counter) -> dict[str, float]:
         idf, unseen, log = self.idf, math.log(1 + self.n) + 1, math.log

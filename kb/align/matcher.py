@@ -154,16 +154,19 @@ class EditionMatcher:
 
     def twins(self, d: int, min_sim: float, k: int = 5) -> list[int]:
         """Near-duplicate rules of target ``d`` in the newer edition (cosine from ``min_sim``), from the
-        index; computed on demand (only chosen targets ask) and kept."""
+        index; computed on demand (only chosen targets ask, :meth:`find_twins` for many) and kept."""
         key = (d, min_sim, k)
-        got = self._twins.get(key)
-        if got is None:
-            got = []
-            if self.t_text[d]:
-                got = [e for s, e in self.index.search(self.t_bags[d], k + 1)
-                       if e != d and s >= min_sim and self.t_text[e]]
-            self._twins[key] = got
-        return got
+        if key not in self._twins:
+            self.find_twins([d], min_sim, k)
+        return self._twins[key]
+
+    def find_twins(self, ds: list[int], min_sim: float, k: int = 5) -> None:
+        """:meth:`twins` of the targets ``ds``, searched all at once."""
+        ask = [d for d in dict.fromkeys(ds) if (d, min_sim, k) not in self._twins]
+        with_text = [d for d in ask if self.t_text[d]]
+        found = dict(zip(with_text, self.index.search_many([self.t_bags[d] for d in with_text], k + 1)))
+        for d in ask:
+            self._twins[d, min_sim, k] = [e for s, e in found.get(d, []) if e != d and s >= min_sim and self.t_text[e]]
 
     def target_cos(self, d: int, e: int) -> float:
         """Cosine of two targets; with a companion, the better of the two languages (a pair of rules
