@@ -91,6 +91,7 @@ class EditionMatcher:
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
         self._lemma_idf: dict[str, float] | None = None
         self._twins: dict[tuple, list[int]] = {}
+        self._masses: dict[int, tuple[list[str], float]] = {}
         self._restating: dict[tuple[int, int, int], list[tuple[int, list[int]]]] = {}
         self._rows: dict[int, tuple[list[float], list[float] | None]] = {}
         self._t_parallel: dict[tuple, list[int]] | None = None
@@ -282,12 +283,19 @@ class EditionMatcher:
         of their longest common subsequence over the mean mass of both (a weighted Dice).  Function
         words keep the order but weigh little; rare words shared in the same order weigh most."""
         idf = self.lemma_idf()
-        wa, wb = sum(idf.get(w, 0.0) for w in a), sum(idf.get(w, 0.0) for w in b)
+        wa, wb = self._mass(a, idf), self._mass(b, idf)
         if not wa or not wb:
             return 0.0
         common = sum(idf.get(w, 0.0) for op in LCSseq.opcodes(a, b) if op.tag == "equal"
                      for w in a[op.src_start:op.src_end])
         return 2 * common / (wa + wb)
+
+    def _mass(self, words: list[str], idf: dict[str, float]) -> float:
+        """IDF mass of a sentence (kept per sentence: the same lists are compared again and again)."""
+        got = self._masses.get(id(words))
+        if got is None or got[0] is not words:
+            got = self._masses[id(words)] = (words, sum(idf.get(w, 0.0) for w in words))
+        return got[1]
 
     def lemma_idf(self) -> dict[str, float]:
         """IDF of every lemma (function words included) over the sentences of both editions."""
