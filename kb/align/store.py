@@ -452,10 +452,12 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     members: dict[str, set] = defaultdict(set)
     for key, anchor in concept_of.items():
         members[anchor].add(key.split("/")[0])
-    db["concepts"].insert_all(({
+    db["concepts"].create({"id": int, "label": str, "anchor_rule_id": int, "editions": str}, pk="id",
+                          foreign_keys=[("anchor_rule_id", "rules", "id")])
+    _insert(db, "concepts", [{
         "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
         "editions": ", ".join(sorted(members[anchor])),
-    } for anchor, cid in concept_id.items()), pk="id", foreign_keys=[("anchor_rule_id", "rules", "id")])
+    } for anchor, cid in concept_id.items()])
     db["alignments"].create({
         "id": int, "pair": str, "source_edition": str, "target_edition": str, "source_rule_id": int,
         "source_item_id": int, "target_rule_id": int, "target_item_id": int, "source_number": str,
@@ -478,7 +480,7 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
                 "method": link.method, "evidence": json.dumps(link.evidence, ensure_ascii=False, sort_keys=True),
             })
             counts[f"{src_ed} → {tgt_ed}"] += 1
-    db["alignments"].insert_all(rows)
+    _insert(db, "alignments", rows)
     for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
         db["alignments"].create_index(cols)
     if "concept_id" not in db["rules"].columns_dict:
@@ -499,6 +501,16 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     if progress:
         progress(", ".join(f"{k}: {v}" for k, v in counts.items()))
     return dict(counts)
+
+
+def _insert(db, table: str, rows: list[dict]) -> None:
+    """Rows (dicts with the same keys) into an existing table, in one transaction."""
+    if not rows:
+        return
+    cols = list(rows[0])
+    with db.conn:
+        db.conn.executemany(f"insert into [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+                            f"values ({', '.join('?' for _ in cols)})", [tuple(r[c] for c in cols) for r in rows])
 
 
 def _label(rule: dict) -> str:
