@@ -2,6 +2,7 @@
 the SQL views, Datasette canned queries and table metadata over them."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import multiprocessing
@@ -163,7 +164,11 @@ def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
         x, y, terms, s_map, t_map = companion
         views = _SHARED["views"]
         inp.companion = CompanionPair(views[x], views[y], terms, s_map, t_map, (x, y))
-    return _rows(align_input(inp))
+    gc.disable()   # a job is short and leaves few garbage cycles: collect them after it, not during it
+    try:
+        return _rows(align_input(inp))
+    finally:
+        gc.enable()
 
 
 def _rows(links: list[Alignment]) -> list[tuple]:
@@ -337,6 +342,8 @@ def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, worke
                 if pool is None:
                     # forked workers inherit the inputs and the views (the companions' editions are loaded)
                     _SHARED.update(jobs=inputs, views=views)
+                    # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
+                    gc.freeze()
                     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
                 c = inp.companion
                 payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
@@ -353,6 +360,7 @@ def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, worke
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+            gc.unfreeze()
         _SHARED.clear()
 
 
