@@ -44,7 +44,7 @@ def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_u
     return [
         ("engine trace links", trace_store),
         ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
-        ("diffs", diff_store),
+        ("diffs", partial(diff_store, cache_dir=cache_root, workers=workers)),
     ]
 #: the code and data whose change makes a database out of date (besides the manifest and sources)
 INPUT_TREES = ("ingest", "kb", "engine")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
@@ -25,7 +26,17 @@ from ingest import Parsed
 FORMAT = 1
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
+@lru_cache(maxsize=None)
+def code_version(folder: Path) -> str:
+    """SHA-256 of the Python files of ``folder``: a cache entry computed by that code is keyed by it."""
+    h = hashlib.sha256()
+    for path in sorted(Path(folder).glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file and a rename (no half-written cache entry)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_bytes(data)
@@ -53,8 +64,8 @@ class ParseCache:
 
     def put(self, key: str, parsed: Parsed, lines: list[str], texts: list[tuple[str, str]]) -> None:
         """Store a parsed document and the (language, text) pairs its rows will lemmatise."""
-        _write_atomic(self.dir / f"{key}.texts", pickle.dumps(texts, protocol=pickle.HIGHEST_PROTOCOL))
-        _write_atomic(self.dir / f"{key}.pickle", pickle.dumps((parsed, lines), protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(self.dir / f"{key}.texts", pickle.dumps(texts, protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(self.dir / f"{key}.pickle", pickle.dumps((parsed, lines), protocol=pickle.HIGHEST_PROTOCOL))
 
     def texts(self, key: str) -> list[tuple[str, str]] | None:
         got = _read(self.dir / f"{key}.texts")
@@ -118,5 +129,5 @@ class LemmaStore:
         """Write the store if it grew or holds texts this build did not use (of removed documents)."""
         if self.added or len(self.used) < len(self.data):
             kept = {k: v for k, v in self.data.items() if k in self.used}
-            _write_atomic(self.path, pickle.dumps(((FORMAT, self.version), kept), protocol=pickle.HIGHEST_PROTOCOL))
+            write_atomic(self.path, pickle.dumps(((FORMAT, self.version), kept), protocol=pickle.HIGHEST_PROTOCOL))
             self.added = 0

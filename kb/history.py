@@ -124,7 +124,7 @@ def _event(prev: list[dict], cur: list[dict], e: dict) -> Event | None:
             return Event(e["id"], date, "removed", [], f"no counterpart of {', '.join(r['number'] for r in prev)}")
         return None
     if not prev:
-        return Event(e["id"], date, "first", nums, "first appears")
+        return Event(e["id"], date, "first", nums)
     if len(cur) > len(prev):
         return Event(e["id"], date, "split", nums, f"{', '.join(r['norm'] for r in prev)} → {', '.join(nums)}")
     if len(cur) < len(prev):
@@ -167,7 +167,8 @@ def render_text(h: History) -> str:
             if ev.kind == "unchanged":
                 lines.append(f"    {ev.date:<11} {ev.edition:<16} {', '.join(ev.numbers):<12} unchanged")
                 continue
-            lines.append(f"    {ev.date:<11} {ev.edition:<16} {', '.join(ev.numbers) or '—':<12} {ev.kind}"
+            what = "first appears" if ev.kind == "first" else ev.kind
+            lines.append(f"    {ev.date:<11} {ev.edition:<16} {', '.join(ev.numbers) or '—':<12} {what}"
                          + (f": {ev.detail}" if ev.detail else ""))
             if ev.diff:
                 lines.append(f"{'':18}{ev.diff}")

@@ -36,9 +36,11 @@ def lemma(word: str, lang: str) -> str:
 
 
 def warm(lang: str) -> None:
-    """Load the tokenizer of ``lang`` now (before worker processes are forked, which inherit it)."""
+    """Load the tokenizer and the lemma dictionary of ``lang`` now (before worker processes are forked,
+    which inherit them instead of loading them again each)."""
     if lang in SUPPORTED:
         _tokenizer(lang)
+        lemma("warm", lang)
 
 
 def lemmatize(text: str, lang: str) -> str:

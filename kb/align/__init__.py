@@ -18,7 +18,8 @@ list comes from the documents or from ``data/``.
 
 Modules: ``views`` (views, links, DB adapters), ``numbering`` (numbers as evidence),
 ``features`` (translation-surviving evidence, lexicon, sentences), ``lexical`` (terminology
-rewrite, TF-IDF index, lemma bags), ``crosslang``, ``matcher`` (rule and sentence similarity of
+rewrite, TF-IDF index with numpy postings, lemma bags), ``tokens`` (the KB's lemmas per sentence,
+the terminology rewrite word by word), ``crosslang``, ``matcher`` (rule and sentence similarity of
 two editions in one language), ``structure`` (section priors, gaps, headings), ``crossedition``,
 ``items``, ``concepts``, ``store``.
 """

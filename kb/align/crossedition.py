@@ -11,24 +11,34 @@
    counterpart.
 4. Sentence votes: every sentence of a rule names the target that restates it best; a target that
    restates a sentence clearly better than the targets already chosen joins them (a 1→n split).
-   A twin (replacement/prevention, spell/ability) that scores like a chosen target and explains
-   more of the rule joins too.  A rule whose text a chosen target restates completely gets no
-   secondary target: an edition aligned with itself comes out 1:1.
+   Twins: the newer edition often restates one older rule for two cases in two rules (replacement /
+   prevention 614.x / 615.x, spell / ability 601.2x / 602.2x).  A near-duplicate of a chosen target
+   that scores like it joins; so does a twin (a near-duplicate, or a rule numbered in parallel and
+   alike in either language, or the mutually closest subrules of such rules) when the older rule
+   names what tells the two apart on both sides, in either language.  A rule whose text a chosen
+   target restates completely gets no secondary target: an edition aligned with itself comes out 1:1.
 5. Siblings linked with confidence frame the gap for a weakly linked rule between them.
 6. Target-side coverage: a newer rule still without counterpart looks for the older sentence that
    restates it best (IDF-weighted, word-order aware, over a sentence index); from a section the priors
    tie to its own and clearly above what sources the priors rule out reach, it becomes a (split)
    target of that rule (method ``xedition-coverage``, the sentence as evidence).
-7. Headings (no text of their own) take the target nodes covering their children's targets.
+7. Neighbours: a free target next to a chosen one (the rule before or after it, its parent) joins
+   when the chosen targets together with it restate the rule clearly better (consecutive rules).
+8. Headings (no text of their own) take the target nodes covering their children's targets; a
+   section takes every section that a good share of its rules went to.
+
+With a companion (the same two editions in another language, :class:`CompanionPair`), the
+translations are a second path of evidence: their similarity counts in every pair score, their
+index adds candidates, and twins and the sides that tell twins apart are read in both languages.
+Words come from the KB's lemmas (:mod:`kb.align.tokens`); nothing is lemmatised again.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
-from .features import sentences
-from .lexical import rewrite
 from .matcher import Companion, EditionMatcher
+from .numbering import _section_of
 from .structure import _fill_gaps, _learn_priors, _map_headings
 from .views import Alignment, AlignRule
 
@@ -37,6 +47,7 @@ XEDITION = {
     "candidates": 20,          # blocking: targets read per source rule from the inverted index
     "sentence_candidates": 6,  # ... and per sentence of a rule with several sentences
     "sentence_weight": 0.0,    # share of the pair score that comes from the sentences' wording
+    "companion_weight": 0.5,   # share of the rule similarity that comes from the translations (the companion)
     "wording_floor": 0.3,      # word-order similarity below this is what unrelated sentences share
     "threshold": 0.13,         # below: no counterpart
     "anchor_min": 0.2,         # a mutual best match from this similarity on ties its two sections
@@ -53,7 +64,15 @@ XEDITION = {
     "demote": True,            # a primary target keeping no sentence's wording yields to voted targets
     "twin_min": 0.55,          # two rules of the newer edition this alike are twins ...
     "twin_ratio": 0.8,         # ... and a twin scoring this close to a chosen target joins it
+    "twin_parallel": 0.4,      # rules numbered in parallel (614.1 / 615.1) this alike in either language are twins,
+                               # and so are the rules numbered alike below them (601.2a / 602.2a) ...
+    "twin_step": 2,            # ... when their sections or rules are numbered at most this far apart
+    "twin_floor": 0.13,        # ... a twin of a chosen target joins from this score (the threshold) ...
+    "twin_sides": 2.0,         # ... when the source names what tells the twins apart on both sides (IDF mass)
     "complete": 0.9,           # a target restating the rule this well leaves nothing for a split
+    "neighbours": True,        # a free neighbour of a chosen target joins when both restate the rule better:
+    "neighbour_floor": 0.13,   # ... from this score of its own (the threshold) ...
+    "neighbour_gain": 0.05,    # ... and this gain in the cosine of the source with the chosen targets together
     "confident": 0.2,          # a sibling's link this strong frames the gap for its neighbours
     "gap_min": 0.05,           # inside a framed gap, a target needs only this score
     "position_window": 0.25,   # extra candidates: targets this close in relative position within tied sections
@@ -78,6 +97,7 @@ class CompanionPair:
     terms: list
     s_map: dict[str, str]   # source rule key -> key of its translation
     t_map: dict[str, str]   # target rule key -> key of its translation
+    editions: tuple[str, str] = ("", "")   # the translations' editions (source, target)
 
 
 def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[tuple[str, str]] | None = None, *,
@@ -100,7 +120,10 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     votes = _add_secondary(mt, cand, scores, chosen, prior, p)
     _fill_gaps(src, tgt, chosen, scores, mt.has_text, p, lambda i, d: mt.sim(i, d) * prior(i, d))
     covered = _cover_targets(mt, chosen, scores, prior, p) if p["coverage"] else {}
-    _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.terms, lambda i: strength(i) >= p["strong_chapter"])
+    if p["neighbours"]:
+        _join_neighbours(mt, chosen, scores, prior, p)
+    _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.title_lemmas,
+                  lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
     links: list[Alignment] = []
@@ -141,7 +164,7 @@ def _companion(src: list[AlignRule], tgt: list[AlignRule], c: CompanionPair, p: 
     s_map = {i: s_pos[c.s_map[v.key]] for i, v in enumerate(src) if c.s_map.get(v.key) in s_pos}
     t_map = {d: t_pos[c.t_map[v.key]] for d, v in enumerate(tgt) if c.t_map.get(v.key) in t_pos}
     matcher = EditionMatcher(c_src, c_tgt, c.terms, p["sentence_weight"], p["wording_floor"])
-    return Companion(matcher, s_map, t_map)
+    return Companion(matcher, s_map, t_map, p["companion_weight"])
 
 
 def _primary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dict, p: dict) -> dict[int, list[int]]:
@@ -166,47 +189,87 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
                    prior, p: dict) -> dict[tuple[int, int], list[int]]:
     """Split targets from sentence votes and twins (in place); returns the sentences behind each vote."""
     votes: dict[tuple[int, int], list[int]] = {}
-    twins = mt.target_twins(p["twin_min"])
     for i, picked in chosen.items():
-        if not picked:
-            continue
-        first = picked[0]
-        nsent = len(mt.s_sent_words[i])
-        # sentence votes: a sentence whose wording survived in a target not chosen yet
-        if nsent > 1:
-            # wording weighted by the section prior; the pair score breaks near ties (copies of one
-            # sentence in several rules)
-            w = {d: tuple(x * prior(i, d) + p["vote_score"] * scores[i, d] for x in mt.wording_sims(i, d))
-                 for d in cand[i] if scores[i, d] >= p["vote_floor"]}
-            for k in range(nsent):
-                ranked = sorted(((x[k], d) for d, x in w.items()), reverse=True)
-                if not ranked:
-                    break
-                best, d = ranked[0]
-                second = ranked[1][0] if len(ranked) > 1 else 0.0
-                have = max((w[x][k] for x in picked if x in w), default=0.0)
-                if (d not in picked and best >= p["vote_min"] and best - second >= p["vote_margin"]
-                        and best - have >= p["vote_margin"]):
-                    picked.append(d)
-                    votes.setdefault((i, d), []).append(k)
-            # a primary target that keeps the wording of none of the sentences yields to the voted ones
-            if len(picked) > 1 and first in w and p["demote"]:
-                voted = min(max(w[d]) for d in picked[1:])
-                if max(w[first]) < voted - p["vote_margin"]:
-                    picked.remove(first)
-                    first = picked[0]
-        # twins of the chosen targets: near-duplicate rules of the newer edition (spell/ability,
-        # replacement/prevention) that the source restates about as well, unless one restates it fully
-        if mt.rule_sim(i, first) >= p["complete"]:
-            continue
-        for d0 in list(picked):
-            for d in twins.get(d0, ()):
-                s = scores.get((i, d))
-                if s is None:
-                    s = scores[i, d] = mt.sim(i, d) * prior(i, d)
-                if d not in picked and s >= p["threshold"] and s >= p["twin_ratio"] * scores[i, d0]:
-                    picked.append(d)
+        if picked and len(mt.s_sent_words[i]) > 1:
+            _vote(mt, i, cand[i], scores, picked, prior, p, votes)
+    # twins of the chosen targets (searched at once), unless one of them restates the source fully
+    mt.find_twins([d for ds in chosen.values() for d in ds], p["twin_min"])
+    for i, picked in chosen.items():
+        if picked and mt.rule_sim(i, picked[0]) < p["complete"]:
+            _add_twins(mt, i, picked, scores, prior, p)
     return votes
+
+
+def _vote(mt: EditionMatcher, i: int, cand: dict[int, float], scores: dict, picked: list[int], prior, p: dict,
+          votes: dict) -> None:
+    """Sentence votes (in place): a sentence whose wording survived in a target not chosen yet adds it."""
+    first = picked[0]
+    # wording weighted by the section prior; the pair score breaks near ties (copies of one sentence in several rules)
+    w = {d: tuple(x * prior(i, d) + p["vote_score"] * scores[i, d] for x in mt.wording_sims(i, d))
+         for d in cand if scores[i, d] >= p["vote_floor"]}
+    for k in range(len(mt.s_sent_words[i])):
+        ranked = sorted(((x[k], d) for d, x in w.items()), reverse=True)
+        if not ranked:
+            break
+        best, d = ranked[0]
+        second = ranked[1][0] if len(ranked) > 1 else 0.0
+        have = max((w[x][k] for x in picked if x in w), default=0.0)
+        if (d not in picked and best >= p["vote_min"] and best - second >= p["vote_margin"]
+                and best - have >= p["vote_margin"]):
+            picked.append(d)
+            votes.setdefault((i, d), []).append(k)
+    # a primary target that keeps the wording of none of the sentences yields to the voted ones
+    if len(picked) > 1 and first in w and p["demote"]:
+        voted = min(max(w[d]) for d in picked[1:])
+        if max(w[first]) < voted - p["vote_margin"]:
+            picked.remove(first)
+
+
+def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prior, p: dict) -> None:
+    """Twins of the chosen targets join them (in place): the newer edition restates one older rule for
+    two cases (spell / ability, replacement / prevention) in two rules.  A near-duplicate rule
+    (:meth:`EditionMatcher.twins`) joins when the source restates it about as well; a near-duplicate or
+    parallel twin (:meth:`EditionMatcher.parallel_twins`) also joins when the source names what tells
+    the two apart on both sides (:meth:`EditionMatcher.covers_both`, in either language)."""
+    for d0 in list(picked):
+        lexical = mt.twins(d0, p["twin_min"])
+        parallel = mt.parallel_twins(d0, p["twin_parallel"], p["twin_step"])
+        for d in dict.fromkeys(lexical + parallel):
+            if d in picked:
+                continue
+            # a parallel twin of a target in a section tied to the source's is as good as tied (614 / 615)
+            tie = max(prior(i, d), prior(i, d0)) if d in parallel else prior(i, d)
+            s = scores[i, d] = max(scores.get((i, d), 0.0), mt.sim(i, d) * tie)
+            if s < max(p["threshold"], p["twin_floor"]):
+                continue
+            if (d in lexical and s >= p["twin_ratio"] * scores[i, d0]) or mt.covers_both(i, d0, d) >= p["twin_sides"]:
+                picked.append(d)
+
+
+def _join_neighbours(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, prior, p: dict) -> None:
+    """A free target next to a chosen one (the rule before or after it, its parent) joins when the two
+    together restate the source clearly better than the chosen targets alone (in place): a rule split
+    into consecutive rules of the newer edition."""
+    claimed = {d for ds in chosen.values() for d in ds}
+    for i, picked in chosen.items():
+        if not picked or not mt.has_text[i]:
+            continue
+        base = mt.joint_sim(i, picked)
+        best: tuple[float, int] | None = None
+        for d in dict.fromkeys(x for d0 in picked for x in mt.neighbours(d0)):
+            if d in claimed or d in picked:
+                continue
+            s = scores.get((i, d))
+            if s is None:
+                s = scores[i, d] = mt.sim(i, d) * prior(i, d)
+            if s < p["neighbour_floor"]:
+                continue
+            gain = mt.joint_sim(i, picked + [d]) - base
+            if gain >= p["neighbour_gain"] and (best is None or gain > best[0]):
+                best = (gain, d)
+        if best is not None:
+            picked.append(best[1])
+            claimed.add(best[1])
 
 
 def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, prior,
@@ -225,10 +288,22 @@ def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
     claimed = {d for ds in chosen.values() for d in ds}
     found: list[tuple[int, tuple[float, int, int, int]]] = []
     null: list[float] = []
+    sources = [i for i in range(len(mt.src)) if mt.has_text[i]]
+    relevant: dict[str, bool] = {}   # target section -> has sources tied to it or ruled out (the prior is per section)
+    todo = []
     for d in range(len(mt.tgt)):
         if not mt.t_text[d] or d in claimed:
             continue
-        near = mt.restating_sentences(d, p["cover_candidates"], p["cover_words"])
+        sec = _section_of(mt.tgt[d])
+        if sec not in relevant:
+            relevant[sec] = any(not 0.0 < prior(i, d) < p["cover_prior"] for i in sources)
+        if relevant[sec]:
+            todo.append(d)
+    mt.find_restating(todo, p["cover_candidates"], p["cover_words"])
+    for d in todo:
+        # only sources the priors tie to the target (candidates) or rule out (the null) are scored
+        near = mt.restating_sentences(d, p["cover_candidates"], p["cover_words"],
+                                      lambda i, d=d: not 0.0 < prior(i, d) < p["cover_prior"])
         tied = [x for x in near if prior(x[1], d) >= p["cover_prior"]]
         apart = [x[0] for x in near if prior(x[1], d) <= 0.0]
         if apart:
@@ -250,5 +325,5 @@ def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
         scores[i, d] = r
         added[i, d] = {"coverage": round(r, 3), "threshold": round(level, 3), "prior": round(prior(i, d), 3),
                        "sentence": q, "target_sentence": u,
-                       "evidence": sentences(rewrite(mt.src[i].text, mt.terms))[q]}
+                       "evidence": mt.s_tokens[i].texts[q]}
     return added

@@ -38,6 +38,14 @@ class PairScorer:
         self.s2 = 6.8 * self.c
         self.cache: dict = {}
         self._merged: dict = {}
+        self._numbers: dict[tuple[int, int], float] = {}
+        self._weights = tuple(XLANG_WEIGHTS[k] for k in ("lexicon", "refs", "digits", "symbols", "tokens", "length"))
+        self._prepared: dict[tuple[str, tuple[int, ...]], tuple] = {}
+        # levels and numbers for the level check of :func:`_split_off`
+        self._s_level = [v.level for v in src]
+        self._t_level = [v.level for v in tgt]
+        self._s_norm = [v.norm for v in src]
+        self._t_parent = [numbers.parent(v.norm) if numbers.is_number(v.norm) else None for v in tgt]
 
     def feat(self, side: str, idx: tuple[int, ...]) -> Feat:
         base = self.fs if side == "s" else self.ft
@@ -58,27 +66,86 @@ class PairScorer:
             "symbols": _jaccard(a.symbols, b.symbols),
             "tokens": shared if shared > 0 else None,   # shared names and keywords: only ever a bonus
             "length": _gale_church(a.length, b.length, self.c, self.s2),
-            "number": max(number_affinity(self.src[i].norm, self.tgt[j].norm) for i in si for j in tj),
+            "number": max(self._number(i, j) for i in si for j in tj),
         }
 
-    def score(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float, dict]:
-        """(total, content, evidence) of aligning source rules ``si`` with target rules ``tj``."""
+    def _number(self, i: int, j: int) -> float:
+        key = (i, j)
+        got = self._numbers.get(key)
+        if got is None:
+            got = self._numbers[key] = number_affinity(self.src[i].norm, self.tgt[j].norm)
+        return got
+
+    def _side(self, side: str, idx: tuple[int, ...]) -> tuple:
+        """What :meth:`score` reads of one side, prepared once per feature: (content, translatable
+        words, words the other side's translations reach, refs, digits, symbols, tokens, length)."""
+        key = (side, idx)
+        got = self._prepared.get(key)
+        if got is None:
+            f, lex, forward = self.feat(side, idx), self.lexicon, side == "s"
+            known = lex._known(f.content, forward) if f.content else frozenset()
+            reach = lex._reach(f.content, not forward) if f.content else frozenset()
+            got = self._prepared[key] = (bool(f.content), known, reach, f.refs, f.digits, f.symbols, f.tokens,
+                                         f.length)
+        return got
+
+    def score(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float]:
+        """(total, content) of aligning source rules ``si`` with target rules ``tj`` (:meth:`explain`
+        gives the evidence behind them).  The weighted mean of :meth:`evidence`, inlined (the same
+        sums in the same order): the DP asks for tens of thousands of pairs."""
         key = (si, tj)
-        if key in self.cache:
-            return self.cache[key]
-        ev = self.evidence(si, tj)
+        got = self.cache.get(key)
+        if got is not None:
+            return got
+        a_content, known_a, reach_a, a_refs, a_digits, a_symbols, a_tokens, a_length = self._side("s", si)
+        b_content, known_b, reach_b, b_refs, b_digits, b_symbols, b_tokens, b_length = self._side("t", tj)
+        w_lex, w_refs, w_digits, w_symbols, w_tokens, w_length = self._weights
         num = den = 0.0
-        for name, w in XLANG_WEIGHTS.items():
-            if ev[name] is not None:
-                num += w * ev[name]
-                den += w
-        content = num / den if den else 0.0
-        if self.src[si[0]].level != self.tgt[tj[0]].level and not _split_off(self.src[si[0]], self.tgt[tj[0]]):
+        if a_content and b_content:
+            # Lexicon.similarity: translatable words of each side that the other side reaches
+            if known_a and known_b:
+                x: float | None = (len(known_a & reach_b) / len(known_a) + len(known_b & reach_a) / len(known_b)) / 2
+            elif known_a:
+                x = len(known_a & reach_b) / len(known_a)
+            elif known_b:
+                x = len(known_b & reach_a) / len(known_b)
+            else:
+                x = None
+            if x is not None:
+                num += w_lex * x
+                den += w_lex
+        if a_refs or b_refs:
+            num += w_refs * _ref_agreement(a_refs, b_refs)  # type: ignore[operator]
+            den += w_refs
+        if a_digits or b_digits:
+            num += w_digits * (len(a_digits & b_digits) / len(a_digits | b_digits))
+            den += w_digits
+        if a_symbols or b_symbols:
+            num += w_symbols * (len(a_symbols & b_symbols) / len(a_symbols | b_symbols))
+            den += w_symbols
+        if a_tokens and b_tokens:
+            shared = len(a_tokens & b_tokens) / min(len(a_tokens), len(b_tokens))
+            if shared > 0:
+                num += w_tokens * shared
+                den += w_tokens
+        num += w_length * _gale_church(a_length, b_length, self.c, self.s2)
+        den += w_length
+        content = num / den
+        i0, j0 = si[0], tj[0]
+        if self._s_level[i0] != self._t_level[j0] and not (self._s_norm[i0] and self._t_parent[j0] == self._s_norm[i0]):
             content *= 0.5
-        total = (1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * ev["number"]
-        result = (total, content, {k: round(v, 3) for k, v in ev.items() if v is not None})
-        self.cache[key] = result
-        return result
+        number = self._numbers.get((i0, j0))
+        if number is None:
+            number = self._number(i0, j0)
+        if len(si) > 1 or len(tj) > 1:
+            number = max([self._number(i, j) for i in si for j in tj])
+        got = self.cache[key] = ((1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * number, content)
+        return got
+
+    def explain(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float, dict]:
+        """(total, content, evidence rounded for the alignment row)."""
+        total, content = self.score(si, tj)
+        return total, content, {k: round(v, 3) for k, v in self.evidence(si, tj).items() if v is not None}
 
 
 def _split_off(source: AlignRule, target: AlignRule) -> bool:
@@ -157,7 +224,7 @@ def align_cross_language(src: list[AlignRule], tgt: list[AlignRule], *, band: in
             links.append(Alignment(v, None, 0.0, "no counterpart", method, {}))
             continue
         for t in ts:
-            total, content, ev = sc.score((a,), (t,))
+            total, content, ev = sc.explain((a,), (t,))
             if len(ts) > 1:
                 rel = "split"
             elif incoming[t] > 1:
@@ -199,28 +266,33 @@ def _dp_path(sc: PairScorer, expected: list[float], band: int, threshold: float,
         lo[i] = 0 if i == 0 else max(0, min(int(e) - band - 2, hi[i - 1]))
         hi[i] = m if i == n else max(lo[i], min(m, int(e) + band + 3))
     best: dict[tuple[int, int], tuple[float, tuple | None]] = {(0, 0): (0.0, None)}
-    moves = ((1, 1), (1, 0), (0, 1), (2, 1), (1, 2))
+    score = sc.score
     for i in range(n + 1):
         for j in range(lo[i], hi[i] + 1):
             if i == 0 and j == 0:
                 continue
-            cand = None
-            for di, dj in moves:
-                prev = best.get((i - di, j - dj))
-                if prev is None:
-                    continue
-                gain = 0.0
-                if di and dj:
-                    total = sc.score(tuple(range(i - di, i)), tuple(range(j - dj, j)))[0]
-                    gain = total - threshold - (many_penalty if di + dj > 2 else 0.0)
-                if cand is None or prev[0] + gain > cand[0]:
-                    cand = (prev[0] + gain, (i - di, j - dj))
+            # the moves in a fixed order, the first of equal values wins: 1-1, 1-0, 0-1, 2-1, 1-2
+            cand: tuple[float, tuple] | None = None
+            prev = best.get((i - 1, j - 1))
+            if prev is not None:
+                cand = (prev[0] + (score((i - 1,), (j - 1,))[0] - threshold), (i - 1, j - 1))
+            for back in ((i - 1, j), (i, j - 1)):
+                prev = best.get(back)
+                if prev is not None and (cand is None or prev[0] + 0.0 > cand[0]):
+                    cand = (prev[0] + 0.0, back)
+            merges = (((i - 2, i - 1), (j - 1,), (i - 2, j - 1)), ((i - 1,), (j - 2, j - 1), (i - 1, j - 2)))
+            for si, tj, back in merges:
+                prev = best.get(back)
+                if prev is not None:
+                    v = prev[0] + (score(si, tj)[0] - threshold - many_penalty)
+                    if cand is None or v > cand[0]:
+                        cand = (v, back)
             if cand is not None:
                 best[i, j] = cand
     out: dict[int, list[int]] = defaultdict(list)
     cell = (n, m)
-    while cell in best and (back := best[cell][1]) is not None:
-        (pi, pj), (i, j) = back, cell
+    while cell in best and (step := best[cell][1]) is not None:
+        (pi, pj), (i, j) = step, cell
         if i > pi and j > pj:
             for a in range(pi, i):
                 out[a].extend(range(pj, j))

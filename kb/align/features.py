@@ -3,11 +3,14 @@ numbers, digits, symbols, surface tokens, length; their agreement measures; sent
 and the translation lexicon learnt from likely-parallel rule pairs."""
 from __future__ import annotations
 
+import importlib.util
+import itertools
 import math
 import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from ingest import refs as refs_mod
 
@@ -24,11 +27,14 @@ _SENT = re.compile(r"(?<=[.!?])[\"“”„»«)]*\s+(?=[A-ZÄÖÜ„\"(])")
 
 @lru_cache(maxsize=None)
 def stop_words(lang: str) -> frozenset[str]:
-    try:
-        module = __import__(f"spacy.lang.{lang}.stop_words", fromlist=["STOP_WORDS"])
-    except ImportError:
+    """spaCy's stop words of ``lang``, read from its word list without importing spaCy (a second)."""
+    spec = importlib.util.find_spec("spacy")
+    path = Path(spec.origin).parent / "lang" / lang / "stop_words.py" if spec and spec.origin else None
+    if path is None or not path.is_file():
         return frozenset()
-    return frozenset(w.lower() for w in module.STOP_WORDS)
+    names: dict = {}
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), names)  # a set literal, no imports
+    return frozenset(w.lower() for w in names.get("STOP_WORDS", ()))
 
 
 @dataclass(frozen=True)
@@ -126,9 +132,7 @@ class Lexicon:
         for a, b in pairs:
             ca.update(a)
             cb.update(b)
-            for x in a:
-                for y in b:
-                    cab[x, y] += 1
+            cab.update(itertools.product(a, b))
         fwd: dict[str, list] = defaultdict(list)
         bwd: dict[str, list] = defaultdict(list)
         for (x, y), n in cab.items():
@@ -140,23 +144,44 @@ class Lexicon:
                 bwd[y].append((d, x))
         self.fwd = {x: dict((y, d) for d, y in sorted(v, reverse=True)[:top]) for x, v in fwd.items()}
         self.bwd = {y: dict((x, d) for d, x in sorted(v, reverse=True)[:top]) for y, v in bwd.items()}
+        # who reaches a word: the words whose translations include it
+        self._inv: tuple[dict[str, set], dict[str, set]] = (defaultdict(set), defaultdict(set))
+        for forward, table in ((True, self.fwd), (False, self.bwd)):
+            for x, ys in table.items():
+                for y in ys:
+                    self._inv[not forward][y].add(x)
         self._cache: dict = {}
 
     def similarity(self, a: frozenset, b: frozenset) -> float | None:
-        """Share of translatable words of each side whose translation occurs on the other side."""
+        """Share of translatable words of each side whose translation occurs on the other side.
+
+        Counted as set intersections: the translatable words of one side that the words of the other
+        side reach (:meth:`_known`, :meth:`_reach`, both kept per word set)."""
         scores = []
-        for known, other in ((self._known(a, True), b), (self._known(b, False), a)):
+        for known, reach in ((self._known(a, True), self._reach(b, True)),
+                             (self._known(b, False), self._reach(a, False))):
             if known:
-                scores.append(sum(1 for t in known if not t.isdisjoint(other)) / len(known))
+                scores.append(len(known & reach) / len(known))
         return sum(scores) / len(scores) if scores else None
 
-    def _known(self, words: frozenset, forward: bool) -> tuple[frozenset, ...]:
-        """Translation sets of the words that have any (cached per word set)."""
-        key = (words, forward)
-        if key not in self._cache:
+    def _known(self, words: frozenset, forward: bool) -> frozenset:
+        """The words that have translations (cached per word set)."""
+        key = (words, forward, True)
+        got = self._cache.get(key)
+        if got is None:
             table = self.fwd if forward else self.bwd
-            self._cache[key] = tuple(frozenset(table[w]) for w in words if w in table)
-        return self._cache[key]
+            got = self._cache[key] = frozenset(w for w in words if w in table)
+        return got
+
+    def _reach(self, words: frozenset, forward: bool) -> frozenset:
+        """The words of the other language whose translations (``forward``: source to target) include one
+        of ``words`` (cached per word set)."""
+        key = (words, forward, False)
+        got = self._cache.get(key)
+        if got is None:
+            inv = self._inv[0] if forward else self._inv[1]
+            got = self._cache[key] = frozenset().union(*(inv[w] for w in words if w in inv))
+        return got
 
 
 def sentences(text: str) -> list[str]:

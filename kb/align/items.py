@@ -1,8 +1,8 @@
 """Items (article steps and examples, FAQ bullets) linked to the rules they explain."""
 from __future__ import annotations
 
-from .. import lemmas as lemmas_mod
-from .lexical import LexicalIndex, Vectoriser, rewrite
+from .lexical import LexicalIndex, Vectoriser
+from .tokens import LemmaMap, Rewriter, lemmas_of, tokens
 from .views import Alignment, AlignRule
 
 # --------------------------------------------------------------------------- items → rules
@@ -20,10 +20,12 @@ def align_items(items: list[AlignRule], rules: list[AlignRule], terms: list[tupl
         return [Alignment(v, None, 0.0, "no counterpart", method, {}) for v in items]
     lang = rules[0].lang
     terms = terms or []
-    i_lem = lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in items], lang)
-    vec = Vectoriser(lang, {w for x in i_lem for w in x.split()} | {w for v in rules for w in v.lemmas})
+    lm = LemmaMap(items + rules)
+    rw = Rewriter(terms, lm)
+    i_lem = [lemmas_of(rw(tokens(v, lm).words)) if terms else list(v.lemmas) for v in items]
+    vec = Vectoriser(lang, {w for x in i_lem for w in x} | {w for v in rules for w in v.lemmas})
     index = LexicalIndex([vec.bag(vec.content(v.lemmas)) for v in rules])
-    qs = [index.vector(vec.bag(vec.content(x.split()))) for x in i_lem]
+    qs = [index.vector(vec.bag(vec.content(x))) for x in i_lem]
     sims = [[index.dot(q, k) for k in range(len(rules))] for q in qs]
     choice: dict[int, int] = {}
     k = 0

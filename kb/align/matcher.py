@@ -1,7 +1,8 @@
 """Lexical similarity between the rules of two editions in one language, at rule and sentence level.
 
-The older text is rewritten into the newer terminology (``data/terminology.tsv``) and lemmatised
-again; every rule becomes a bag of content lemmas, compound heads and bigrams
+The older text is rewritten into the newer terminology (``data/terminology.tsv``) word by word on
+the KB's lemmas (:mod:`kb.align.tokens`, no second lemmatising); every rule becomes a bag of content
+lemmas, compound heads and bigrams
 (:class:`~kb.align.lexical.Vectoriser`) weighted by TF-IDF over the newer edition.  Each older rule
 is also cut into sentences: a sentence is compared with every sentence of a candidate rule by the
 word order of all its lemmas (function words included), so a sentence that survived into a newer
@@ -16,10 +17,11 @@ from collections import Counter
 
 from rapidfuzz.distance import Indel, LCSseq
 
-from .. import lemmas as lemmas_mod
-from .features import sentences
-from .lexical import LexicalIndex, Vectoriser, rewrite
+from ingest import numbers
+
+from .lexical import LexicalIndex, Vectoriser
 from .numbering import _group, _section_of
+from .tokens import LemmaMap, Rewriter, lemmas_of, sentence_lemmas, tokens
 from .views import AlignRule
 
 
@@ -31,8 +33,8 @@ class Companion:
     sides of a pair have a translation, its similarity there counts beside the similarity here.
     """
 
-    def __init__(self, matcher: EditionMatcher, s_map: dict[int, int], t_map: dict[int, int]):
-        self.matcher, self.s_map, self.t_map = matcher, s_map, t_map
+    def __init__(self, matcher: EditionMatcher, s_map: dict[int, int], t_map: dict[int, int], weight: float = 0.5):
+        self.matcher, self.s_map, self.t_map, self.weight = matcher, s_map, t_map, weight
         self.t_inv: dict[int, list[int]] = {}
         for d, cd in t_map.items():
             self.t_inv.setdefault(cd, []).append(d)
@@ -43,12 +45,13 @@ class Companion:
             return None
         return self.matcher.rule_sim(ci, cd)
 
-    def candidates(self, i: int, k: int) -> list[int]:
-        """The targets (of the main pair) whose translations the translation of ``i`` finds."""
-        ci = self.s_map.get(i)
-        if ci is None or not self.matcher.has_text[ci]:
-            return []
-        return [d for _, cd in self.matcher.index.search(self.matcher.s_bags[ci], k) for d in self.t_inv.get(cd, ())]
+    def candidates_many(self, sources: list[int], k: int) -> list[tuple[int, list[int]]]:
+        """For each source (of the main pair): the targets whose translations the translation of the
+        source finds (searched all at once)."""
+        m = self.matcher
+        asked = [i for i in sources if self.s_map.get(i) is not None and m.has_text[self.s_map[i]]]
+        found = m.index.search_many([m.s_bags[self.s_map[i]] for i in asked], k)
+        return [(i, [d for _, cd in hits for d in self.t_inv.get(cd, ())]) for i, hits in zip(asked, found)]
 
 
 class EditionMatcher:
@@ -61,54 +64,70 @@ class EditionMatcher:
         self.sentence_weight = sentence_weight
         self.wording_floor = wording_floor
         lang = tgt[0].lang
-        # old wording rewritten into new terminology needs fresh lemmas; without terms the stored ones do
-        s_lem = (lemmas_mod.lemmatize_many([rewrite(f"{v.title or ''} {v.text}", terms) for v in src], lang)
-                 if terms else [" ".join(v.lemmas) for v in src])
-        s_ex = (lemmas_mod.lemmatize_many([rewrite(v.examples, terms) for v in src], lang) if terms
-                else [v.examples for v in src])
-        s_sents = [sentences(rewrite(v.text, terms)) for v in src]
-        t_sents = [sentences(v.text) for v in tgt]
-        flat = lemmas_mod.lemmatize_many([x for ss in s_sents + t_sents for x in ss], lang)
-        self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x.split()} | {w for v in tgt for w in v.lemmas})
+        # the KB's lemmas cut at sentence boundaries; old wording rewritten word by word (no new lemmatising)
+        self.lemma_map = lm = LemmaMap(src + tgt)
+        self.rewriter = rw = Rewriter(terms, lm)
+        self.s_tokens = [tokens(v, lm) for v in src]
+        s_lem = [lemmas_of(rw(t.words)) if terms else list(v.lemmas) for v, t in zip(src, self.s_tokens)]
+        s_ex = [" ".join(lemmas_of(rw((w, w) for w in v.examples.split()))) for v in src]
+        self.vec = vec = Vectoriser(lang, {w for x in s_lem for w in x} | {w for v in tgt for w in v.lemmas})
         self.t_bags = [vec.bag(vec.content(v.lemmas)) for v in tgt]
-        self.s_bags = [vec.bag(vec.content(x.split())) for x in s_lem]
+        self.s_content = [frozenset(vec.content(x)) for x in s_lem]
+        self.s_bags = [vec.bag(vec.content(x)) for x in s_lem]
         self.index = LexicalIndex(self.t_bags)
         self.ex_index = LexicalIndex([vec.bag(vec.content(v.examples.split())) for v in tgt])
         self.s_vecs = [self.index.vector(b) for b in self.s_bags]
-        self.s_ex_vecs = [self.ex_index.vector(vec.bag(vec.content(x.split()))) if x else None for x in s_ex]
+        self.s_ex_vecs = [self.index_ex_vector(x) for x in s_ex]
         self.has_text = [bool(v.text.strip()) for v in src]
         self.t_text = [bool(v.text.strip()) for v in tgt]
-        # sentences: bags, vectors in the rules' TF-IDF space, and each sentence's share of its rule
-        words = [x.split() for x in flat]
-        pos = 0
-        self.s_sent_bags: list[list[Counter]] = []
-        self.s_sent_words: list[list[list[str]]] = []
-        for ss in s_sents:
-            self.s_sent_bags.append([vec.bag(vec.content(words[pos + k])) for k in range(len(ss))])
-            self.s_sent_words.append(words[pos:pos + len(ss)])
-            pos += len(ss)
-        self.t_sent_words: list[list[list[str]]] = []
-        for ss in t_sents:
-            self.t_sent_words.append(words[pos:pos + len(ss)])
-            pos += len(ss)
+        # sentences: lemma lists, bags in the rules' TF-IDF space, and each sentence's share of its rule
+        self.s_sent_words: list[list[list[str]]] = [[lemmas_of(rw(s)) for s in t.sentences] for t in self.s_tokens]
+        self.t_sent_words: list[list[list[str]]] = [sentence_lemmas(v, lm) for v in tgt]
+        s_content = [[vec.content(w) for w in ws] for ws in self.s_sent_words]
+        self.s_sent_size = [[len(c) for c in cs] for cs in s_content]   # content lemmas per sentence
+        self.s_sent_bags: list[list[Counter]] = [[vec.bag(c) for c in cs] for cs in s_content]
         self.s_sent_share = [_shares(self.index, bags) for bags in self.s_sent_bags]
         self._w: dict[tuple[int, int], tuple[float, ...]] = {}
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
         self._lemma_idf: dict[str, float] | None = None
+        self._twins: dict[tuple, list[int]] = {}
+        self._masses: dict[int, tuple[list[str], float]] = {}
+        self._restating: dict[tuple[int, int, int], list[tuple[int, list[int]]]] = {}
+        self._rows: dict[int, tuple[list[float], list[float] | None]] = {}
+        self._t_parallel: dict[tuple, list[int]] | None = None
+        self._kids: dict[int, list[int]] | None = None
+        self._t_by_norm = {v.norm: d for d, v in enumerate(tgt) if v.norm}
+        self._t_content: dict[int, frozenset[str]] = {}
+
+    def index_ex_vector(self, lemmas: str) -> dict[str, float] | None:
+        return self.ex_index.vector(self.vec.bag(self.vec.content(lemmas.split()))) if lemmas else None
+
+    def title_lemmas(self, i: int) -> list[str]:
+        """Lemmas of the title of source ``i``, old terminology rewritten."""
+        return lemmas_of(self.rewriter(self.s_tokens[i].title))
 
     # ------------------------------------------------------------------ similarity
 
+    def _row(self, i: int) -> tuple[list[float], list[float] | None]:
+        """Cosines of source ``i`` with every target: of the rule bags and of the examples (kept)."""
+        got = self._rows.get(i)
+        if got is None:
+            ex = self.s_ex_vecs[i]
+            got = self._rows[i] = (self.index.dots(self.s_vecs[i]).tolist(),
+                                   self.ex_index.dots(ex).tolist() if ex else None)
+        return got
+
     def rule_sim(self, i: int, d: int) -> float:
         """Cosine of the rule bags; matching examples count for a fifth when both rules have some.
-        With a companion, the similarity of the two rules' translations counts as much."""
-        s = self.index.dot(self.s_vecs[i], d)
-        ex = self.s_ex_vecs[i]
-        if ex and self.tgt[d].examples:
-            s = 0.8 * s + 0.2 * self.ex_index.dot(ex, d)
+        With a companion, the similarity of the two rules' translations counts too (``weight``, half by default)."""
+        rules, examples = self._row(i)
+        s = rules[d]
+        if examples is not None and self.tgt[d].examples:
+            s = 0.8 * s + 0.2 * examples[d]
         if self.companion is not None:
             c = self.companion.rule_sim(i, d)
             if c is not None:
-                s = (s + c) / 2
+                s = (1 - self.companion.weight) * s + self.companion.weight * c
         return s
 
     def wording_sims(self, i: int, d: int) -> tuple[float, ...]:
@@ -134,15 +153,128 @@ class EditionMatcher:
         ws = [max(0.0, x - floor) / (1 - floor) for x in self.wording_sims(i, d)]
         return (1 - w) * r + w * sum(x * q for x, q in zip(self.s_sent_share[i], ws))
 
-    def target_twins(self, min_sim: float, k: int = 5) -> dict[int, list[int]]:
-        """Near-duplicate rules of the newer edition (cosine from ``min_sim``), from the index."""
-        out: dict[int, list[int]] = {}
-        for d, bag in enumerate(self.t_bags):
-            if self.t_text[d]:
-                near = [e for s, e in self.index.search(bag, k + 1) if e != d and s >= min_sim and self.t_text[e]]
-                if near:
-                    out[d] = near
+    def twins(self, d: int, min_sim: float, k: int = 5) -> list[int]:
+        """Near-duplicate rules of target ``d`` in the newer edition (cosine from ``min_sim``), from the
+        index; computed on demand (only chosen targets ask, :meth:`find_twins` for many) and kept."""
+        key = (d, min_sim, k)
+        if key not in self._twins:
+            self.find_twins([d], min_sim, k)
+        return self._twins[key]
+
+    def find_twins(self, ds: list[int], min_sim: float, k: int = 5) -> None:
+        """:meth:`twins` of the targets ``ds``, searched all at once."""
+        ask = [d for d in dict.fromkeys(ds) if (d, min_sim, k) not in self._twins]
+        with_text = [d for d in ask if self.t_text[d]]
+        found = dict(zip(with_text, self.index.search_many([self.t_bags[d] for d in with_text], k + 1)))
+        for d in ask:
+            self._twins[d, min_sim, k] = [e for s, e in found.get(d, []) if e != d and s >= min_sim and self.t_text[e]]
+
+    def target_cos(self, d: int, e: int) -> float:
+        """Cosine of two targets; with a companion, the better of the two languages (a pair of rules
+        that is alike in either language is alike)."""
+        s = self.index.dot(self.index.vecs[d], e)
+        c = self.companion
+        if c is not None and d in c.t_map and e in c.t_map:
+            m = c.matcher
+            s = max(s, m.index.dot(m.index.vecs[c.t_map[d]], c.t_map[e]))
+        return s
+
+    def parallel_twins(self, d: int, min_sim: float, step: int = 2) -> list[int]:
+        """Targets that restate target ``d`` for another case in a parallel place of the numbering (kept).
+
+        Two rules whose numbers differ in the section alone or in the rule alone (614.1 / 615.1,
+        611.2 / 611.3) and that are this alike (:meth:`target_cos`) are parallel twins, and so are the
+        rules numbered alike below them (601.2 / 602.2 make 601.2a / 602.2a twins): a newer edition
+        that splits one older rule by case (spell / ability, replacement / prevention) numbers the
+        cases in parallel; a pair of such rules below twins must be each other's closest (mutually
+        the most alike among the other's siblings)."""
+        key = ("parallel", d, min_sim, step)
+        got = self._twins.get(key)
+        if got is not None:
+            return got
+        got = []
+        norm = self.tgt[d].norm
+        if self.t_text[d] and numbers.is_number(norm):
+            head, rule, letter = numbers.parts(norm)
+            for e in self._parallel_numbers(head, rule, letter, step):
+                if self.t_text[e] and self.target_cos(d, e) >= min_sim:
+                    got.append(e)
+            if letter and rule is not None:
+                parent = self._t_by_norm.get(f"{head}.{rule}")
+                if parent is not None:
+                    for q in self.parallel_twins(parent, min_sim, step):
+                        kid = self._t_by_norm.get(f"{self.tgt[q].norm}{letter}")
+                        if (kid is not None and kid not in got and self.t_text[kid]
+                                and self._closest_child(d, q) == kid and self._closest_child(kid, parent) == d):
+                            got.append(kid)
+        self._twins[key] = got
+        return got
+
+    def _closest_child(self, d: int, parent: int) -> int | None:
+        """The subrule of ``parent`` most alike to target ``d`` (:meth:`target_cos`; the first of equals)."""
+        if self._kids is None:
+            self._kids = {}
+            for e, v in enumerate(self.tgt):
+                if self.t_text[e] and v.norm and numbers.is_number(v.norm) and numbers.parts(v.norm)[2]:
+                    up = self._t_by_norm.get(numbers.parent(v.norm) or "")
+                    if up is not None:
+                        self._kids.setdefault(up, []).append(e)
+        return max(self._kids.get(parent, []), key=lambda e: (self.target_cos(d, e), -e), default=None)
+
+    def _parallel_numbers(self, head: int, rule: int | None, letter: str | None, step: int) -> list[int]:
+        """Targets whose number differs from (head, rule, letter) in the section alone or the rule alone, by
+        at most ``step`` (the cases of one topic are numbered next to each other)."""
+        if self._t_parallel is None:
+            by_rest: dict[tuple, list[int]] = {}
+            for e, v in enumerate(self.tgt):
+                if v.norm and numbers.is_number(v.norm):
+                    h, r, x = numbers.parts(v.norm)
+                    if r is not None:
+                        by_rest.setdefault(("s", h // 100, r, x), []).append(e)
+                        by_rest.setdefault(("r", h, x), []).append(e)
+            self._t_parallel = by_rest
+        if rule is None:
+            return []
+        out = [e for e in self._t_parallel.get(("s", head // 100, rule, letter), [])
+               if 0 < abs(numbers.parts(self.tgt[e].norm)[0] - head) <= step]
+        out += [e for e in self._t_parallel.get(("r", head, letter), [])
+                if 0 < abs((numbers.parts(self.tgt[e].norm)[1] or 0) - rule) <= step]
         return out
+
+    def covers_both(self, i: int, d0: int, d: int) -> float:
+        """How much source ``i`` says of what tells target ``d`` from ``d0`` and of what tells ``d0`` from
+        ``d``: the smaller IDF mass of the source's content lemmas in either difference (0 when the source
+        names only one side).  With a companion, the better of the two languages."""
+        got = _sides(self.s_content[i], self.t_content(d0), self.t_content(d), self.index.idf)
+        c = self.companion
+        if c is not None and i in c.s_map and d0 in c.t_map and d in c.t_map:
+            m = c.matcher
+            got = max(got, _sides(m.s_content[c.s_map[i]], m.t_content(c.t_map[d0]), m.t_content(c.t_map[d]),
+                                  m.index.idf))
+        return got
+
+    def joint_sim(self, i: int, ds: list[int]) -> float:
+        """Cosine of source ``i`` with targets ``ds`` taken together (their bags added up)."""
+        bag: Counter = Counter()
+        for d in ds:
+            bag.update(self.t_bags[d])
+        q, v = self.s_vecs[i], self.index.vector(bag)
+        return sum(x * v.get(w, 0.0) for w, x in q.items())
+
+    def neighbours(self, d: int) -> list[int]:
+        """The targets with text just before and after ``d`` in document order, and ``d``'s parent rule."""
+        out = [e for e in (d - 1, d + 1) if 0 <= e < len(self.tgt) and self.t_text[e]]
+        norm = self.tgt[d].norm
+        up = self._t_by_norm.get((numbers.parent(norm) if norm and numbers.is_number(norm) else None) or "")
+        if up is not None and self.t_text[up] and up not in out:
+            out.append(up)
+        return out
+
+    def t_content(self, d: int) -> frozenset[str]:
+        got = self._t_content.get(d)
+        if got is None:
+            got = self._t_content[d] = frozenset(self.vec.content(self.tgt[d].lemmas))
+        return got
 
     # ------------------------------------------------------------------ restatement (target side)
 
@@ -151,12 +283,19 @@ class EditionMatcher:
         of their longest common subsequence over the mean mass of both (a weighted Dice).  Function
         words keep the order but weigh little; rare words shared in the same order weigh most."""
         idf = self.lemma_idf()
-        wa, wb = sum(idf.get(w, 0.0) for w in a), sum(idf.get(w, 0.0) for w in b)
+        wa, wb = self._mass(a, idf), self._mass(b, idf)
         if not wa or not wb:
             return 0.0
         common = sum(idf.get(w, 0.0) for op in LCSseq.opcodes(a, b) if op.tag == "equal"
                      for w in a[op.src_start:op.src_end])
         return 2 * common / (wa + wb)
+
+    def _mass(self, words: list[str], idf: dict[str, float]) -> float:
+        """IDF mass of a sentence (kept per sentence: the same lists are compared again and again)."""
+        got = self._masses.get(id(words))
+        if got is None or got[0] is not words:
+            got = self._masses[id(words)] = (words, sum(idf.get(w, 0.0) for w in words))
+        return got[1]
 
     def lemma_idf(self) -> dict[str, float]:
         """IDF of every lemma (function words included) over the sentences of both editions."""
@@ -171,44 +310,72 @@ class EditionMatcher:
             self._lemma_idf = {w: math.log((1 + n) / (1 + c)) for w, c in df.items()}
         return self._lemma_idf
 
-    def restating_sentences(self, d: int, k: int, min_words: int) -> list[tuple[float, int, int, int]]:
+    def restating_sentences(self, d: int, k: int, min_words: int,
+                            wanted=None) -> list[tuple[float, int, int, int]]:
         """Source sentences that may restate target ``d``: for each sentence of ``d`` with at least
         ``min_words`` content lemmas, the top ``k`` source sentences of the sentence index (blocking),
-        as ``(restatement, source rule, source sentence, target sentence)``, best first."""
+        as ``(restatement, source rule, source sentence, target sentence)``, best first.  With
+        ``wanted(i)``, only the sources it accepts are scored.  :meth:`find_restating` searches
+        for many targets at once beforehand."""
+        hits = self._restating.get((d, k, min_words))
+        if hits is None:
+            self.find_restating([d], k, min_words)
+            hits = self._restating[d, k, min_words]
+        flat = self._sentence_index()[1]
+        out, seen = [], set()
+        for u, found in hits:
+            words = self.t_sent_words[d][u]
+            for f in found:
+                i, q = flat[f]
+                if (i, q, u) in seen or (wanted is not None and not wanted(i)):
+                    continue
+                if self.s_sent_size[i][q] >= min_words:
+                    seen.add((i, q, u))
+                    out.append((self.restatement(self.s_sent_words[i][q], words), i, q, u))
+        return sorted(out, reverse=True)
+
+    def find_restating(self, ds: list[int], k: int, min_words: int) -> None:
+        """Search the sentence index for the sentences of targets ``ds`` (all at once; kept)."""
+        index, _ = self._sentence_index()
+        vec = self.vec
+        asked: list[tuple[int, int]] = []
+        bags: list[Counter] = []
+        for d in ds:
+            self._restating[d, k, min_words] = []
+            for u, words in enumerate(self.t_sent_words[d]):
+                content = vec.content(words)
+                if len(content) >= min_words:
+                    asked.append((d, u))
+                    bags.append(vec.bag(content))
+        for (d, u), hits in zip(asked, index.search_many(bags, k)):
+            self._restating[d, k, min_words].append((u, [f for _, f in hits]))
+
+    def _sentence_index(self) -> tuple[LexicalIndex, list[tuple[int, int]]]:
+        """The sentences of the source rules with text in one index, and (rule, sentence) of each."""
         if self._sent_index is None:
             flat = [(i, q) for i, bags in enumerate(self.s_sent_bags) if self.has_text[i] for q in range(len(bags))]
             self._sent_index = (LexicalIndex([self.s_sent_bags[i][q] for i, q in flat]), flat)
-        index, flat = self._sent_index
-        vec, out, seen = self.vec, [], set()
-        for u, words in enumerate(self.t_sent_words[d]):
-            content = vec.content(words)
-            if len(content) < min_words:
-                continue
-            for _, f in index.search(vec.bag(content), k):
-                i, q = flat[f]
-                source = self.s_sent_words[i][q]
-                if (i, q, u) not in seen and len(vec.content(source)) >= min_words:
-                    seen.add((i, q, u))
-                    out.append((self.restatement(source, words), i, q, u))
-        return sorted(out, reverse=True)
+        return self._sent_index
 
     # ------------------------------------------------------------------ blocking
 
     def candidates(self, k: int, k_sentence: int) -> list[dict[int, float]]:
         """Blocking: the top ``k`` targets with text of every source rule with text, plus the top
-        ``k_sentence`` of each of its sentences, from the inverted index."""
-        out = []
+        ``k_sentence`` of each of its sentences, from the inverted index (searched all at once)."""
+        queries: list[tuple[int, Counter, int]] = []
         for i in range(len(self.src)):
-            pool: set[int] = set()
             if self.has_text[i]:
-                pool.update(d for _, d in self.index.search(self.s_bags[i], k))
+                queries.append((i, self.s_bags[i], k))
                 if len(self.s_sent_bags[i]) > 1:
-                    for bag in self.s_sent_bags[i]:
-                        pool.update(d for _, d in self.index.search(bag, k_sentence))
-                if self.companion is not None:
-                    pool.update(self.companion.candidates(i, k))
-            out.append({d: self.sim(i, d) for d in sorted(pool) if self.t_text[d]})
-        return out
+                    queries += [(i, bag, k_sentence) for bag in self.s_sent_bags[i]]
+        pools: list[set[int]] = [set() for _ in self.src]
+        found = self.index.search_many([bag for _, bag, _ in queries], max(k, k_sentence))
+        for (i, _, top), hits in zip(queries, found):
+            pools[i].update(d for _, d in hits[:top])
+        if self.companion is not None:
+            for i, ds in self.companion.candidates_many([i for i in range(len(self.src)) if self.has_text[i]], k):
+                pools[i].update(ds)
+        return [{d: self.sim(i, d) for d in sorted(pool) if self.t_text[d]} for i, pool in enumerate(pools)]
 
     def add_position_candidates(self, cand: list[dict[int, float]], anchors: dict[str, Counter],
                                 window: float) -> None:
@@ -231,6 +398,14 @@ class EditionMatcher:
                     break
                 if d not in cand[i]:
                     cand[i][d] = self.sim(i, d)
+
+
+def _sides(source: frozenset[str], a: frozenset[str], b: frozenset[str], idf: dict[str, float]) -> float:
+    """The smaller IDF mass of ``source``'s words among those only ``a`` has and among those only ``b`` has."""
+    unseen = max(idf.values(), default=1.0)
+    only_a = sum(idf.get(w, unseen) for w in source & (a - b))
+    only_b = sum(idf.get(w, unseen) for w in source & (b - a))
+    return min(only_a, only_b)
 
 
 def _shares(index: LexicalIndex, bags: list[Counter]) -> list[float]:

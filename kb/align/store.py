@@ -2,20 +2,20 @@
 the SQL views, Datasette canned queries and table metadata over them."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import multiprocessing
 import os
 import pickle
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from ingest import numbers
 
-from .. import lemmas as lemmas_mod
+from ..cache import code_version, write_atomic
 from .concepts import assign_concepts
 from .consecutive import align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
@@ -30,8 +30,9 @@ from .views import Alignment, AlignRule, items_from_db, views_from_db
 #: share of a source edition's rules printed word for word in the target from which the pair is
 #: aligned as consecutive editions (cheap matching first); below it, the full aligner runs
 CONSECUTIVE_FROM = 0.5
-#: below this total cost (see :attr:`PairInput.cost`) the pairs are aligned in-process
-PARALLEL_COST = 20_000
+#: below this total cost (see :attr:`PairInput.cost`; about 3,000 is a second of work) the pairs are
+#: aligned in-process: forking workers costs a tenth of a second
+PARALLEL_COST = 3_000
 
 
 def edition_specs(db) -> list[EditionSpec]:
@@ -148,14 +149,42 @@ def companion_for(inp: PairInput, trans: dict, specs: dict[str, EditionSpec], ru
     if not options:
         return None
     x, y = max(options, key=lambda o: (len(trans[a][o[0]]) + len(trans[b][o[1]]), o))
-    return CompanionPair(rules(x), rules(y), load_terminology(lang=specs[x].language), trans[a][x], trans[b][y])
+    return CompanionPair(rules(x), rules(y), load_terminology(lang=specs[x].language), trans[a][x], trans[b][y],
+                         (x, y))
 
 
-_JOBS: list[PairInput] = []
+#: what forked workers inherit: the inputs of the pairs and the views of every edition (see :func:`_schedule`)
+_SHARED: dict = {}
 
 
-def _run_job(k: int) -> list[Alignment]:
-    return align_input(_JOBS[k])
+def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
+    """Align pair ``k`` of the inherited inputs in a worker; rows by rule key (cheap to send back)."""
+    inp = _SHARED["jobs"][k]
+    if companion is not None:
+        x, y, terms, s_map, t_map = companion
+        views = _SHARED["views"]
+        inp.companion = CompanionPair(views[x], views[y], terms, s_map, t_map, (x, y))
+    gc.disable()   # a job is short and leaves few garbage cycles: collect them after it, not during it
+    try:
+        return _rows(align_input(inp))
+    finally:
+        gc.enable()
+
+
+def _rows(links: list[Alignment]) -> list[tuple]:
+    return [(lk.source.key, lk.target.key if lk.target else None, lk.score, lk.relation, lk.method, lk.evidence)
+            for lk in links]
+
+
+def _links(rows: list[tuple], inp: PairInput) -> list[Alignment] | None:
+    """Alignments from rows by rule key (None when a key is not among the pair's views)."""
+    src = {v.key: v for v in inp.src}
+    tgt = {v.key: v for v in inp.tgt}
+    try:
+        return [Alignment(src[s], tgt[t] if t is not None else None, score, rel, method, ev)
+                for s, t, score, rel, method, ev in rows]
+    except KeyError:
+        return None
 
 
 class AlignmentCache:
@@ -167,8 +196,10 @@ class AlignmentCache:
         self.dir = Path(root) / "alignments" if root else None
         self.used: set[str] = set()
 
-    @staticmethod
-    def key(inp: PairInput) -> str:
+    def key(self, inp: PairInput) -> str:
+        """What the pair's alignment depends on, hashed ("" without a cache directory: nothing to look up)."""
+        if self.dir is None:
+            return ""
         h = hashlib.sha256(_code_version().encode())
         h.update(repr((inp.pair.kind, inp.pair.reason, inp.terms)).encode())
         sides = [inp.src, inp.tgt]
@@ -189,25 +220,16 @@ class AlignmentCache:
             rows = pickle.loads((self.dir / f"{key}.pickle").read_bytes())
         except (OSError, pickle.UnpicklingError, EOFError, ValueError):
             return None
-        src = {v.key: v for v in inp.src}
-        tgt = {v.key: v for v in inp.tgt}
-        try:
-            out = [Alignment(src[s], tgt[t] if t is not None else None, score, rel, method, ev)
-                   for s, t, score, rel, method, ev in rows]
-        except KeyError:
-            return None
-        self.used.add(key)
+        out = _links(rows, inp)
+        if out is not None:
+            self.used.add(key)
         return out
 
     def put(self, key: str, links: list[Alignment]) -> None:
         if self.dir is None:
             return
         self.dir.mkdir(parents=True, exist_ok=True)
-        rows = [(lk.source.key, lk.target.key if lk.target else None, lk.score, lk.relation, lk.method, lk.evidence)
-                for lk in links]
-        tmp = self.dir / f".{key}.{os.getpid()}.tmp"
-        tmp.write_bytes(pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
-        os.replace(tmp, self.dir / f"{key}.pickle")
+        write_atomic(self.dir / f"{key}.pickle", pickle.dumps(_rows(links), protocol=pickle.HIGHEST_PROTOCOL))
         self.used.add(key)
 
     def prune(self) -> None:
@@ -217,23 +239,20 @@ class AlignmentCache:
                     path.unlink(missing_ok=True)
 
 
-@lru_cache(maxsize=1)
 def _code_version() -> str:
-    h = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        h.update(path.read_bytes())
-    return h.hexdigest()
+    return code_version(Path(__file__).parent)
 
 
 def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,
             cache_dir: Path | None = None) -> dict[tuple[str, str, str], list[Alignment]]:
     """Compute the alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind).
 
-    Translations and consecutive editions first; then the full cross-edition pairs, each with its
-    companion (the same pair in another language) as a second path of evidence.  The pairs of a
-    round are independent: with ``workers`` > 1 (default: the CPUs, at most 2) they run in forked
-    processes, the largest first.  With a ``cache_dir``, pairs whose inputs did not change since
-    an earlier build come from the cache.
+    A full cross-edition pair takes its companion (the same pair in another language) from the
+    translation pairs of its two editions, so it waits for those (:func:`companion_deps`); every
+    other pair is independent.  With ``workers`` > 1 (default: the CPUs, at most 2) and enough work,
+    the pairs run in forked processes as soon as what they wait for is done, the pairs that others
+    wait for and the largest first (:func:`_schedule`).  With a ``cache_dir``, pairs whose inputs did
+    not change since an earlier build come from the cache.
     """
     specs = {e.id: e for e in edition_specs(db)}
     views: dict[str, list[AlignRule]] = {}
@@ -247,44 +266,95 @@ def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
     keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
     first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
     inputs = {k: pair_input(db, first[k], specs, rules) for k in keys}
+    deps = {k: companion_deps(k, keys, specs) for k in keys if inputs[k].full}
+    for k in deps:   # the companions' views, loaded before any worker is forked
+        for dep in deps[k]:
+            rules(dep[0]), rules(dep[1])
     cache = AlignmentCache(cache_dir)
     workers = workers or min(2, os.cpu_count() or 1)
     results: dict[tuple[str, str, str], list[Alignment]] = {}
-    _round([k for k in keys if not inputs[k].full], inputs, cache, workers, specs, results)
-    trans = translations(results)
-    second = [k for k in keys if inputs[k].full]
-    for k in second:
-        inputs[k].companion = companion_for(inputs[k], trans, specs, rules)
-    _round(second, inputs, cache, workers, specs, results)
+    _schedule(keys, inputs, deps, cache, workers, specs, rules, views, results)
     if cache_dir is not None:
         cache.prune()
     return {k: results[k] for k in keys}
 
 
-def _round(keys: list, inputs: dict, cache: AlignmentCache, workers: int, specs: dict, results: dict) -> None:
-    """Align ``keys`` (cached ones from the cache; the rest in parallel when worth it) into ``results``."""
-    todo = []
-    hashes = {k: cache.key(inputs[k]) for k in keys}
-    for k in keys:
-        got = cache.get(hashes[k], inputs[k])
-        if got is not None:
-            results[k] = got
-        else:
-            todo.append(k)
-    todo.sort(key=lambda k: -inputs[k].cost)
-    if workers > 1 and len(todo) > 1 and sum(inputs[k].cost for k in todo) > PARALLEL_COST:
-        for lang in {specs[k[0]].language for k in todo if k[2] != "cross-language"}:
-            lemmas_mod.warm(lang)  # the workers inherit the tokenizers
-        _JOBS[:] = [inputs[k] for k in todo]
-        try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                results.update(zip(todo, pool.map(_run_job, range(len(todo))), strict=True))
-        finally:
-            _JOBS.clear()
-    else:
-        results.update((k, align_input(inputs[k])) for k in todo)
-    for k in todo:
-        cache.put(hashes[k], results[k])
+def companion_deps(k: tuple[str, str, str], keys: list, specs: dict[str, EditionSpec]) -> list[tuple[str, str, str]]:
+    """The translation pairs whose results can give full pair ``k`` its companion (:func:`companion_for`):
+    those linking one of its editions to an edition of a language that translates the other one too."""
+    a, b = k[0], k[1]
+    partners: dict[str, list[tuple[str, tuple]]] = {a: [], b: []}
+    for key in keys:
+        if key[2] != "cross-language":
+            continue
+        for end, other in ((key[0], key[1]), (key[1], key[0])):
+            if end in partners:
+                partners[end].append((other, key))
+    langs = ({specs[x].language for x, _ in partners[a]} & {specs[y].language for y, _ in partners[b]}) \
+        - {specs[a].language}
+    return list(dict.fromkeys(key for end in (a, b) for other, key in partners[end] if specs[other].language in langs))
+
+
+def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, workers: int, specs: dict, rules,
+              views: dict, results: dict) -> None:
+    """Align ``keys`` into ``results``: cached ones from the cache, the rest in priority order (the pairs
+    a full pair waits for, then the full pairs, then the rest; the largest first), in forked workers
+    when worth it.  A full pair's companion comes from the results of its :func:`companion_deps` only,
+    so the outcome does not depend on the order."""
+    waited = {d for ds in deps.values() for d in ds}
+    order = sorted(keys, key=lambda k: (0 if k in waited else 1 if k in deps else 2, -inputs[k].cost, k))
+    hashes: dict = {}
+    for k in order:
+        if k not in deps:
+            hashes[k] = cache.key(inputs[k])
+            got = cache.get(hashes[k], inputs[k])
+            if got is not None:
+                results[k] = got
+    todo = [k for k in order if k not in results]
+    parallel = workers > 1 and len(todo) > 1 and sum(inputs[k].cost for k in todo) > PARALLEL_COST
+    pool = None
+    running: dict = {}
+    try:
+        while todo or running:
+            for k in [k for k in todo if all(d in results for d in deps.get(k, ()))]:
+                if parallel and len(running) >= workers:
+                    break
+                todo.remove(k)
+                inp = inputs[k]
+                if k in deps:
+                    inp.companion = companion_for(inp, translations({d: results[d] for d in deps[k]}), specs, rules)
+                    hashes[k] = cache.key(inp)
+                    got = cache.get(hashes[k], inp)
+                    if got is not None:
+                        results[k] = got
+                        continue
+                if not parallel:
+                    results[k] = align_input(inp)
+                    cache.put(hashes[k], results[k])
+                    continue
+                if pool is None:
+                    # forked workers inherit the inputs and the views (the companions' editions are loaded)
+                    _SHARED.update(jobs=inputs, views=views)
+                    # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
+                    gc.freeze()
+                    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+                c = inp.companion
+                payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
+                running[pool.submit(_run_job, k, payload)] = k
+            if running:
+                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for f in sorted(finished, key=lambda f: running[f]):
+                    k = running.pop(f)
+                    links = _links(f.result(), inputs[k])
+                    if links is None:
+                        raise RuntimeError(f"alignment of {k} names rules its editions do not have")
+                    results[k] = links
+                    cache.put(hashes[k], links)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+            gc.unfreeze()
+        _SHARED.clear()
 
 
 def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[AlignRule]:
@@ -383,10 +453,12 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     members: dict[str, set] = defaultdict(set)
     for key, anchor in concept_of.items():
         members[anchor].add(key.split("/")[0])
-    db["concepts"].insert_all(({
+    db["concepts"].create({"id": int, "label": str, "anchor_rule_id": int, "editions": str}, pk="id",
+                          foreign_keys=[("anchor_rule_id", "rules", "id")])
+    _insert(db, "concepts", [{
         "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
         "editions": ", ".join(sorted(members[anchor])),
-    } for anchor, cid in concept_id.items()), pk="id", foreign_keys=[("anchor_rule_id", "rules", "id")])
+    } for anchor, cid in concept_id.items()])
     db["alignments"].create({
         "id": int, "pair": str, "source_edition": str, "target_edition": str, "source_rule_id": int,
         "source_item_id": int, "target_rule_id": int, "target_item_id": int, "source_number": str,
@@ -409,7 +481,7 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
                 "method": link.method, "evidence": json.dumps(link.evidence, ensure_ascii=False, sort_keys=True),
             })
             counts[f"{src_ed} → {tgt_ed}"] += 1
-    db["alignments"].insert_all(rows)
+    _insert(db, "alignments", rows)
     for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
         db["alignments"].create_index(cols)
     if "concept_id" not in db["rules"].columns_dict:
@@ -430,6 +502,16 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     if progress:
         progress(", ".join(f"{k}: {v}" for k, v in counts.items()))
     return dict(counts)
+
+
+def _insert(db, table: str, rows: list[dict]) -> None:
+    """Rows (dicts with the same keys) into an existing table, in one transaction."""
+    if not rows:
+        return
+    cols = list(rows[0])
+    with db.conn:
+        db.conn.executemany(f"insert into [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
+                            f"values ({', '.join('?' for _ in cols)})", [tuple(r[c] for c in cols) for r in rows])
 
 
 def _label(rule: dict) -> str:

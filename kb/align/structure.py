@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 
-from .. import lemmas as lemmas_mod
-from .lexical import LexicalIndex, Vectoriser, rewrite
+from .lexical import LexicalIndex, Vectoriser
 from .matcher import EditionMatcher
 from .numbering import _ancestors, _chapter, _parent_index, _section_of
 from .views import AlignRule
@@ -42,14 +41,27 @@ def _learn_priors(mt: EditionMatcher, cand: list[dict[int, float]], p: dict):
     # a section none of whose target sections restates it well has no counterpart at all
     alive = {sec: min(1.0, max(0.0, (max(row.values(), default=0.0) - lo) / (hi - lo))) for sec, row in fit.items()}
     t_sec = [_section_of(v) for v in tgt]
+    # the prior depends on the source's section and chapter and the target's section only: kept per pair of them
+    groups: dict[tuple[str, int], int] = {}
+    s_group = [groups.setdefault((_section_of(v), _chapter(v)), len(groups)) for v in src]
+    s_sec = [_section_of(v) for v in src]
+    t_ids: dict[str, int] = {}
+    t_group = [t_ids.setdefault(sec, len(t_ids)) for sec in t_sec]
+    width = len(t_ids) + 1
+    s_strength = [means.get(_chapter(v), 0.0) / top_mean for v in src]
+    cache: dict[int, float] = {}
 
     def strength(i: int) -> float:
-        return means.get(_chapter(src[i]), 0.0) / top_mean
+        return s_strength[i]
 
     def prior(i: int, d: int) -> float:
-        sec = _section_of(src[i])
-        tied = min(1.0, anchors[sec][t_sec[d]] / max(1, size[sec]) / p["anchor_density"])
-        return (p["untied"] + (1 - p["untied"]) * tied) * strength(i) * alive.get(sec, 0.0)
+        key = s_group[i] * width + t_group[d]
+        got = cache.get(key)
+        if got is None:
+            sec = s_sec[i]
+            tied = min(1.0, anchors[sec][t_sec[d]] / max(1, size[sec]) / p["anchor_density"])
+            got = cache[key] = (p["untied"] + (1 - p["untied"]) * tied) * s_strength[i] * alive.get(sec, 0.0)
+        return got
 
     return prior, anchors, strength
 
@@ -76,13 +88,14 @@ def section_fit(mt: EditionMatcher, cand: list[dict[int, float]]) -> dict[str, d
 
 def _title_ties(mt: EditionMatcher, title_min: float) -> list[tuple[str, str]]:
     """(source section, target section) pairs whose titles are alike (cosine of title bags)."""
-    def sections(views, lemma_lists):
-        return [(v.norm, b) for v, b in zip(views, lemma_lists) if v.level == "section" and v.title and b]
+    def sections(views, lemmas):
+        bags = ((v.norm, vec.bag(vec.content(lemmas(k)))) for k, v in enumerate(views)
+                if v.level == "section" and v.title)
+        return [(norm, b) for norm, b in bags if b]
 
     vec = mt.vec
-    s_titles = sections(mt.src, [vec.bag(vec.content(lemmas_mod.lemmatize(rewrite(v.title or "", mt.terms),
-                                                                          vec.lang).split())) for v in mt.src])
-    t_titles = sections(mt.tgt, [vec.bag(vec.content(v.lemmas)) for v in mt.tgt])
+    s_titles = sections(mt.src, mt.title_lemmas)
+    t_titles = sections(mt.tgt, lambda d: mt.tgt[d].lemmas)
     if not s_titles or not t_titles:
         return []
     index = LexicalIndex([b for _, b in t_titles])
@@ -126,27 +139,29 @@ def _fill_gaps(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, lis
 
 def _covering_nodes(v: AlignRule, targets: list[int], tgt: list[AlignRule], t_index: dict[str, int],
                     cover_min: float, share: float) -> list[int]:
-    """The deepest target node covering ``cover_min`` of a heading's targets, else the sections sharing them."""
+    """The deepest target node covering ``cover_min`` of a heading's targets, else the sections sharing them;
+    a section heading always takes the sections sharing them (a section can become several)."""
     cover: Counter = Counter()
     for d in targets:
         for anc in _ancestors(tgt[d].norm):
             if anc in t_index and tgt[t_index[anc]].level != "chapter":
                 cover[anc] += 1
     deep = [n for n, c in cover.items() if c >= cover_min * len(targets)]
-    if deep and not (v.level == "section" and tgt[t_index[max(deep, key=len)]].level != "section"):
+    if deep and v.level != "section":
         return [t_index[max(deep, key=len)]]
     return [t_index[n] for n, c in sorted(cover.items()) if tgt[t_index[n]].level == "section"
             and c >= share * len(targets)]
 
 
 def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, list[int]], has_text: list[bool],
-                  p: dict, vec: Vectoriser, terms, strong) -> None:
+                  p: dict, vec: Vectoriser, title_lemmas, strong) -> None:
     """Headings take the target nodes that cover their descendants' targets (in place).
 
     The deepest target node whose subtree holds ``heading_cover`` of the links is the
     counterpart; if the links spread, every target section holding ``heading_share`` of them is
     (a split).  A heading whose descendants found nothing keeps a counterpart only for an
-    identical title, and only in a chapter that ``strong(i)`` says has counterparts at all.
+    identical title (``title_lemmas(i)``: the lemmas of a source title, old terminology rewritten), and only
+    in a chapter that ``strong(i)`` says has counterparts at all.
     """
     cover_min, share = p["heading_cover"], p["heading_share"]
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
@@ -174,7 +189,7 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
         if targets and len(targets) >= 0.5 * texts[h]:
             picked = _covering_nodes(v, targets, tgt, t_index, cover_min, share)
         if not picked and v.title and strong(h):
-            title = tuple(vec.content(lemmas_mod.lemmatize(rewrite(v.title, terms), vec.lang).split()))
+            title = tuple(vec.content(title_lemmas(h)))
             found = titles.get((v.level, title))
             picked = [found] if title and found is not None else []
         chosen[h] = picked

@@ -2,11 +2,20 @@
 the Datasette pieces that show it (:func:`metadata`, :func:`canned_queries`, :func:`render_cell`)."""
 from __future__ import annotations
 
+import hashlib
 import html
+import multiprocessing
+import os
+import pickle
+import sqlite3
+from concurrent.futures import ProcessPoolExecutor
 from html.parser import HTMLParser
+from pathlib import Path
 
 from markupsafe import Markup
 
+from ..cache import code_version, write_atomic
+from ..terminology import TERMINOLOGY
 from . import CLASSES
 from .load import aligned_edition_pairs, compare, connection
 from .model import Group, Report, Rule
@@ -88,12 +97,104 @@ def _xlang_html(g: Group) -> str:
     return str(Markup("").join(parts))
 
 
-def store(db) -> None:
-    """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair."""
+def _edition_key(conn, ed: str) -> str:
+    h = hashlib.sha256(repr(conn.execute("select * from editions where id = ?", (ed,)).fetchall()).encode())
+    h.update(repr(conn.execute("select key, number, norm, level, title, text, text_norm, lemmas, seq from rules "
+                               "where edition_id = ? order by seq", (ed,)).fetchall()).encode())
+    return h.hexdigest()
+
+
+def _pair_key(conn, old_ed: str, new_ed: str, editions: dict[str, str]) -> str:
+    """Everything a pair's diff rows depend on: the diff code, the terminology, both editions' rules
+    (``editions``: their keys, computed once) and the alignment rows between them."""
+    h = hashlib.sha256(_code_version().encode())
+    h.update(TERMINOLOGY.read_bytes() if TERMINOLOGY.exists() else b"")
+    for ed in (old_ed, new_ed):
+        if ed not in editions:
+            editions[ed] = _edition_key(conn, ed)
+        h.update(editions[ed].encode())
+    for row in conn.execute("""select s.key, t.key, a.relation, a.score, a.method from alignments a
+                               join rules s on s.id = a.source_rule_id left join rules t on t.id = a.target_rule_id
+                               where (a.source_edition = ? and a.target_edition = ?)
+                                  or (a.source_edition = ? and a.target_edition = ?) order by a.id""",
+                            (old_ed, new_ed, new_ed, old_ed)):
+        h.update(repr(row).encode())
+    return h.hexdigest()[:40]
+
+
+def _code_version() -> str:
+    return code_version(Path(__file__).parent)
+
+
+def _by_key(conn, rows: list[dict]) -> list[dict]:
+    """Rows with rule keys instead of ids (ids change when a rebuild adds documents)."""
+    keys = dict(conn.execute("select id, key from rules").fetchall())
+    return [{**r, "old_rule_id": keys.get(r["old_rule_id"]), "new_rule_id": keys.get(r["new_rule_id"])}
+            for r in rows]
+
+
+def _by_id(conn, rows: list[dict]) -> list[dict]:
+    ids = {k: i for i, k in conn.execute("select id, key from rules").fetchall()}
+    return [{**r, "old_rule_id": ids.get(r["old_rule_id"]), "new_rule_id": ids.get(r["new_rule_id"])}
+            for r in rows]
+
+
+_DB_PATH: list[str] = []
+
+
+def _pair_job(pair: tuple[str, str]) -> list[dict]:
+    conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True)
+    try:
+        return diff_rows(compare(conn, *pair))
+    finally:
+        conn.close()
+
+
+def _compute(db, conn, pairs: list[tuple[str, str]], workers: int) -> dict[tuple[str, str], list[dict]]:
+    """Diff rows of each pair: in forked workers reading the database file when there are several."""
+    path = conn.execute("pragma database_list").fetchone()[2]
+    if workers > 1 and len(pairs) > 1 and path:
+        _DB_PATH[:] = [path]
+        try:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+                return dict(zip(pairs, pool.map(_pair_job, pairs), strict=True))
+        finally:
+            _DB_PATH.clear()
+    return {p: diff_rows(compare(db, *p)) for p in pairs}
+
+
+def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
+    """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair.
+
+    With a ``cache_dir``, a pair whose editions and alignment did not change since an earlier build
+    takes its rows from the cache; the others are computed on ``workers`` processes (default: the
+    CPUs, at most 2)."""
     conn = connection(db)
+    pairs = aligned_edition_pairs(conn)
+    cache = Path(cache_dir) / "diffs" if cache_dir else None
+    edition_keys: dict[str, str] = {}
+    keys = {p: _pair_key(conn, *p, edition_keys) for p in pairs} if cache else {}
+    found: dict[tuple[str, str], list[dict]] = {}
+    for p in pairs:
+        if cache is not None and (cache / f"{keys[p]}.pickle").exists():
+            try:
+                found[p] = _by_id(conn, pickle.loads((cache / f"{keys[p]}.pickle").read_bytes()))
+            except (OSError, pickle.UnpicklingError, EOFError):
+                pass
+    todo = [p for p in pairs if p not in found]
+    found.update(_compute(db, conn, todo, workers or min(2, os.cpu_count() or 1)))
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        for p in todo:
+            write_atomic(cache / f"{keys[p]}.pickle",
+                         pickle.dumps(_by_key(conn, found[p]), protocol=pickle.HIGHEST_PROTOCOL))
+        for path in cache.glob("*.pickle"):
+            if path.stem not in set(keys.values()):
+                path.unlink(missing_ok=True)
     rows: list[dict] = []
-    for old_ed, new_ed in aligned_edition_pairs(conn):
-        rows.extend(diff_rows(compare(db, old_ed, new_ed), start_id=len(rows) + 1))
+    for p in pairs:
+        for r in found[p]:
+            rows.append({**r, "id": len(rows) + 1})
     if not hasattr(db, "table_names"):
         import sqlite_utils
 
@@ -103,7 +204,10 @@ def store(db) -> None:
         table.drop()
     table.create(DIFFS_COLUMNS, pk="id", foreign_keys=[("old_rule_id", "rules", "id"),
                                                        ("new_rule_id", "rules", "id")])
-    table.insert_all(rows)
+    names = list(DIFFS_COLUMNS)
+    with db.conn:
+        db.conn.executemany(f"insert into diffs ({', '.join(names)}) values ({', '.join('?' * len(names))})",
+                            [tuple(r.get(c) for c in names) for r in rows])
     for cols in (["old_rule_id"], ["new_rule_id"], ["old_edition", "new_edition", "change_class"]):
         table.create_index(cols)
     db.execute("drop view if exists concept_changes")

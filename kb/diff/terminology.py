@@ -159,6 +159,8 @@ def _survivals(groups: Sequence[Group], terms: Sequence[Term], lang: str
     """The old term still printed in the new edition (kept); vanished terms in the old one (gone)."""
     kept: dict[tuple[str, str], list[str]] = defaultdict(list)
     gone: dict[tuple[str, str], list[str]] = defaultdict(list)
+    if not terms:
+        return kept, gone
     term_lemmas = [(t, _term_lemmas(t.old, lang)) for t in terms]
     # a term whose old and new wording share their lemmas is a spelling shift: match the spelling
     spelling = {t: re.compile(rf"(?<!\w){re.escape(t.old)}(?!\w)", re.IGNORECASE)

@@ -34,6 +34,10 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
     differs is ``delete``/``insert``/``replace``.  ``old_scheme``/``new_scheme`` name the symbol
     schemes of :mod:`ingest.symbols` so "ocT" and "{tap}" both read as {T}.
     """
+    if old == new and old_scheme == new_scheme:
+        # the same text (most rules of consecutive editions): one equal segment, no matching needed
+        same = join_tokens(tokenize(old))
+        return [Seg("equal", old=same, new=same)] if same else []
     a, b = tokenize(old), tokenize(new)
     tindex = term_index(terms, lang)
     ops: list[tuple[str, int, int, int, int, str]] = []
