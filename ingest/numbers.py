@@ -64,6 +64,7 @@ def is_number(text: str) -> bool:
     return split(text) is not None
 
 
+@lru_cache(maxsize=None)
 def level(number: str) -> str:
     head, rule, letter = parts(number)
     if rule is None:
@@ -87,6 +88,7 @@ def chapter(number: str) -> int:
     return head if head < 10 else head // 100
 
 
+@lru_cache(maxsize=None)
 def sort_key(number: str) -> tuple:
     """Document order of rule numbers: chapter, section, rule, letter."""
     head, rule, letter = parts(number)
@@ -128,5 +130,14 @@ def expand_range(start: str, end: str, existing: list[str]) -> list[str]:
     lo, hi = sort_key(start), sort_key(last)
     if hi < lo:
         lo, hi = hi, lo
-    lvl = level(start)
-    return [n for n in existing if level(n) == lvl and lo <= sort_key(n) <= hi]
+    wanted = {n for key, n in _by_level(tuple(existing)).get(level(start), []) if lo <= key <= hi}
+    return [n for n in existing if n in wanted] if wanted else []
+
+
+@lru_cache(maxsize=8)
+def _by_level(existing: tuple[str, ...]) -> dict[str, list[tuple[tuple, str]]]:
+    """The numbers of an edition by level with their sort keys (ranges of one document share it)."""
+    out: dict[str, list[tuple[tuple, str]]] = {}
+    for n in existing:
+        out.setdefault(level(n), []).append((sort_key(n), n))
+    return out

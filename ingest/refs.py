@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import numbers
 
@@ -58,14 +59,16 @@ def _items(text: str, offset: int, raw_prefix_end: int | None = None) -> list[Re
     return out
 
 
-def find_refs(text: str, bare: bool = False) -> list[Ref]:
+@lru_cache(maxsize=1 << 16)
+def find_refs(text: str, bare: bool = False) -> tuple[Ref, ...]:
     """All rule references in ``text``, in order.
 
     ``bare=True`` treats every number as a reference (index entries, reference
     lists); otherwise three-digit numbers count only after a keyword ("Regel 730").
+    Cached: consecutive editions repeat most texts word for word.
     """
     if bare:
-        return _items_in(BARE_RE, text)
+        return tuple(_items_in(BARE_RE, text))
     refs: list[Ref] = []
     taken: list[tuple[int, int]] = []
     for m in KEYWORD_RE.finditer(text):
@@ -83,7 +86,7 @@ def find_refs(text: str, bare: bool = False) -> list[Ref]:
         if any(a <= m.start() < b for a, b in taken):
             continue
         refs.extend(_items(m.group(), m.start()))
-    return sorted(refs, key=lambda r: r.start)
+    return tuple(sorted(refs, key=lambda r: r.start))
 
 
 def _items_in(pattern: re.Pattern, text: str) -> list[Ref]:

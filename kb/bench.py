@@ -84,6 +84,14 @@ def copy_data(src: Path, dest: Path) -> Path:
     return dest
 
 
+def _complete(lines: list[str], path: str) -> bool:
+    """Whether ``kb add`` would take these cr-text lines (a truncated edition would be refused)."""
+    try:
+        return ingest.incomplete(ingest.parse_lines(lines, path, "cr-text", "en"), lines, "cr-text") is None
+    except ingest.SourceError:
+        return False
+
+
 def synthetic_editions(files: list[Path], n: int, out: Path, seed: int = 1) -> list[Path]:
     """``n`` edition files between the dated editions of ``files``, as the real archive has them.
 
@@ -91,7 +99,7 @@ def synthetic_editions(files: list[Path], n: int, out: Path, seed: int = 1) -> l
     sample is sorted by the date each file states, and the gaps between two sample editions are
     filled with editions derived from the older one, each from the one before it with about 2 % of
     its rule lines changed and a date of its own between the two.  Consecutive editions repeat most
-    rules word for word, as real ones do.  Files that state no date (or are refused later) are skipped.
+    rules word for word, as real ones do.  Files that state no date or would be refused (truncated) are skipped.
     """
     rnd = random.Random(seed)
     out.mkdir(parents=True, exist_ok=True)
@@ -99,7 +107,7 @@ def synthetic_editions(files: list[Path], n: int, out: Path, seed: int = 1) -> l
     for f in files:
         lines = ingest.read_lines(f)
         found = ingest.metadata.effective_date(lines)
-        if found:
+        if found and _complete(lines, str(f)):
             dated.append((found[0], f, lines))
     dated.sort()
     if len(dated) < 2 or n <= 0:

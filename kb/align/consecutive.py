@@ -33,7 +33,7 @@ REST_MIN = 0.3
 
 
 def _key(v: AlignRule) -> tuple:
-    return (v.level, (v.title or "").strip(), " ".join(v.text.split()))
+    return v.identity
 
 
 def _text(v: AlignRule) -> str:

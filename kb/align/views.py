@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .. import lemmas as lemmas_mod
 
@@ -30,6 +31,11 @@ class AlignRule:
     line: int | None = None     # first source line
     id: int | None = None       # rules.id or items.id in the KB
     kind: str = "rule"          # "rule" or the item kind
+
+    @cached_property
+    def identity(self) -> tuple[str | None, str, str]:
+        """(level, title, text with whitespace collapsed): equal for a rule printed identically."""
+        return (self.level, (self.title or "").strip(), " ".join(self.text.split()))
 
 
 @dataclass
@@ -58,18 +64,17 @@ def make_view(key: str, edition: str, lang: str, norm: str, text: str, seq: int,
 def views_from_db(db, edition_id: str) -> list[AlignRule]:
     """The rules of one edition of the KB (``sqlite_utils.Database``), in document order."""
     lang = _edition_lang(db, edition_id)
+    conn = getattr(db, "conn", db)
     examples: dict[int, list[str]] = defaultdict(list)
-    for row in db.query("select rule_id, lemmas from items where edition_id = ? and kind = 'example' "
-                        "and rule_id is not null order by seq", [edition_id]):
-        examples[row["rule_id"]].append(row["lemmas"] or "")
-    out = []
-    for r in db.query("select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
-                      "where edition_id = ? order by seq", [edition_id]):
-        out.append(AlignRule(key=r["key"], edition=edition_id, lang=lang, norm=r["norm"] or "",
-                            text=r["text_norm"] or "", seq=r["seq"], level=r["level"], title=r["title"],
-                            lemmas=tuple((r["lemmas"] or "").split()), examples=" ".join(examples[r["id"]]),
-                            line=r["line_start"], id=r["id"]))
-    return out
+    for rule_id, lems in conn.execute("select rule_id, lemmas from items where edition_id = ? and kind = 'example' "
+                                      "and rule_id is not null order by seq", [edition_id]):
+        examples[rule_id].append(lems or "")
+    return [AlignRule(key=key, edition=edition_id, lang=lang, norm=norm or "", text=text or "", seq=seq, level=level,
+                      title=title, lemmas=tuple((lems or "").split()), examples=" ".join(examples.get(rid, ())),
+                      line=line, id=rid)
+            for rid, key, norm, level, title, text, lems, seq, line in conn.execute(
+                "select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
+                "where edition_id = ? order by seq", [edition_id])]
 
 
 def items_from_db(db, edition_id: str, kinds: tuple[str, ...]) -> list[AlignRule]:

@@ -99,8 +99,11 @@ def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
 
 
 def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None = None,
-            pairs: Sequence[Pair] | None = None) -> Report:
-    """Load two editions and their alignment from the KB and compute the whole change report."""
+            pairs: Sequence[Pair] | None = None, tables: bool = True) -> Report:
+    """Load two editions and their alignment from the KB and compute the whole change report.
+
+    ``tables=False`` leaves out the terminology table and its candidates (the ``diffs`` stage,
+    which stores per-rule rows only, does not need them)."""
     conn = connection(db)
     old_e, new_e = load_edition(conn, old_edition), load_edition(conn, new_edition)
     old, new = load_rules(conn, old_edition), load_rules(conn, new_edition)
@@ -113,11 +116,11 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
         if old_e.date > new_e.date:
             # the table goes from older to newer wording: read it backwards for a backwards diff
             terms = [Term(t.new, t.old, t.note) for t in terms if t.new]
-    return build_report(old_e, new_e, old, new, pairs, terms)
+    return build_report(old_e, new_e, old, new, pairs, terms, tables)
 
 
 def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: list[Rule], pairs: Iterable,
-                 terms: Sequence[Term] = ()) -> Report:
+                 terms: Sequence[Term] = (), tables: bool = True) -> Report:
     cross = old_e.language != new_e.language
     pairs = [p if isinstance(p, Pair) else Pair(*p) for p in pairs]
     if cross:
@@ -133,5 +136,5 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
             g.diff = group_diff(g, old_e, new_e, terms)
             if g.text_changed and not changed(g.diff, fold=True) and g.change_class not in ("split", "merged"):
                 g.terminology_only = True
-    terminology, candidates = terminology_table(cls.groups, terms, new_e.language)
+    terminology, candidates = terminology_table(cls.groups, terms, new_e.language) if tables else ([], [])
     return Report(old_e, new_e, cls, False, terminology, candidates)

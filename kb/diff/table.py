@@ -145,7 +145,7 @@ _DB_PATH: list[str] = []
 def _pair_job(pair: tuple[str, str]) -> list[dict]:
     conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True)
     try:
-        return diff_rows(compare(conn, *pair))
+        return diff_rows(compare(conn, *pair, tables=False))
     finally:
         conn.close()
 
@@ -160,7 +160,7 @@ def _compute(db, conn, pairs: list[tuple[str, str]], workers: int) -> dict[tuple
                 return dict(zip(pairs, pool.map(_pair_job, pairs), strict=True))
         finally:
             _DB_PATH.clear()
-    return {p: diff_rows(compare(db, *p)) for p in pairs}
+    return {p: diff_rows(compare(db, *p, tables=False)) for p in pairs}
 
 
 def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:

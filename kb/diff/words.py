@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from difflib import SequenceMatcher
+from functools import lru_cache
 from typing import Any, Sequence
 
 from markupsafe import Markup, escape
@@ -36,7 +37,7 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
     """
     if old == new and old_scheme == new_scheme:
         # the same text (most rules of consecutive editions): one equal segment, no matching needed
-        same = join_tokens(tokenize(old))
+        same = _tokens_joined(old)
         return [Seg("equal", old=same, new=same)] if same else []
     a, b = tokenize(old), tokenize(new)
     tindex = term_index(terms, lang)
@@ -56,6 +57,17 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
                 (k > 0 and ops[k - 1][0] in _CHANGE) or (k + 1 < len(ops) and ops[k + 1][0] in _CHANGE)):
             ops[k] = ("replace", *op[1:5], "")
     return _segments(a, b, ops)
+
+
+@lru_cache(maxsize=1 << 15)
+def _tokens_joined(text: str) -> str:
+    """The text as its tokens print it (cached: consecutive editions repeat most texts)."""
+    return join_tokens(tokenize(text))
+
+
+@lru_cache(maxsize=1 << 15)
+def _n_words(text: str) -> int:
+    return len(words(text))
 
 
 def _cleanup(ops: list[tuple], a: list[Token], b: list[Token]) -> list[tuple]:
@@ -186,7 +198,7 @@ def diff_stats(segs: Sequence[Seg]) -> dict[str, int]:
         if s.op == "term":
             out["folded"] += 1
         if s.op == "equal":
-            out["kept"] += len(words(s.new))
+            out["kept"] += _n_words(s.new)
     return dict(out)
 
 
