@@ -48,7 +48,7 @@ def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_u
     ]
 #: the code and data whose change makes a database out of date (besides the manifest and sources)
 INPUT_TREES = ("ingest", "kb", "engine")
-#: fewer texts than this are lemmatised in-process (starting workers would cost more)
+#: fewer texts than this are lemmatised in-process (starting workers would cost more than it saves)
 PARALLEL_TEXTS = 1500
 
 
@@ -315,7 +315,7 @@ def _rows_of(doc: Document, key: str, cache: ParseCache, ids: Ids) -> DocumentRo
 
 def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCache, store: LemmaStore,
                        workers: int, report: BuildReport) -> None:
-    """Lemmatise every distinct text the store lacks, per language, in parallel chunks when there are many."""
+    """Lemmatise every distinct text the store lacks, one worker per language when there are many."""
     wanted: dict[str, list[str]] = {}
     for doc in manifest.documents:
         doc_texts = cache.texts(keys[doc.id])
@@ -323,18 +323,14 @@ def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCac
             raise BuildError(f"data/{doc.path}: the parse cache lost this document during the build; build again")
         for lang, text in doc_texts:
             wanted.setdefault(lang, []).append(text)
-    jobs: list[tuple[str, list[str]]] = []
-    for lang, texts in wanted.items():
-        missing = store.missing(lang, texts)
-        chunks = workers if len(missing) >= PARALLEL_TEXTS and workers > 1 else 1
-        size = -(-len(missing) // chunks) if missing else 0
-        jobs += [(lang, missing[i:i + size]) for i in range(0, len(missing), size or 1)]
+    # one job per language: a worker loads only its language's dictionary (the German one alone takes
+    # over a second), so the languages load and lemmatise side by side
+    jobs = [(lang, missing) for lang, texts in wanted.items() if (missing := store.missing(lang, texts))]
+    jobs.sort(key=lambda job: -len(job[1]))
     if not jobs:
         return
-    for lang in {lang for lang, _ in jobs}:
-        lemmas.warm(lang)  # load the tokenizer before forking: the workers inherit it
-    if len(jobs) > 1 and workers > 1:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+    if len(jobs) > 1 and workers > 1 and sum(len(t) for _, t in jobs) >= PARALLEL_TEXTS:
+        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
             results = list(pool.map(_lemmatise_job, jobs))
     else:
         results = [_lemmatise_job(job) for job in jobs]

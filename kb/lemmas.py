@@ -47,18 +47,41 @@ def lemmatize(text: str, lang: str) -> str:
     """Space-separated lemmas of the words of ``text`` (numbers and punctuation dropped)."""
     if lang not in SUPPORTED or not text:
         return ""
-    out = []
-    for tok in _tokenizer(lang)(text):
-        for word in _WORD.findall(tok.text):
-            out.append(lemma(word, lang))
-    return " ".join(out)
+    return " ".join(lemma(w, lang) for w in words(text, lang))
 
 
 def lemmatize_many(texts: list[str], lang: str) -> list[str]:
     if lang not in SUPPORTED:
         return ["" for _ in texts]
-    tok = _tokenizer(lang)
-    return [" ".join(lemma(w, lang) for t in doc for w in _WORD.findall(t.text)) for doc in tok.pipe(texts)]
+    return [" ".join(lemma(w, lang) for w in words(text, lang)) for text in texts]
+
+
+def words(text: str, lang: str) -> list[str]:
+    """The words of ``text`` as spaCy's tokenizer cuts them, letters only, two or more.
+
+    spaCy's tokenizer first splits on spaces and then handles each piece on its own, so a piece of
+    letters only that is not one of the tokenizer's special cases ("Cannot") stays one token; only
+    the other pieces go through spaCy, each distinct piece once.
+    """
+    special = _special(lang)
+    out: list[str] = []
+    for piece in text.split(" "):
+        if piece.isalpha() and piece not in special:
+            if len(piece) > 1:
+                out.append(piece)
+        elif piece:
+            out.extend(_piece_words(piece, lang))
+    return out
+
+
+@lru_cache(maxsize=None)
+def _special(lang: str) -> frozenset[str]:
+    return frozenset(_tokenizer(lang).rules or ())
+
+
+@lru_cache(maxsize=1 << 17)
+def _piece_words(piece: str, lang: str) -> tuple[str, ...]:
+    return tuple(w for tok in _tokenizer(lang)(piece) for w in _WORD.findall(tok.text))
 
 
 def fts_query(query: str, lang: str) -> str:

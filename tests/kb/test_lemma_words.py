@@ -1,0 +1,34 @@
+"""kb.lemmas.words cuts text into words exactly as spaCy's tokenizer does, without running it on plain words."""
+import sqlite3
+
+import pytest
+
+from kb import lemmas
+
+
+def spacy_words(text: str, lang: str) -> list[str]:
+    """The reference: every token of spaCy's blank tokenizer, letters only, two or more."""
+    return [w for tok in lemmas._tokenizer(lang)(text) for w in lemmas._WORD.findall(tok.text)]
+
+
+@pytest.mark.parametrize("text,lang", [
+    ("You cannot cast it. Cannot be countered; don't.", "en"),
+    ("Regel\u00a0601.2f, z.B. die Kosten (siehe Regeln 601.2a–e) — „Zauberspruch“.", "de"),
+    ("dell'avversario all'inizio, l’abilità  doppio  spazio", "it"),
+    ("  leading and trailing  ", "en"),
+    ("x y zz 7a {T}: Add {G}.", "en"),
+])
+def test_hand_made_texts(text, lang):
+    assert lemmas.words(text, lang) == spacy_words(text, lang)
+
+
+def test_every_text_of_the_kb(kb_db):
+    """All rule and item texts of the built KB, in their language."""
+    conn = sqlite3.connect(kb_db)
+    rows = conn.execute("""select e.language, coalesce(r.title, '') || ' ' || coalesce(r.text, '')
+                           from rules r join editions e on e.id = r.edition_id
+                           union select e.language, coalesce(i.title, '') || ' ' || coalesce(i.text, '')
+                           from items i join editions e on e.id = i.edition_id""").fetchall()
+    assert len({lang for lang, _ in rows}) == 3
+    differ = [(lang, text) for lang, text in rows if lemmas.words(text, lang) != spacy_words(text, lang)]
+    assert differ == []
