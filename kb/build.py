@@ -122,7 +122,10 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
     workers = workers or min(2, os.cpu_count() or 1)
     cache_root = Path(cache_dir) if cache_dir else db_path.parent / "cache"
     parse_cache = ParseCache(cache_root)
+    t = time.perf_counter()
     keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress)
+    if report.parsed:
+        progress(f"parsed {report.parsed} document(s) ({time.perf_counter() - t:.2f}s)")
     _remove_leftovers(db_path)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)

@@ -16,6 +16,7 @@ scenarios (:mod:`engine.scenario`); this package reads both and links them to th
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,10 +56,14 @@ def save_reviews(reviews: dict[tuple[str, str], str], path: Path | None = None) 
 
 # -- the knowledge base -------------------------------------------------------------------------------------------
 
-def rules_by_key(db) -> dict[str, dict]:
-    """``de-2024/601.2f`` -> row of the ``rules`` table (looked up by edition and normalised number)."""
+def rules_by_key(db, editions: Iterable[str] | None = None) -> dict[str, dict]:
+    """``de-2024/601.2f`` -> row of the ``rules`` table (looked up by edition and normalised number); only the
+    rules of ``editions`` when given (the engine cites a few editions; the KB may hold a hundred)."""
     out = {}
-    for row in db["rules"].rows:
+    wanted = sorted(set(editions)) if editions is not None else None
+    rows = db["rules"].rows if wanted is None else db["rules"].rows_where(
+        f"edition_id in ({', '.join('?' * len(wanted))})", wanted)
+    for row in rows:
         norm = row.get("norm") or (row.get("number") or "").strip().rstrip(".")
         out[f"{row['edition_id']}/{norm}"] = row
     return out
@@ -83,7 +88,7 @@ class LinkStatus:
 
 def link_statuses(db, registry=None) -> list[LinkStatus]:
     registry = registry or load_all()
-    rules = rules_by_key(db)
+    rules = rules_by_key(db, {c.edition for link in registry for c in link.citations})
     reviews = load_reviews()
     out = []
     for link in registry:
@@ -169,7 +174,8 @@ def store(db) -> None:
                            "reviewed_sha256": str, "current_sha256": str, "status": str}, pk="id",
                           foreign_keys=[("function_id", "engine_functions", "id"), ("rule_id", "rules", "id")])
     db["enforces"].insert_all(enforces)
-    rules = rules_by_key(db)
+    links_found = scenario_links()
+    rules = rules_by_key(db, {key.split("/", 1)[0] for _, key, _ in links_found})
     scenarios, sc_ids = [], {}
     for i, res in enumerate(scenario_results(), 1):
         sc_ids[id(res)] = i
@@ -178,7 +184,7 @@ def store(db) -> None:
     db["scenarios"].create({"id": int, "path": str, "title": str, "tags": str, "passes": int}, pk="id")
     db["scenarios"].insert_all(scenarios)
     links, seen = [], set()
-    for res, key, how in scenario_links():
+    for res, key, how in links_found:
         if (id(res), key, how) in seen:
             continue
         seen.add((id(res), key, how))

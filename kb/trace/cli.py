@@ -145,7 +145,7 @@ def trace(target, check, review, db_path):
 def _print_trace(item, db) -> bool:
     """Print the trace of a rule or a function; False when a rule is in neither the KB nor the engine."""
     if isinstance(item, Citation):
-        rules = tr.rules_by_key(db) if db is not None else {}
+        rules = tr.rules_by_key(db, [item.edition]) if db is not None else {}
         row = rules.get(item.key)
         click.echo(f"{item.key}")
         if db is not None:
@@ -175,7 +175,7 @@ def _print_trace(item, db) -> bool:
     click.echo(f"{link.qualname}  {link.file}:{link.line}")
     if link.doc:
         click.echo(f"  {link.doc}")
-    rules = tr.rules_by_key(db) if db is not None else {}
+    rules = tr.rules_by_key(db, {c.edition for c in link.citations}) if db is not None else {}
     reviews = tr.load_reviews()
     for c in link.citations:
         row = rules.get(c.key)
