@@ -82,13 +82,15 @@ def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool) -> None:
 @click.option("-p", "--port", default=8001, show_default=True, type=int)
 @click.option("--debug-pages", is_flag=True, help="Also serve Datasette's debug pages (/-/databases, ...) and the "
                                                   "database and CSV downloads.")
-def serve(db_path: Path, host: str, port: int, debug_pages: bool):
+@click.option("--workers", type=click.IntRange(1, 16), default=None,
+              help="Server processes (default: one per CPU, at most 2).")
+def serve(db_path: Path, host: str, port: int, debug_pages: bool, workers: int | None):
     """Serve the KB read-only in Datasette."""
     from .query import KBMissing
     from .serve import serve as run
 
     try:
-        run(db_path, host=host, port=port, debug_pages=debug_pages)
+        run(db_path, host=host, port=port, debug_pages=debug_pages, workers=workers)
     except KBMissing as e:
         _fail(e)
 

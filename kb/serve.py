@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 from datasette.app import Datasette
@@ -148,14 +149,38 @@ def make_datasette(db_path: Path, debug_pages: bool = False) -> Datasette:
     )
 
 
-def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages: bool = False) -> None:
+#: environment of the worker processes of ``kb serve --workers N`` (uvicorn starts each from an import string)
+_ENV_DB, _ENV_DEBUG = "KB_SERVE_DB", "KB_SERVE_DEBUG_PAGES"
+
+
+def worker_app():
+    """The ASGI app of one server worker process (see :func:`serve`)."""
+    return make_datasette(Path(os.environ[_ENV_DB]), os.environ.get(_ENV_DEBUG) == "1").app()
+
+
+def default_workers() -> int:
+    """One server process per CPU, at most 2: the Python part of a request holds one core."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages: bool = False,
+          workers: int | None = None) -> None:
+    """Serve the KB; with several ``workers``, each is a process of its own (uvicorn shares the socket)."""
     import logging
 
     import uvicorn
 
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    ds = make_datasette(db_path, debug_pages)
-    asyncio.run(ds.invoke_startup())
-    print(f"Serving {db_path} read-only at http://{host}:{port}/" + ("  (debug pages on)" if debug_pages else ""),
-          flush=True)
-    uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on")
+    workers = workers or default_workers()
+    ds = make_datasette(db_path, debug_pages)   # checks the file before anything listens
+    note = ("  (debug pages on)" if debug_pages else "") + (f"  ({workers} processes)" if workers > 1 else "")
+    if workers == 1:
+        asyncio.run(ds.invoke_startup())
+        print(f"Serving {db_path} read-only at http://{host}:{port}/{note}", flush=True)
+        uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on")
+        return
+    os.environ[_ENV_DB] = str(Path(db_path).resolve())
+    os.environ[_ENV_DEBUG] = "1" if debug_pages else ""
+    print(f"Serving {db_path} read-only at http://{host}:{port}/{note}", flush=True)
+    uvicorn.run("kb.serve:worker_app", factory=True, host=host, port=port, workers=workers, log_level="warning",
+                lifespan="on")
