@@ -8,6 +8,7 @@ only ever expand to numbers that exist in the edition.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 NUMBER_RE = re.compile(r"^(\d{1,3})(?:\.(\d+)([a-z])?)?\.?$")
@@ -130,14 +131,22 @@ def expand_range(start: str, end: str, existing: list[str]) -> list[str]:
     lo, hi = sort_key(start), sort_key(last)
     if hi < lo:
         lo, hi = hi, lo
-    wanted = {n for key, n in _by_level(tuple(existing)).get(level(start), []) if lo <= key <= hi}
-    return [n for n in existing if n in wanted] if wanted else []
+    keys, found, position = _by_level(tuple(existing)).get(level(start), ((), (), {}))
+    wanted = found[bisect_left(keys, lo):bisect_right(keys, hi)]
+    return sorted(wanted, key=position.__getitem__)
 
 
 @lru_cache(maxsize=8)
-def _by_level(existing: tuple[str, ...]) -> dict[str, list[tuple[tuple, str]]]:
-    """The numbers of an edition by level with their sort keys (ranges of one document share it)."""
-    out: dict[str, list[tuple[tuple, str]]] = {}
-    for n in existing:
-        out.setdefault(level(n), []).append((sort_key(n), n))
+def _by_level(existing: tuple[str, ...]) -> dict[str, tuple[list[tuple], list[str], dict[str, int]]]:
+    """Per level, the numbers of an edition sorted by their keys (with the keys), and each number's first
+    position in document order (ranges of one document share it)."""
+    groups: dict[str, list[tuple[tuple, int, str]]] = {}
+    position: dict[str, int] = {}
+    for i, n in enumerate(existing):
+        position.setdefault(n, i)
+        groups.setdefault(level(n), []).append((sort_key(n), i, n))
+    out = {}
+    for lvl, members in groups.items():
+        members.sort()
+        out[lvl] = ([m[0] for m in members], [m[2] for m in members], position)
     return out

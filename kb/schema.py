@@ -70,7 +70,7 @@ def insert_document(db: sqlite_utils.Database, document_id: str, rows: DocumentR
                 continue
             names = list(columns)
             sql = f"insert into [{table}] ({', '.join(f'[{c}]' for c in names)}) values ({', '.join('?' * len(names))})"
-            db.conn.executemany(sql, [tuple(row.get(c) for c in names) for row in data])
+            db.conn.executemany(sql, [tuple(map(row.get, names)) for row in data])
         first_columns = sum(1 for row in rows.lines if row["col_start"] == 0)
         db.conn.execute("update documents set lines = ? where id = ?", (first_columns, document_id))
 
