@@ -27,12 +27,22 @@ from .evaluate import score
 SIZES = (300, 3000, 30000)
 
 
-def base_views(db_path: Path = paths.DEFAULT_DB, edition: str = "de-2024") -> list[align.AlignRule]:
+def base_views(db_path: Path = paths.DEFAULT_DB, edition: str | None = None) -> list[align.AlignRule]:
+    """The rules and subrules of ``edition`` (default: the newer edition of the benchmarks' pair,
+    :func:`kb.diff.load.widest_pair`)."""
     import sqlite_utils
+
+    from ..diff.load import widest_pair
 
     if not Path(db_path).exists():
         raise SystemExit(f"{db_path} does not exist: run `kb build` first")
-    views = align.views_from_db(sqlite_utils.Database(db_path), edition)
+    db = sqlite_utils.Database(db_path)
+    if edition is None:
+        widest = widest_pair(db.conn)
+        if widest is None:
+            raise SystemExit(f"{db_path} aligns no two editions of one language: name an edition")
+        edition = widest[1]
+    views = align.views_from_db(db, edition)
     return [v for v in views if v.level in ("rule", "subrule") and v.text.strip()]
 
 

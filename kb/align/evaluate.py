@@ -30,15 +30,26 @@ GOLD_DIR = paths.DATA / "gold"
 
 #: the fold of the 1999 gold that the cross-edition parameters were tuned on; the other is held out
 TUNING_FOLD = "even"
-#: gold sets that get the two-fold report (the numbering differs, so no same-number shortcut)
-FOLDED = ("de-1999__de-2024.tsv",)
 
-#: gold file, source edition, target edition, key of the aligner run in align.run_all
-GOLD_SETS = (
-    ("it-wiki__de-2024.tsv", "it-wiki", "de-2024", ("it-wiki", "de-2024", "cross-language")),
-    ("de-1999__de-2024.tsv", "de-1999", "de-2024", ("de-1999", "de-2024", "cross-edition")),
-    ("de-article-2009__de-2024.tsv", "de-article-2009", "de-2024", ("de-article-2009", "de-2024", "items")),
-)
+
+def gold_sets(gold_dir: Path, runs: dict) -> list[tuple[str, str, str, tuple[str, str, str]]]:
+    """(file name, source edition, target edition, key of the aligner run) of every gold file.
+
+    A gold file is named ``<source edition>__<target edition>.tsv``; the run is the aligned pair of
+    those two editions in ``runs`` (:func:`align.run_all`).  Files of pairs that were not aligned are
+    left out."""
+    out = []
+    for path in sorted(Path(gold_dir).glob("*__*.tsv")):
+        src_ed, _, tgt_ed = path.stem.partition("__")
+        key = next((k for k in runs if k[0] == src_ed and k[1] == tgt_ed), None)
+        if key is not None:
+            out.append((path.name, src_ed, tgt_ed, key))
+    return out
+
+
+def folded(run_key: tuple[str, str, str]) -> bool:
+    """Gold sets of two editions of one language with different numberings get the two-fold report."""
+    return run_key[2] == "cross-edition"
 
 
 @dataclass(frozen=True)
@@ -174,10 +185,8 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
     runs = runs if runs is not None else align.run_all(db)
     seconds = time.perf_counter() - t
     results = []
-    for name, src_ed, tgt_ed, run_key in GOLD_SETS:
+    for name, src_ed, tgt_ed, run_key in gold_sets(gold_dir, runs):
         path = gold_dir / name
-        if not path.exists() or run_key not in runs:
-            continue
         tgt = align.views_from_db(db, tgt_ed)
         if run_key[2] == "items":
             src = align.items_from_db(db, src_ed, ("step", "example", "paragraph"))
@@ -185,13 +194,16 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
             src = align.views_from_db(db, src_ed)
         gold, missing = resolve_gold(load_gold(path), src, tgt)
         methods = {"aligner": runs[run_key]}
+        if folded(run_key) and src:
+            # the same aligner on the two editions alone, without the other language's path of evidence
+            methods["aligner, direct"] = align.align_cross_edition(src, tgt, align.load_terminology(lang=src[0].lang))
         if run_key[2] != "items":
             methods["baseline same number"] = baseline_same_number(src, tgt)
             methods["baseline difflib"] = baseline_difflib(src, tgt)
         subsets = {"all": gold}
         if run_key[2] == "cross-language":
             subsets["numbers differ"] = differing(gold, src, tgt)
-        if name in FOLDED:
+        if folded(run_key):
             held = "odd" if TUNING_FOLD == "even" else "even"
             subsets[f"tuning ({TUNING_FOLD})"] = fold(gold, TUNING_FOLD)
             subsets[f"held-out ({held})"] = fold(gold, held)
@@ -216,16 +228,18 @@ def format_table(results: list[dict]) -> str:
     return "\n".join(lines)
 
 
-def errors(db, name: str = "it-wiki__de-2024.tsv", gold_dir: Path = GOLD_DIR, fold_name: str = "all",
+def errors(db, name: str, gold_dir: Path = GOLD_DIR, fold_name: str = "all",
            runs: dict | None = None) -> list[str]:
     """Human-readable differences between the aligner and one gold set (for curation and debugging).
 
     ``fold_name`` (``even``/``odd``) restricts the listing to the source rules of one fold (see
     :func:`fold_of`), so that tuning can look at the tuning fold's errors only; ``runs`` reuses an
     :func:`align.run_all` result."""
-    spec = next(g for g in GOLD_SETS if g[0] == name)
-    _, src_ed, tgt_ed, run_key = spec
     runs = runs if runs is not None else align.run_all(db)
+    spec = next((g for g in gold_sets(gold_dir, runs) if g[0] == name), None)
+    if spec is None:
+        raise ValueError(f"no gold file {name} in {gold_dir} for a pair the KB aligns")
+    _, src_ed, tgt_ed, run_key = spec
     tgt = align.views_from_db(db, tgt_ed)
     src = (align.items_from_db(db, src_ed, ("step", "example", "paragraph")) if run_key[2] == "items"
            else align.views_from_db(db, src_ed))

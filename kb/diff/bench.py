@@ -1,6 +1,6 @@
 """Benchmark of the change report: median wall time of full ``kb diff --format all`` runs.
 
-    python -m kb.diff.bench                      # de-1999 -> de-2024, 5 runs, build/kb.db
+    python -m kb.diff.bench                      # the widest pair of one language (with the seeds de-1999 -> de-2024), 5 runs
     python -m kb.diff.bench --from it-wiki --to de-2024 --runs 7 --db /tmp/kb.db
 
 Each run is a fresh process (``python -m kb.cli diff ... --format all``), so interpreter start,
@@ -23,7 +23,7 @@ import click
 from .. import paths
 from ..query import connect
 from . import BASE_URL
-from .load import compare
+from .load import compare, widest_pair
 from .report import write_all
 
 
@@ -40,12 +40,18 @@ def timed(runs: int, run: Callable[[], object], label: str | None = None) -> lis
 
 
 @click.command()
-@click.option("--from", "old", default="de-1999", show_default=True)
-@click.option("--to", "new", default="de-2024", show_default=True)
+@click.option("--from", "old", default=None, help="Older edition (default: the two aligned editions of one "
+                                                    "language furthest apart)")
+@click.option("--to", "new", default=None, help="Newer edition")
 @click.option("--runs", default=5, show_default=True)
 @click.option("--db", "db_path", type=click.Path(exists=True, path_type=Path), default=paths.DEFAULT_DB,
               show_default=True)
-def main(old: str, new: str, runs: int, db_path: Path) -> None:
+def main(old: str | None, new: str | None, runs: int, db_path: Path) -> None:
+    if old is None or new is None:
+        widest = widest_pair(connect(db_path))
+        if widest is None:
+            raise click.UsageError("the KB aligns no two editions of one language: give --from and --to")
+        old, new = old or widest[0], new or widest[1]
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, "-m", "kb.cli", "diff", "--from", old, "--to", new, "--format", "all",
                "-o", tmp, "--db", str(db_path)]

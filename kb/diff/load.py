@@ -80,6 +80,20 @@ def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
             for lk in answer.links if lk.target is not None]
 
 
+def widest_pair(conn) -> tuple[str, str] | None:
+    """The two editions of one language, aligned with each other, whose dates lie furthest apart (older
+    first): the default pair of the benchmarks (with the seeds, German 1999 -> 2024)."""
+    if not _table_exists(conn, "edition_pairs"):
+        return None
+    row = conn.execute("""select p.source_edition, p.target_edition from edition_pairs p
+                          join editions a on a.id = p.source_edition join editions b on b.id = p.target_edition
+                          where p.kind = 'cross-edition' and a.language = b.language
+                          order by abs(julianday(substr(b.date || '-01-01', 1, 10))
+                                       - julianday(substr(a.date || '-01-01', 1, 10))) desc,
+                                   p.source_edition, p.target_edition limit 1""").fetchone()
+    return (row[0], row[1]) if row else None
+
+
 def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
     """EditionInfo pairs (old, new) with rule-to-rule alignment rows, older edition first."""
     if not _table_exists(conn, "alignments"):

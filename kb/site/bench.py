@@ -46,6 +46,7 @@ def url_lists(db_path: Path, limit: int) -> dict[str, list[str]]:
     step = max(1, len(words) // limit)
     words = words[::step][:limit]
     return {
+        "words": [w for _, w in words[:1]],
         "rule page": rules[:: max(1, len(rules) // limit)][:limit],
         "table search": [f"/{name}/rules?_search={quote(w)}" for _, w in words],
         "lemma_search": [f"/{name}/lemma_search?q={quote(w)}&lang={lang}" for lang, w in words],
@@ -106,9 +107,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     lists = url_lists(args.db, args.requests)
     counts = [int(c) for c in args.clients.split(",")]
+    warmup = lists.pop("words")
     with running(args.db) as base:
         print(f"kb serve at {base}; {', '.join(f'{len(v)} {k} URLs' for k, v in lists.items())}")
-        run(base, ["/rule/de-2024/601.2f", "/search?q=Zauberspruch"], 1)   # first query loads what search reads
+        # the first rule page and search load what later ones read
+        run(base, [lists["rule page"][0], f"/search?q={quote(warmup[0])}"], 1)
         for n, clients in enumerate(counts):
             for kind, urls in lists.items():
                 if args.cold_only:

@@ -125,13 +125,25 @@ def test_accuracy_against_gold(db, runs):
 
 
 def test_gold_files_are_well_formed():
-    for name, *_ in align_eval.GOLD_SETS:
-        rows = align_eval.load_gold(align_eval.GOLD_DIR / name)
+    files = sorted(align_eval.GOLD_DIR.glob("*__*.tsv"))
+    assert len(files) == 3
+    for path in files:
+        rows = align_eval.load_gold(path)
         assert rows
         for r in rows:
             assert r.relation in align.RELATIONS
             assert (r.target_number is None) == (r.relation == "no counterpart")
     assert len(align_eval.load_gold(align_eval.GOLD_DIR / "de-1999__de-2024.tsv")) >= 80
+
+
+def test_gold_sets_come_from_the_file_names_and_the_aligned_pairs(tmp_path):
+    runs = {("a-1", "b-2", "cross-edition"): [], ("c-3", "b-2", "cross-language"): []}
+    for name in ("a-1__b-2.tsv", "c-3__b-2.tsv", "x-9__b-2.tsv", "notes.tsv"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    sets = align_eval.gold_sets(tmp_path, runs)
+    assert sets == [("a-1__b-2.tsv", "a-1", "b-2", ("a-1", "b-2", "cross-edition")),
+                    ("c-3__b-2.tsv", "c-3", "b-2", ("c-3", "b-2", "cross-language"))]
+    assert [align_eval.folded(key) for *_, key in sets] == [True, False]
 
 
 # --- what store() writes

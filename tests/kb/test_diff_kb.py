@@ -184,3 +184,11 @@ def test_datasette_diffs_table_and_rule_page_link(diff_db):
         loop.close()
     finally:
         pm.unregister(name="kb-diff-test")
+
+
+def test_the_benchmarks_pair_is_the_widest_aligned_pair_of_one_language(kb_db):
+    """German 1999 (dated 1999-04-02) is older than the English original (1999-04-23); both reach 2024-11-08."""
+    from kb.diff.load import widest_pair
+
+    assert widest_pair(sqlite3.connect(kb_db)) == ("de-1999", "de-2024")
+    assert widest_pair(sqlite3.connect(":memory:")) is None
