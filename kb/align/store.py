@@ -11,6 +11,7 @@ import pickle
 from collections import Counter, defaultdict
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 from ingest import numbers
@@ -76,9 +77,9 @@ class PairInput:
     def cost(self) -> int:
         return len(self.src) * (1 + len(self.tgt) // 100)
 
-    @property
+    @cached_property
     def full(self) -> bool:
-        """A cross-edition pair for the full aligner (not consecutive editions)."""
+        """A cross-edition pair for the full aligner (not consecutive editions); computed once."""
         return self.pair.kind == "cross-edition" and identical_share(self.src, self.tgt) < CONSECUTIVE_FROM
 
 
