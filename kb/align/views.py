@@ -2,9 +2,10 @@
 and the adapters that read views from the KB."""
 from __future__ import annotations
 
+import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .. import lemmas as lemmas_mod
 
@@ -62,19 +63,31 @@ def make_view(key: str, edition: str, lang: str, norm: str, text: str, seq: int,
 
 
 def views_from_db(db, edition_id: str) -> list[AlignRule]:
-    """The rules of one edition of the KB (``sqlite_utils.Database``), in document order."""
+    """The rules of one edition of the KB (``sqlite_utils.Database``), in document order.
+
+    Texts and lemma tuples that other editions print too are shared, not copied: consecutive editions
+    repeat most rules word for word, and a build holds the views of every edition at once."""
     lang = _edition_lang(db, edition_id)
     conn = getattr(db, "conn", db)
     examples: dict[int, list[str]] = defaultdict(list)
     for rule_id, lems in conn.execute("select rule_id, lemmas from items where edition_id = ? and kind = 'example' "
                                       "and rule_id is not null order by seq", [edition_id]):
         examples[rule_id].append(lems or "")
-    return [AlignRule(key=key, edition=edition_id, lang=lang, norm=norm or "", text=text or "", seq=seq, level=level,
-                      title=title, lemmas=tuple((lems or "").split()), examples=" ".join(examples.get(rid, ())),
-                      line=line, id=rid)
+    return [AlignRule(key=key, edition=edition_id, lang=lang, norm=norm or "", text=_shared(text or ""), seq=seq,
+                      level=level, title=title, lemmas=_lemma_tuple(lems or ""),
+                      examples=_shared(" ".join(examples.get(rid, ()))), line=line, id=rid)
             for rid, key, norm, level, title, text, lems, seq, line in conn.execute(
                 "select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
                 "where edition_id = ? order by seq", [edition_id])]
+
+
+def _shared(text: str) -> str:
+    return sys.intern(text)
+
+
+@lru_cache(maxsize=1 << 18)
+def _lemma_tuple(lemmas: str) -> tuple[str, ...]:
+    return tuple(map(sys.intern, lemmas.split()))
 
 
 def items_from_db(db, edition_id: str, kinds: tuple[str, ...]) -> list[AlignRule]:
