@@ -11,6 +11,7 @@ import sqlite3
 from concurrent.futures import ProcessPoolExecutor
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Iterator
 
 from markupsafe import Markup
 
@@ -126,41 +127,67 @@ def _code_version() -> str:
     return code_version(Path(__file__).parent)
 
 
-def _by_key(conn, rows: list[dict]) -> list[dict]:
-    """Rows with rule keys instead of ids (ids change when a rebuild adds documents)."""
-    keys = dict(conn.execute("select id, key from rules").fetchall())
-    return [{**r, "old_rule_id": keys.get(r["old_rule_id"]), "new_rule_id": keys.get(r["new_rule_id"])}
-            for r in rows]
+class _RuleKeys:
+    """Rule id <-> key of the database being built, read once (cached rows carry keys: ids change when a
+    rebuild adds documents)."""
 
+    def __init__(self, conn) -> None:
+        self.conn = conn
+        self._keys: dict[int, str] | None = None
+        self._ids: dict[str, int] | None = None
 
-def _by_id(conn, rows: list[dict]) -> list[dict]:
-    ids = {k: i for i, k in conn.execute("select id, key from rules").fetchall()}
-    return [{**r, "old_rule_id": ids.get(r["old_rule_id"]), "new_rule_id": ids.get(r["new_rule_id"])}
-            for r in rows]
+    def by_key(self, rows: list[dict]) -> list[dict]:
+        if self._keys is None:
+            self._keys = dict(self.conn.execute("select id, key from rules").fetchall())
+        keys = self._keys
+        return [{**r, "old_rule_id": keys.get(r["old_rule_id"]), "new_rule_id": keys.get(r["new_rule_id"])}
+                for r in rows]
+
+    def by_id(self, rows: list[dict]) -> list[dict]:
+        if self._ids is None:
+            self._ids = {k: i for i, k in self.conn.execute("select id, key from rules").fetchall()}
+        ids = self._ids
+        return [{**r, "old_rule_id": ids.get(r["old_rule_id"]), "new_rule_id": ids.get(r["new_rule_id"])}
+                for r in rows]
 
 
 _DB_PATH: list[str] = []
+#: how long a worker's read and the build's write wait for each other's lock
+BUSY_TIMEOUT_S = 120
 
 
 def _pair_job(pair: tuple[str, str]) -> list[dict]:
-    conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True)
+    # the build writes the rows of finished pairs meanwhile: wait for its short write locks
+    conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     try:
         return diff_rows(compare(conn, *pair, tables=False))
     finally:
         conn.close()
 
 
-def _compute(db, conn, pairs: list[tuple[str, str]], workers: int) -> dict[tuple[str, str], list[dict]]:
-    """Diff rows of each pair: in forked workers reading the database file when there are several."""
+def _computed(db, conn, pairs: list[tuple[str, str]], workers: int) -> Iterator[list[dict]]:
+    """Diff rows of each pair, in order, as they are done: in forked workers reading the database file
+    when there are several (only the rows not yet written are held in memory)."""
     path = conn.execute("pragma database_list").fetchone()[2]
     if workers > 1 and len(pairs) > 1 and path:
         _DB_PATH[:] = [path]
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                return dict(zip(pairs, pool.map(_pair_job, pairs), strict=True))
+                yield from pool.map(_pair_job, pairs)
         finally:
             _DB_PATH.clear()
-    return {p: diff_rows(compare(db, *p, tables=False)) for p in pairs}
+        return
+    for p in pairs:
+        yield diff_rows(compare(db, *p, tables=False))
+
+
+def _cached(cache: Path | None, key: str | None, rule_keys: _RuleKeys) -> list[dict] | None:
+    if cache is None or key is None or not (cache / f"{key}.pickle").exists():
+        return None
+    try:
+        return rule_keys.by_id(pickle.loads((cache / f"{key}.pickle").read_bytes()))
+    except (OSError, pickle.UnpicklingError, EOFError):
+        return None
 
 
 def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
@@ -168,33 +195,16 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
 
     With a ``cache_dir``, a pair whose editions and alignment did not change since an earlier build
     takes its rows from the cache; the others are computed on ``workers`` processes (default: the
-    CPUs, at most 2)."""
+    CPUs, at most 2).  Each pair's rows are written as soon as they are there."""
     conn = connection(db)
+    conn.execute(f"pragma busy_timeout = {BUSY_TIMEOUT_S * 1000}")   # the workers read while rows are written
     pairs = aligned_edition_pairs(conn)
     cache = Path(cache_dir) / "diffs" if cache_dir else None
     edition_keys: dict[str, str] = {}
     keys = {p: _pair_key(conn, *p, edition_keys) for p in pairs} if cache else {}
-    found: dict[tuple[str, str], list[dict]] = {}
-    for p in pairs:
-        if cache is not None and (cache / f"{keys[p]}.pickle").exists():
-            try:
-                found[p] = _by_id(conn, pickle.loads((cache / f"{keys[p]}.pickle").read_bytes()))
-            except (OSError, pickle.UnpicklingError, EOFError):
-                pass
+    rule_keys = _RuleKeys(conn)
+    found = {p: rows for p in pairs if (rows := _cached(cache, keys.get(p), rule_keys)) is not None}
     todo = [p for p in pairs if p not in found]
-    found.update(_compute(db, conn, todo, workers or min(2, os.cpu_count() or 1)))
-    if cache is not None:
-        cache.mkdir(parents=True, exist_ok=True)
-        for p in todo:
-            write_atomic(cache / f"{keys[p]}.pickle",
-                         pickle.dumps(_by_key(conn, found[p]), protocol=pickle.HIGHEST_PROTOCOL))
-        for path in cache.glob("*.pickle"):
-            if path.stem not in set(keys.values()):
-                path.unlink(missing_ok=True)
-    rows: list[dict] = []
-    for p in pairs:
-        for r in found[p]:
-            rows.append({**r, "id": len(rows) + 1})
     if not hasattr(db, "table_names"):
         import sqlite_utils
 
@@ -205,9 +215,22 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
     table.create(DIFFS_COLUMNS, pk="id", foreign_keys=[("old_rule_id", "rules", "id"),
                                                        ("new_rule_id", "rules", "id")])
     names = list(DIFFS_COLUMNS)
-    with db.conn:
-        db.conn.executemany(f"insert into diffs ({', '.join(names)}) values ({', '.join('?' * len(names))})",
-                            [tuple(r.get(c) for c in names) for r in rows])
+    sql = f"insert into diffs ({', '.join(names)}) values ({', '.join('?' * len(names))})"
+    computed = _computed(db, conn, todo, workers or min(2, os.cpu_count() or 1))
+    next_id = 1
+    for p in pairs:
+        rows = found.pop(p) if p in found else next(computed)
+        if cache is not None and p in keys and p in todo:
+            cache.mkdir(parents=True, exist_ok=True)
+            write_atomic(cache / f"{keys[p]}.pickle",
+                         pickle.dumps(rule_keys.by_key(rows), protocol=pickle.HIGHEST_PROTOCOL))
+        with db.conn:
+            db.conn.executemany(sql, [(next_id + k, *map(r.get, names[1:])) for k, r in enumerate(rows)])
+        next_id += len(rows)
+    if cache is not None:
+        for path in cache.glob("*.pickle"):
+            if path.stem not in set(keys.values()):
+                path.unlink(missing_ok=True)
     for cols in (["old_rule_id"], ["new_rule_id"], ["old_edition", "new_edition", "change_class"]):
         table.create_index(cols)
     db.execute("drop view if exists concept_changes")
