@@ -13,6 +13,7 @@ from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .registry import applied, enforces
+from .ruleobjects import StackedByRule
 from .state import BATTLEFIELD, EXILE, GRAVEYARD
 from .targets import active_slots, recheck_targets
 from .triggers import Delayed, emit
@@ -30,6 +31,9 @@ def resolve_top(game, choices) -> None:
     """Resolve the object on top of the stack."""
     st = game.state
     obj = st.objects[st.stack[-1]]
+    if isinstance(obj.abdef, StackedByRule):
+        obj.abdef.resolve(game, obj)  # put on the stack by a rule (1999: combat damage, the draw step's draw)
+        return
     ab = definition_of(game, obj)
     queue = list(choices.resolve)
     if obj.ability is None and game.characteristics(obj).is_permanent:
