@@ -40,6 +40,8 @@ class RuleSet:
     variants: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     #: where the set is defined: "data/rulesets.toml:12"
     source: str = ""
+    #: the edition the set's rules were written in (alignments and word diffs between sets go through it)
+    original: str = ""
 
     @property
     def follows(self) -> tuple[str, ...]:
@@ -134,7 +136,8 @@ def parse(text: str, shown: str) -> RuleSets:
         if missing:
             raise RuleSetError(f"{at}: rule set {name} does not say which variant of {', '.join(missing)} it follows")
         sets[name] = RuleSet(name, str(table.get("title", name)), tuple(editions), tuple(table.get("unchanged", ())),
-                             tuple(table.get("aliases", ())), dict(variants), at)
+                             tuple(table.get("aliases", ())), dict(variants), at,
+                             str(table.get("original", editions[0])))
     default = data.get("default")
     if default not in sets:
         raise RuleSetError(f"{_where(shown, text, 'default')}: 'default' must name one of the rule sets "

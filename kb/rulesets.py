@@ -1,0 +1,148 @@
+"""Rule sets on the knowledge-base side: their editions checked against the KB, rules linked across rule sets
+through the alignment, and comparisons of scenario games (``kb scenario compare``) made readable.
+
+The engine only knows what its code cites (``de-1999/310.2`` for a 1999 variant, ``en-2024-11-08/510.1a``
+for a rule enforced once for both sets); the counterpart of a rule in the other rule set is found here, by
+following the stored alignments from the rule's edition through the two sets' ``original`` editions
+(data/rulesets.toml) — for the word diff, between the two originals.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.registry import parse_citation
+from engine.rulesets import RuleSet, RuleSetError
+from engine.rulesets import load as load_rulesets
+from engine.scenario.compare import Comparison, Divergence
+
+from . import manifest
+from .align.ondemand import between
+from .site.urls import Urls
+
+
+def known_editions(db=None) -> set[str]:
+    """The editions of the KB ``db`` (or, without one, of data/manifest.toml, which the KB is built from)."""
+    if db is not None and "editions" in db.table_names():
+        return {row["id"] for row in db["editions"].rows}
+    return {entry.id for _, entry in manifest.load().editions()}
+
+
+def check_editions(rs: RuleSet, known: set[str]) -> None:
+    """RuleSetError when the rule set names an edition the KB does not have."""
+    for edition in (*rs.follows, rs.original):
+        if edition and edition not in known:
+            raise RuleSetError(f"{rs.source}: rule set {rs.name} names the edition {edition!r}, which is not in the "
+                               f"knowledge base (editions: {', '.join(sorted(known))})")
+
+
+def ruleset(name: str | None, db=None) -> RuleSet:
+    """The rule set ``name`` (default: the default set), its editions checked against the KB."""
+    rs = load_rulesets().get(name)
+    check_editions(rs, known_editions(db))
+    return rs
+
+
+@dataclass
+class RuleLink:
+    """A rule applied in a game, with its counterparts in the other rule set and where to read both."""
+
+    key: str
+    edition: str
+    number: str
+    url: str
+    counterparts: list[tuple[str, str]] = field(default_factory=list)  # (rule key, relation)
+    diff_url: str | None = None
+
+    def as_dict(self) -> dict:
+        return {"rule": self.key, "edition": self.edition, "number": self.number, "url": self.url,
+                "alignment": [{"rule": k, "relation": rel} for k, rel in self.counterparts],
+                "diff_url": self.diff_url}
+
+
+class Linker:
+    """Links rules across two rule sets through the KB's alignments (answers cached per edition pair)."""
+
+    def __init__(self, db, urls: Urls | None = None):
+        self.db = db
+        self.urls = urls or Urls()
+        self._pairs: dict[tuple[str, str], dict[str, list[tuple[str, str]]]] = {}
+        self._dates = {row["id"]: row.get("date") or "" for row in db["editions"].rows} if db is not None else {}
+
+    def _pair(self, a: str, b: str) -> dict[str, list[tuple[str, str]]]:
+        if (a, b) not in self._pairs:
+            links: dict[str, list[tuple[str, str]]] = {}
+            try:
+                answer = between(self.db, a, b)
+            except LookupError:
+                answer = None
+            for lk in answer.links if answer is not None else []:
+                if lk.target is not None and lk.source.kind == "rule" and lk.target.kind == "rule":
+                    links.setdefault(lk.source.key, []).append((lk.target.key, lk.relation))
+            self._pairs[(a, b)] = links
+        return self._pairs[(a, b)]
+
+    def follow(self, key: str, path: list[str]) -> list[tuple[str, str]]:
+        """The rules ``key`` reaches along the editions of ``path`` (its own edition first)."""
+        frontier = [(key, "")]
+        for a, b in zip(path, path[1:]):
+            step = self._pair(a, b)
+            frontier = [(t, rel if rel in ("split", "merged") or not prev else prev)
+                        for k, prev in frontier for t, rel in step.get(k, [])]
+        return list(dict.fromkeys(frontier))
+
+    def link(self, rule: str, own: RuleSet, other: RuleSet) -> RuleLink:
+        """A rule of the set's own editions links to its counterpart in the other set; a rule cited through an
+        ``unchanged`` edition (enforced once for both sets) links to the rule of the set's own edition it stands
+        for."""
+        c = parse_citation(rule)
+        source, target = (own, other) if c.edition in own.editions else (other, own)
+        path = _path([c.edition, source.original, target.original, target.editions[0]])
+        counterparts = self.follow(c.key, path) if self.db is not None and len(path) > 1 else []
+        return RuleLink(c.key, c.edition, c.number, self.urls.rule(c.edition, c.number), counterparts,
+                        self.diff_url(c.key, own, other))
+
+    def diff_url(self, key: str, own: RuleSet, other: RuleSet) -> str | None:
+        """The word diff of the rule between the two sets' originals, from the older to the newer."""
+        if self.db is None or own.original == other.original:
+            return None
+        older, newer = sorted((own, other), key=lambda rs: self._dates.get(rs.original, ""))
+        c = parse_citation(key)
+        if c.edition == older.original:
+            number = c.number
+        else:
+            found = self.follow(key, _path([c.edition, own.original, older.original]))
+            if not found:
+                return None
+            number = parse_citation(found[0][0]).number
+        return self.urls.diff(older.original, newer.original, number)
+
+
+def _path(editions: list[str]) -> list[str]:
+    out: list[str] = []
+    for e in editions:
+        if e and (not out or out[-1] != e):
+            out.append(e)
+    return out
+
+
+def _step_view(d: Divergence, sets: tuple[RuleSet, RuleSet], linker: Linker | None) -> dict:
+    sides = []
+    for i, step in enumerate((d.left, d.right)):
+        own, other = sets[i], sets[1 - i]
+        rules = [linker.link(r, own, other).as_dict() if linker is not None
+                 else RuleLink(r, parse_citation(r).edition, parse_citation(r).number, "").as_dict()
+                 for r in step.rules]
+        sides.append({"rule_set": own.name, "outcome": step.outcome,
+                      "state": {k: d.differences[k][i] for k in d.differences}, "rules": rules})
+    return {"line": d.line, "step": d.text, "differs": sorted(d.differences), "sides": sides}
+
+
+def comparison_view(cmp: Comparison, linker: Linker | None) -> dict:
+    """The comparison as plain data (``--format json``; the text output prints the same)."""
+    sets = (load_rulesets().get(cmp.rulesets[0]), load_rulesets().get(cmp.rulesets[1]))
+    errors = [str(r.error) for r in cmp.results if r.error is not None]
+    return {"scenario": cmp.path, "title": cmp.title, "rule_sets": list(cmp.rulesets),
+            "passes": {r.rules: r.ok for r in cmp.results}, "errors": errors,
+            "diverges": cmp.divergence is not None,
+            "first_divergence": _step_view(cmp.divergence, sets, linker) if cmp.divergence else None,
+            "divergent_steps": [d.line for d in cmp.steps]}
