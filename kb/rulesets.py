@@ -24,7 +24,7 @@ def known_editions(db=None) -> set[str]:
     """The editions of the KB ``db`` (or, without one, of data/manifest.toml, which the KB is built from)."""
     if db is not None and "editions" in db.table_names():
         return {row["id"] for row in db["editions"].rows}
-    return {entry.id for _, entry in manifest.load().editions()}
+    return {entry.id for _, entry in manifest.load().editions}
 
 
 def check_editions(rs: RuleSet, known: set[str]) -> None:
