@@ -146,3 +146,67 @@ def comparison_view(cmp: Comparison, linker: Linker | None) -> dict:
             "diverges": cmp.divergence is not None,
             "first_divergence": _step_view(cmp.divergence, sets, linker) if cmp.divergence else None,
             "divergent_steps": [d.line for d in cmp.steps]}
+
+
+# -- coverage per rule set ---------------------------------------------------------------------------------------
+
+def _source_set(edition: str, rs: RuleSet) -> RuleSet:
+    """The rule set whose own editions include ``edition`` (``rs`` itself when it does, or none does)."""
+    if edition in rs.editions:
+        return rs
+    return next((s for s in load_rulesets().sets.values() if edition in s.editions), rs)
+
+
+def own_numbers(linker: Linker, rs: RuleSet, rule: str) -> set[str]:
+    """The rule numbers of the rule set's first edition that the citation ``rule`` stands for under ``rs``: itself
+    when it is of that edition; through the alignment when it is cited through an unchanged edition; none when
+    the set does not have the rule."""
+    try:
+        c = parse_citation(rule)
+    except ValueError:
+        return set()
+    edition = rs.editions[0]
+    if rs.lacks(c) is not None:
+        return set()
+    if c.edition == edition:
+        return {c.number}
+    src = _source_set(c.edition, rs)
+    found = linker.follow(c.key, _path([c.edition, src.original, rs.original, edition]))
+    return {parse_citation(k).number for k, _ in found if k.startswith(edition + "/")}
+
+
+def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
+    """Per rule family of the set's first edition: the rules the engine enforces under the set (cited directly
+    or through the alignment of an unchanged rule) and the rules a scenario tests under it (a scenario that
+    passes when played under the set applied the rule, or is tagged with it)."""
+    from engine.registry import load_all
+    from engine.scenario import all_files, run_file
+    from ingest.numbers import sort_key
+
+    from .trace import FamilyCoverage
+
+    linker = Linker(db)
+    edition = rs.editions[0]
+    enforced: set[str] = set()
+    for c in load_all().citations():
+        enforced |= own_numbers(linker, rs, c.key)
+    tested: set[str] = set()
+    for path in all_files():
+        res = run_file(path, rules=rs)
+        if res.ok:
+            for rule in [*res.applied(), *res.scenario.rule_tags()]:
+                tested |= own_numbers(linker, rs, rule)
+    by_family: dict[str, list[str]] = {}
+    for row in db.query("select norm, level, chapter from rules where edition_id = ?", [edition]):
+        norm = row["norm"]
+        if row["level"] in ("rule", "subrule") and "." in norm:
+            if chapters and str(row["chapter"]) not in chapters:
+                continue
+            by_family.setdefault(norm.split(".")[0], []).append(norm)
+    out = []
+    for fam in sorted(by_family):
+        if families and fam not in families:
+            continue
+        rules = sorted(by_family[fam], key=sort_key)
+        out.append(FamilyCoverage(fam, rules, enforced & set(rules), tested & set(rules)))
+    return out

@@ -289,10 +289,21 @@ def _indent(text: str, n: int = 2) -> str:
 @DB_OPTION
 @click.option("-v", "--verbose", is_flag=True, help="list the rules of each category")
 @click.option("--family", "families", multiple=True, help="only these rule families (601, 602, …)")
-def coverage(db_path, verbose, families):
+@click.option("--rules", "rules", default=None, metavar="RULESET",
+              help="the rules of this rule set's edition (de-1999: enforced under the 1999 rules, directly or "
+                   "through the alignment of an unchanged rule, and tested by scenarios that pass under them)")
+@click.option("--chapter", "chapters", multiple=True, help="only these chapters (with --rules; 3, 4 …)")
+def coverage(db_path, verbose, families, rules, chapters):
     """Per rule family: which rules are enforced by the engine, tested by a scenario, or neither."""
     db = open_db(db_path)
-    rows = tr.coverage(db, set(families) or None)
+    if rules is None:
+        if chapters:
+            raise click.UsageError("--chapter goes with --rules")
+        rows = tr.coverage(db, set(families) or None)
+    else:
+        ruleset = _ruleset(rules, db)
+        rows = rs.ruleset_coverage(db, ruleset, set(families) or None, set(chapters) or None)
+        click.echo(f"rule set {ruleset.name}: the rules of {ruleset.editions[0]}")
     if verbose:
         click.echo("E = enforced by an engine function, T = tested (tagged or applied) by a scenario")
     click.echo(f"{'family':8}{'rules':>6}{'enforced':>10}{'tested':>8}{'both':>6}{'neither':>9}")
@@ -306,6 +317,11 @@ def coverage(db_path, verbose, families):
                 click.echo(f"    {mark} {r}")
         elif fc.neither and (fc.enforced or fc.tested):
             click.echo(f"    neither: {' '.join(fc.neither)}")
+    if rules is not None:
+        total = sum(len(fc.rules) for fc in rows)
+        both_n = sum(len(fc.enforced & fc.tested) for fc in rows)
+        click.echo(f"total   {total:>6}{sum(len(fc.enforced) for fc in rows):>10}"
+                   f"{sum(len(fc.tested) for fc in rows):>8}{both_n:>6}{sum(len(fc.neither) for fc in rows):>9}")
 
 
 @click.command("engine-bench")
