@@ -210,3 +210,87 @@ def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
         rules = sorted(by_family[fam], key=sort_key)
         out.append(FamilyCoverage(fam, rules, enforced & set(rules), tested & set(rules)))
     return out
+
+
+# -- the knowledge base: where the games of the comparison scenarios diverge, rule by rule -------------------------
+
+def comparison_scenarios() -> list:
+    """The scenario files played under two or more rule sets (``rulesets:`` header)."""
+    from engine.scenario import all_files, load
+
+    out = []
+    for path in all_files():
+        try:
+            if len(load(path).rulesets) >= 2:
+                out.append(path)
+        except Exception:  # noqa: BLE001 — a broken scenario stops the build earlier, in kb.trace.check_inputs
+            continue
+    return out
+
+
+def _summary(d: Divergence, flip: bool) -> str:
+    """``Alice life: 0 ↔ 1; Alice lost: yes ↔ no`` (this side first)."""
+    return "; ".join(f"{k}: {v[1] if flip else v[0]} ↔ {v[0] if flip else v[1]}" for k, v in d.differences.items())
+
+
+def divergence_rows(db, comparisons: list[Comparison]) -> list[dict]:
+    """One row per (rule, scenario step): a rule a variant function applied on one side of a step where the games
+    diverge — and the same for the rules it is aligned with (``via``: the rule applied)."""
+    from engine.variants import variant_citations
+
+    variant_rules = {c.key for c in variant_citations()}
+    linker = Linker(db)
+    sets = load_rulesets()
+    out = []
+    for cmp in comparisons:
+        pair = (sets.get(cmp.rulesets[0]), sets.get(cmp.rulesets[1]))
+        for d in cmp.steps:
+            for side in (0, 1):
+                own, other = pair[side], pair[1 - side]
+                mine = (d.left, d.right)[side].rules
+                theirs = set((d.right, d.left)[side].rules)
+                for rule in mine:
+                    key = parse_citation(rule).key
+                    if key not in variant_rules or rule in theirs:
+                        continue
+                    base = {"scenario": cmp.path, "title": cmp.title, "rule_set": own.name,
+                            "other_rule_set": other.name, "line": d.line, "step": d.text,
+                            "differs": _summary(d, side == 1)}
+                    out.append({**base, "rule": key, "via": None})
+                    c = parse_citation(key)
+                    for path in (_path([c.edition, own.original]),
+                                 _path([c.edition, own.original, other.original]),
+                                 _path([c.edition, own.original, other.original, other.editions[0]])):
+                        for target, _ in linker.follow(key, path) if len(path) > 1 else []:
+                            out.append({**base, "rule": target, "via": key})
+    seen, unique = set(), []
+    for row in out:
+        k = (row["rule"], row["scenario"], row["line"], row["rule_set"])
+        if k not in seen:
+            seen.add(k)
+            unique.append(row)
+    return unique
+
+
+def store(db) -> None:
+    """Write ``rule_divergences``: for each rule that makes a comparison scenario's games diverge, the scenario,
+    the step and how the games differ there (the rule pages' "in play" and the diff reports read it)."""
+    from engine.scenario.compare import compare
+
+    if "rule_divergences" in db.table_names():
+        db["rule_divergences"].drop()
+    rules = {row["key"]: row["id"] for row in db.query("select id, key from rules")}
+    scenario_ids = ({row["path"]: row["id"] for row in db.query("select id, path from scenarios")}
+                    if "scenarios" in db.table_names() else {})
+    rows = []
+    for row in divergence_rows(db, [compare(p) for p in comparison_scenarios()]):
+        edition, _, number = row["rule"].partition("/")
+        rows.append({**row, "rule_id": rules.get(row["rule"]), "edition_id": edition, "number": number,
+                     "scenario_id": scenario_ids.get(row["scenario"])})
+    db["rule_divergences"].create({"rule_id": int, "rule": str, "edition_id": str, "number": str, "via": str,
+                                   "scenario_id": int, "scenario": str, "title": str, "rule_set": str,
+                                   "other_rule_set": str, "line": int, "step": str, "differs": str},
+                                  foreign_keys=[("rule_id", "rules", "id"), ("scenario_id", "scenarios", "id")])
+    db["rule_divergences"].insert_all(rows)
+    db["rule_divergences"].create_index(["rule_id"], if_not_exists=True)
+    db["rule_divergences"].create_index(["rule"], if_not_exists=True)

@@ -403,8 +403,13 @@ def render_html(rep: Report, base_url: str = BASE_URL, rule: str | None = None) 
     return _env().get_template("diff_report.html").render(**html_context(rep, base_url, rule))
 
 
-def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None) -> dict:
-    """What ``_diff_body.html`` shows: the standalone page and the site's ``/diff/<from>/<to>`` page share it."""
+def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None,
+                 in_play: dict[str, list[dict]] | None = None) -> dict:
+    """What ``_diff_body.html`` shows: the standalone page and the site's ``/diff/<from>/<to>`` page share it.
+
+    ``in_play``: rule key -> the comparison scenarios whose games diverge because of the rule (dicts with title,
+    url, rule_set, line, step, differs); each rule pair of the report links to those of its rules."""
+    in_play = in_play or {}
     cls = rep.cls
     groups = rep.story(rule) if rule else cls.groups
     titles = {r.section: r for r in cls.new if r.level == "section"}
@@ -432,8 +437,8 @@ def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None)
     removed_sections = [{"chapter": ch, "section": sec,
                          "title": old_titles[sec].title if sec in old_titles and old_titles[sec].title else "",
                          "groups": gs} for (ch, sec), gs in removed.items()]
-    view = [{**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]} for sec in sections]
-    removed_view = [{**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]}
+    view = [{**sec, "groups": [_group_view(rep, g, base_url, in_play) for g in sec["groups"]]} for sec in sections]
+    removed_view = [{**sec, "groups": [_group_view(rep, g, base_url, in_play) for g in sec["groups"]]}
                     for sec in removed_sections]
     story = [{"edition": s["edition"].id, "label": s["rule"].label,
               "url": rule_url(base_url, s["edition"].id, s["rule"].norm), "cls": s["cls"], "side": s["side"],
@@ -451,8 +456,13 @@ def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None)
     )
 
 
-def _group_view(rep: Report, g: Group, base_url: str) -> dict:
+def _group_view(rep: Report, g: Group, base_url: str, in_play: dict[str, list[dict]] | None = None) -> dict:
+    scenarios: dict[tuple, dict] = {}
+    for r in [*g.old, *g.new]:
+        for s in (in_play or {}).get(r.key, []):
+            scenarios.setdefault((s["url"], s["line"], s["rule_set"]), s)
     return {
+        "in_play": list(scenarios.values()),
         "cls": g.change_class, "g": g, "flags": _flags(g), "stats": diff_stats(g.diff) if g.diff is not None else {},
         "old": [(r.label, rule_url(base_url, rep.old.id, r.norm or r.number)) for r in g.old],
         "new": [(r.label, rule_url(base_url, rep.new.id, r.norm or r.number)) for r in g.new],

@@ -251,6 +251,29 @@ def scenarios(conn, rule_id: int) -> list[dict]:
     return found
 
 
+def in_play(conn, rule_id: int) -> list[dict]:
+    """The comparison scenarios whose games under two rule sets diverge because of this rule (kb.rulesets.store):
+    the step, the rule set it applied under, and how the two games differ there."""
+    if not has_table(conn, "rule_divergences"):
+        return []
+    return rows(conn, """select scenario_id, scenario, title, rule_set, other_rule_set, line, step, differs, via
+                         from rule_divergences where rule_id = ? order by scenario, line, rule_set""", (rule_id,))
+
+
+def in_play_by_rule(conn, urls, editions: tuple[str, ...]) -> dict[str, list[dict]]:
+    """Rule key -> the scenarios it is in play in (as :func:`in_play`, with the scenario's URL), for the rules of
+    ``editions``."""
+    if not has_table(conn, "rule_divergences"):
+        return {}
+    marks = ", ".join("?" for _ in editions)
+    out: dict[str, list[dict]] = {}
+    for d in rows(conn, f"""select * from rule_divergences where edition_id in ({marks})
+                            order by scenario, line""", editions):
+        url = urls.scenario(d["scenario_id"]) if d["scenario_id"] else urls.rule(d["edition_id"], d["number"])
+        out.setdefault(d["rule"], []).append({**d, "url": url})
+    return out
+
+
 def history(conn, rule: dict) -> dict | None:
     """The rule's life across editions and languages (:mod:`kb.history`); None without concepts."""
     if rule.get("concept_id") is None or not numbers.is_number(rule["norm"] or ""):
@@ -279,7 +302,7 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
             "counterparts": counterparts(conn, v.rule, lang) if has_alignments else
             {"rules": [], "items": [], "missing": []},
             "changes": changes(conn, v.rule, languages), "engine": engine_links(conn, r["id"]),
-            "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule),
+            "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule), "in_play": in_play(conn, r["id"]),
         })
     return out
 
