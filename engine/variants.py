@@ -11,7 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
-from . import combat, damagestack, drawtrigger, manaburn, sba, turn
+from . import combat, damagestack, drawing, drawtrigger, emptylibrary, manaburn, sba, turn
 from .registry import REGISTRY, Citation
 
 #: feature -> variant -> role -> function
@@ -36,6 +36,10 @@ FEATURES: dict[str, dict[str, dict[str, Callable]]] = {
         "turn_based_action": {"draw_step": turn.draw},
         "triggered_ability": {"draw_step": drawtrigger.draw_step_trigger},
     },
+    "draw_from_empty_library": {
+        "state_based_action": {"empty_library": drawing.remember_empty_draw},
+        "loses_at_once": {"empty_library": emptylibrary.loses_at_once},
+    },
 }
 
 
@@ -48,6 +52,7 @@ class Variants:
     legend_groups: Callable
     no_attackers: Callable
     draw_step: Callable
+    empty_library: Callable
 
     def __init__(self, chosen: dict[str, str]):
         for feature, variant in chosen.items():

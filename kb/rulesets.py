@@ -129,8 +129,10 @@ def _step_view(d: Divergence, sets: tuple[RuleSet, RuleSet], linker: Linker | No
     sides = []
     for i, step in enumerate((d.left, d.right)):
         own, other = sets[i], sets[1 - i]
-        rules = [linker.link(r, own, other).as_dict() if linker is not None
-                 else RuleLink(r, parse_citation(r).edition, parse_citation(r).number, "").as_dict()
+        theirs = set((d.right, d.left)[i].rules)
+        rules = [{**(linker.link(r, own, other).as_dict() if linker is not None
+                     else RuleLink(r, parse_citation(r).edition, parse_citation(r).number, "").as_dict()),
+                  "only_here": r not in theirs}
                  for r in step.rules]
         sides.append({"rule_set": own.name, "outcome": step.outcome,
                       "state": {k: d.differences[k][i] for k in d.differences}, "rules": rules})

@@ -143,12 +143,13 @@ def _print_comparison(view: dict) -> None:
         left, right = (side["state"][key] for side in d["sides"])
         click.echo(f"    {key:{width}}  {left:28} {right}")
     for side in d["sides"]:
-        click.echo(f"  rules applied under {side['rule_set']}:")
+        click.echo(f"  rules applied under {side['rule_set']} (* not under the other rule set):")
         for r in side["rules"]:
             aligned = ", ".join(f"{x['rule']} ({x['relation']})" for x in r["alignment"])
-            click.echo(f"    {r['rule']:28} {r['url']}" + (f"\n      ~ {aligned}" if aligned else "")
+            mark = "*" if r["only_here"] else " "
+            click.echo(f"  {mark} {r['rule']:28} {r['url']}" + (f"\n      ~ {aligned}" if aligned else "")
                        + (f"\n      word diff: {r['diff_url']}" if r["diff_url"] else ""))
-    later = [n for n in view["divergent_steps"][1:]]
+    later = view["divergent_steps"][1:]
     if later:
         click.echo(f"  later steps that differ: lines {', '.join(map(str, later))}")
     click.echo(f"  {'PASS' if all(view['passes'].values()) and not view['errors'] else 'FAIL'}")

@@ -51,6 +51,8 @@ def test_compare_as_json(kb_db):
     assert rule["edition"] == "de-1999" and rule["number"] == "420.5e"
     assert any(a["rule"] == "en-2024-11-08/704.5j" for a in rule["alignment"])
     assert rule["diff_url"] == "/diff/en-1999-04-23/en-2024-11-08?rule=420.5e"
+    assert rule["only_here"]
+    assert not next(r for r in old["rules"] if r["rule"] == "en-2024-11-08/704.3")["only_here"]
 
 
 def test_compare_without_divergence(kb_db):
