@@ -305,8 +305,27 @@ def _terminology_text(rep: Report) -> list[str]:
     return out
 
 
+def _in_play(rep: Report, g: Group) -> list[dict]:
+    """The comparison scenarios whose games diverge because of a rule of the group (each step once)."""
+    found: dict[tuple, dict] = {}
+    for r in [*g.old, *g.new]:
+        for d in rep.in_play.get(r.key, []):
+            found.setdefault((d["scenario"], d["line"], d["rule_set"]), d)
+    return list(found.values())
+
+
+def _in_play_text(rep: Report, g: Group, width: int) -> list[str]:
+    return [_plain_wrap(f"in play: {d['scenario']}:{d['line']} under {d['rule_set']} — {d['differs']}", width,
+                        "    ", {"fg": "cyan"}) for d in _in_play(rep, g)]
+
+
 def _group_body_text(rep: Report, g: Group, fold: bool, width: int) -> list[str]:
-    """The lines under a group's head in the full report: its word diff, or its texts (shortened)."""
+    """The lines under a group's head in the full report: its word diff, or its texts (shortened); the scenarios
+    the group's rules are in play in."""
+    return _group_texts(rep, g, fold, width) + _in_play_text(rep, g, width)
+
+
+def _group_texts(rep: Report, g: Group, fold: bool, width: int) -> list[str]:
     indent = "    "
     if g.change_class == "unchanged":
         return []
@@ -357,6 +376,7 @@ def _render_story_text(rep: Report, rule: str, fold: bool, width: int) -> str:
                 out.append(click.style("    folded shifts:", bold=True))
                 for seg in terms:
                     out.append(f"      {seg.old.strip()} → {seg.new.strip()}  ({seg.label})")
+        out.extend(_in_play_text(rep, g, width))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -409,7 +429,9 @@ def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None,
 
     ``in_play``: rule key -> the comparison scenarios whose games diverge because of the rule (dicts with title,
     url, rule_set, line, step, differs); each rule pair of the report links to those of its rules."""
-    in_play = in_play or {}
+    in_play = in_play if in_play is not None else {
+        key: [{**d, "url": f"{base_url.rstrip('/')}/scenario/{d['scenario_id']}"} for d in found]
+        for key, found in rep.in_play.items()}
     cls = rep.cls
     groups = rep.story(rule) if rule else cls.groups
     titles = {r.section: r for r in cls.new if r.level == "section"}
@@ -517,7 +539,9 @@ def report_json(rep: Report, rule: str | None = None) -> dict:
         "renumbering": renumbering_map(cls),
         "terminology": rep.terminology,
         "terminology_candidates": rep.candidates,
-        "groups": [group_json(g) for g in (rep.story(rule) if rule else cls.groups)],
+        "groups": [{**group_json(g), "in_play": [{k: d[k] for k in ("scenario", "title", "rule_set", "line", "step",
+                                                                     "differs")} for d in _in_play(rep, g)]}
+                   for g in (rep.story(rule) if rule else cls.groups)],
     }
     if rule:
         out["rule"] = rule

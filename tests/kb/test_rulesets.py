@@ -84,3 +84,17 @@ def test_a_rule_set_naming_an_edition_not_in_the_kb(kb_db):
     assert "data/rulesets.toml:40" in str(e.value) and "'de-1998', which is not in the knowledge base" in str(e.value)
     for rs in engine_rulesets.load().sets.values():  # the real rule sets name editions the KB has
         rulesets.check_editions(rs, rulesets.known_editions(db))
+
+
+def test_the_diff_report_links_rule_pairs_to_the_scenarios_they_are_in_play_in(kb_db):
+    from kb.diff.cli import diff
+
+    out = CliRunner().invoke(diff, ["--db", str(kb_db), "--from", "en-1999-04-23", "--to", "en-2024-11-08",
+                                    "--rule", "420.5e"])
+    assert out.exit_code == 0, out.output
+    assert "in play: data/scenarios/rulesets-420.5e-legendenregel.scenario:14 under de-1999" in out.output
+    out = CliRunner().invoke(diff, ["--db", str(kb_db), "--from", "de-1999", "--to", "de-2024", "--format", "json"])
+    groups = json.loads(out.output)["groups"]
+    legend = next(g for g in groups if g["old"] and g["old"][0]["norm"] == "420.5e")
+    assert legend["in_play"][0]["scenario"].endswith("rulesets-420.5e-legendenregel.scenario")
+    assert not next(g for g in groups if g["old"] and g["old"][0]["norm"] == "300.1")["in_play"]
