@@ -177,6 +177,27 @@ def own_numbers(linker: Linker, rs: RuleSet, rule: str) -> set[str]:
     return {parse_citation(k).number for k, _ in found if k.startswith(edition + "/")}
 
 
+def enforced_through_alignment(db, linker: Linker | None = None) -> list[dict]:
+    """For each rule set whose editions the engine does not cite directly for an unchanged rule: the rules of the
+    set's first edition each engine function enforces through the alignment — rows of rule key, function, the
+    citation it stands for (``via``) and the rule set."""
+    from engine.registry import load_all
+
+    linker = linker or Linker(db)
+    out = []
+    for rs in load_rulesets().sets.values():
+        if not rs.unchanged:
+            continue
+        for link in load_all():
+            for c in link.citations:
+                if c.edition in rs.editions:
+                    continue
+                for number in sorted(own_numbers(linker, rs, c.key)):
+                    out.append({"rule": f"{rs.editions[0]}/{number}", "function": link.qualname, "file": link.file,
+                                "line": link.line, "via": c.key, "rule_set": rs.name})
+    return out
+
+
 def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
     """Per rule family of the set's first edition: the rules the engine enforces under the set (cited directly
     or through the alignment of an unchanged rule) and the rules a scenario tests under it (a scenario that
@@ -296,3 +317,20 @@ def store(db) -> None:
     db["rule_divergences"].insert_all(rows)
     db["rule_divergences"].create_index(["rule_id"], if_not_exists=True)
     db["rule_divergences"].create_index(["rule"], if_not_exists=True)
+    _store_aligned_enforces(db, rules)
+
+
+def _store_aligned_enforces(db, rules: dict[str, int]) -> None:
+    """``aligned_enforces``: rules enforced once for both rule sets, found through the alignment (a 1999 rule and
+    the engine function that enforces today's counterpart)."""
+    if "aligned_enforces" in db.table_names():
+        db["aligned_enforces"].drop()
+    functions = ({row["qualname"]: row["id"] for row in db.query("select id, qualname from engine_functions")}
+                 if "engine_functions" in db.table_names() else {})
+    rows = [{**row, "rule_id": rules.get(row["rule"]), "function_id": functions.get(row["function"])}
+            for row in enforced_through_alignment(db)]
+    db["aligned_enforces"].create({"rule_id": int, "rule": str, "function_id": int, "function": str, "file": str,
+                                   "line": int, "via": str, "rule_set": str},
+                                  foreign_keys=[("rule_id", "rules", "id"), ("function_id", "engine_functions", "id")])
+    db["aligned_enforces"].insert_all(rows)
+    db["aligned_enforces"].create_index(["rule_id"], if_not_exists=True)

@@ -262,6 +262,9 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                              "url": urls.code(f["qualname"])} for f in p["engine"]],
             "scenarios": [{"path": sc["path"], "title": sc["title"], "url": urls.scenario(sc["id"])}
                           for sc in p["scenarios"]],
+            "enforced_through_alignment": [{"qualname": f["function"], "file": f["file"], "line": f["line"],
+                                            "via": f["via"], "rule_set": f["rule_set"], "url": urls.code(f["function"])}
+                                           for f in p["aligned_engine"]],
             "in_play": [{k: d[k] for k in ("scenario", "title", "rule_set", "other_rule_set", "line", "step",
                                            "differs", "via")} | {"url": urls.scenario(d["scenario_id"])
                                                                   if d["scenario_id"] else None}

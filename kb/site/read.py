@@ -251,6 +251,15 @@ def scenarios(conn, rule_id: int) -> list[dict]:
     return found
 
 
+def aligned_engine_links(conn, rule_id: int) -> list[dict]:
+    """Engine functions that enforce this rule through the alignment: they cite its unchanged counterpart of
+    another edition, and the rule set of this rule's edition uses them (kb.rulesets)."""
+    if not has_table(conn, "aligned_enforces"):
+        return []
+    return rows(conn, """select function_id, function, file, line, via, rule_set from aligned_enforces
+                         where rule_id = ? order by function, via""", (rule_id,))
+
+
 def in_play(conn, rule_id: int) -> list[dict]:
     """The comparison scenarios whose games under two rule sets diverge because of this rule (kb.rulesets.store):
     the step, the rule set it applied under, and how the two games differ there."""
@@ -303,6 +312,7 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
             {"rules": [], "items": [], "missing": []},
             "changes": changes(conn, v.rule, languages), "engine": engine_links(conn, r["id"]),
             "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule), "in_play": in_play(conn, r["id"]),
+            "aligned_engine": aligned_engine_links(conn, r["id"]),
         })
     return out
 

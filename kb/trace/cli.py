@@ -253,7 +253,11 @@ def _print_trace(item, db) -> bool:
         links = REGISTRY.functions_for(item)
         for link in links:
             click.echo(f"  {link.qualname}  {link.file}:{link.line}")
-        if not links:
+        aligned = [r for r in rs.enforced_through_alignment(db) if r["rule"] == item.key] if db is not None else []
+        for r in aligned:
+            click.echo(f"  {r['function']}  {r['file']}:{r['line']}  (through the alignment: as {r['via']}, "
+                       f"rule set {r['rule_set']})")
+        if not links and not aligned:
             click.echo("  (no engine function)")
         click.echo("scenarios:")
         hits = sorted({(res.scenario.path, how) for res, key, how in tr.scenario_links() if key == item.key},

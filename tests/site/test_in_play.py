@@ -36,3 +36,12 @@ def test_the_diff_report_links_the_rule_pairs_to_the_scenarios(site):
     assert "in play" in block.group(0) and "Manabrand" in block.group(0)
     story = site.get("/diff/en-1999-04-23/en-2024-11-08?rule=420.5e").text
     assert "Die Legendenregel" in story
+
+
+def test_an_unchanged_1999_rule_shows_the_function_that_enforces_it_through_the_alignment(site):
+    text = site.get("/rule/de-1999/420.3").text
+    assert "Enforced through the alignment" in text
+    assert "engine.sba.check_state_based_actions" in text and "as en-2024-11-08/704.3" in text
+    data = site.get("/rule/de-1999/420.3.json").json()
+    assert {"qualname": "engine.sba.check_state_based_actions", "via": "en-2024-11-08/704.3",
+            "rule_set": "de-1999"}.items() <= data["rules"][0]["enforced_through_alignment"][0].items()
