@@ -1,8 +1,7 @@
 """The draw of the draw step as a triggered ability (the rules of 1999, 304.1).
 
-"At the beginning of the draw step the active player draws a card.  This is a triggered ability, as
-if a card said 'At the beginning of your draw step, draw a card'."  It goes on the stack, players
-receive priority, and the card is drawn when it resolves.  Today the draw is a turn-based action
+In 1999 the draw of the draw step is a triggered ability, as if every player's card said so: it goes
+on the stack, players receive priority, and the card is drawn when it resolves.  Today the draw is a turn-based action
 that does not use the stack (504.1, :func:`engine.turn.draw`); the rule set chooses (feature ``draw_step``).
 """
 from __future__ import annotations

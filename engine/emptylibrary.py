@@ -1,8 +1,8 @@
 """Drawing from an empty library under the rules of 1999 (102.2, 102.3): the player has lost, at once.
 
-"Wenn ein Spieler mehr Karten ziehen muß, als in seiner Bibliothek noch vorhanden sind, hat er
-verloren" — and the game ends the moment a rule says so (102.3), in the middle of a resolution if
-need be; 420.5 lists no state-based action for it.  Today the attempt is remembered and the player
+A player who must draw more cards than their library holds has lost (102.2), and the game ends
+the moment a rule says so (102.3), in the middle of a resolution if need be; the state-based
+effects of 420.5 do not include it.  Today the attempt is remembered and the player
 loses when state-based actions are next checked (121.4, 704.5b; :func:`engine.drawing.remember_empty_draw`);
 the rule set chooses (feature ``draw_from_empty_library``).
 """

@@ -239,14 +239,14 @@ def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
 
 def comparison_scenarios() -> list:
     """The scenario files played under two or more rule sets (``rulesets:`` header)."""
-    from engine.scenario import all_files, load
+    from engine.scenario import ScenarioError, all_files, load
 
     out = []
     for path in all_files():
         try:
             if len(load(path).rulesets) >= 2:
                 out.append(path)
-        except Exception:  # noqa: BLE001 — a broken scenario stops the build earlier, in kb.trace.check_inputs
+        except ScenarioError:  # a broken scenario stops the build earlier, in kb.trace.check_inputs
             continue
     return out
 

@@ -98,3 +98,11 @@ def test_the_diff_report_links_rule_pairs_to_the_scenarios_they_are_in_play_in(k
     legend = next(g for g in groups if g["old"] and g["old"][0]["norm"] == "420.5e")
     assert legend["in_play"][0]["scenario"].endswith("rulesets-420.5e-legendenregel.scenario")
     assert not next(g for g in groups if g["old"] and g["old"][0]["norm"] == "300.1")["in_play"]
+
+
+def test_compare_reports_a_scenario_that_cannot_be_played_under_one_set(kb_db):
+    out = CliRunner().invoke(scenario, ["compare", "--db", str(kb_db), "data/scenarios/704.5j-legendenregel.scenario"])
+    assert out.exit_code == 1
+    assert "ERROR data/scenarios/704.5j-legendenregel.scenario:12: expects en-2024-11-08/704.5j" in out.output
+    out = CliRunner().invoke(scenario, ["compare", "--rules", "de-1999", "de-1066", MANABRAND])
+    assert out.exit_code == 2 and "unknown rule set 'de-1066'" in out.output
