@@ -356,6 +356,11 @@ def scenario(conn, scenario_id: int) -> dict | None:
     s = found[0]
     s["rules"] = rows(conn, """select sr.edition_id, sr.number, sr.how, r.norm from scenario_rules sr
                                left join rules r on r.id = sr.rule_id where sr.scenario_id = ?""", (scenario_id,))
+    s["divergences"] = (rows(conn, """select d.line, d.step, d.rule_set, d.other_rule_set, d.differs, d.edition_id,
+                                            d.number, r.norm from rule_divergences d
+                                     left join rules r on r.id = d.rule_id
+                                     where d.scenario_id = ? and d.via is null order by d.line, d.rule_set""",
+                             (scenario_id,)) if has_table(conn, "rule_divergences") else [])
     return s
 
 

@@ -45,3 +45,14 @@ def test_an_unchanged_1999_rule_shows_the_function_that_enforces_it_through_the_
     data = site.get("/rule/de-1999/420.3.json").json()
     assert {"qualname": "engine.sba.check_state_based_actions", "via": "en-2024-11-08/704.3",
             "rule_set": "de-1999"}.items() <= data["rules"][0]["enforced_through_alignment"][0].items()
+
+
+def test_a_comparison_scenario_page_shows_where_the_games_diverge(site):
+    text = site.get("/rule/de-1999/300.4").text
+    url = re.search(r'<a href="(/scenario/\d+)">Manabrand', text).group(1)
+    page = site.get(url).text
+    assert "Where the games under two rule sets diverge" in page
+    assert "line 17 “next step” — under de-1999" in page and "/rule/de-1999/300.4" in page
+    assert "Alice life: 0 ↔ 1" in page
+    other = site.get("/scenario/1").text  # 117.3d-prioritaet-reihum: played under today's rules only
+    assert "117.3d" in other and "Where the games under two rule sets diverge" not in other
