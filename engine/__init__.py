@@ -36,6 +36,11 @@ Modules, named after what they enforce:
 ``combat``, ``sba``,            506–511: combat; 704: state-based actions;
 ``players``                     104, 800.4: winning, losing and leaving the game
 ``actions``                     illegal actions (and any failure): back to the exact state before
+``rulesets``, ``variants``      rule sets (data/rulesets.toml) and, where they differ, the function
+                                of each version, chosen once per game
+``manaburn``, ``damagestack``,  the 1999 versions: mana burn (300.4), combat damage on the stack
+``drawtrigger``,                (310.2–310.4), the draw step's draw as a triggered ability (304.1);
+``ruleobjects``                 objects a rule puts on the stack
 ``game``, ``choices``           the facade players act through; what they announce and decide
 ``registry``                    which function enforces which rule; which rules a step applied
 ``scenario``                    scenario files: parse and play them

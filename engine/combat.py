@@ -34,14 +34,13 @@ def _creature(game, oid: int, player: int, what: str):
 
 
 @enforces(EN + "508.1", EN + "508.1a", EN + "508.1b", EN + "508.1c", EN + "508.1f", EN + "302.6", EN + "702.10b",
-          EN + "702.3b", EN + "702.20b", EN + "508.3a", EN + "508.8")
+          EN + "702.3b", EN + "702.20b", EN + "508.3a")
 def declare_attackers(game, declaration: list[tuple[int, tuple]]) -> None:
     """The active player declares attackers (each with what it attacks); they become tapped unless vigilant."""
     st = game.state
     applied(EN + "508.1")
     if not declaration:
-        applied(EN + "508.8")  # no attackers: no declare blockers and combat damage steps
-        return
+        return  # no attackers: what happens next depends on the rule set (engine.variants, no_attackers)
     for oid, defender in declaration:
         obj = _creature(game, oid, st.active, "attack")
         applied(EN + "508.1a")
@@ -136,10 +135,11 @@ def has_first_strike(game) -> bool:
                if oid in st.objects)
 
 
-@enforces(EN + "510.1", EN + "510.1a", EN + "510.1b", EN + "510.1c", EN + "510.1d", EN + "510.2", EN + "510.4",
-          EN + "702.7b", EN + "702.19b")
-def combat_damage(game, first_strike_step: bool) -> None:
-    """Each attacking and blocking creature assigns damage equal to its power; all of it is dealt at once."""
+@enforces(EN + "510.1", EN + "510.1a", EN + "510.1b", EN + "510.1c", EN + "510.1d", EN + "510.4", EN + "702.7b",
+          EN + "702.19b")
+def assign_combat_damage(game, first_strike_step: bool) -> list[tuple[object, object, list[tuple]]]:
+    """Each attacking and blocking creature assigns combat damage equal to its power: (creature, its
+    characteristics, [(recipient, amount)]) for each creature that assigns any.  The same under every rule set."""
     st = game.state
     applied(EN + "510.1")
     if first_strike_step:
@@ -155,6 +155,13 @@ def combat_damage(game, first_strike_step: bool) -> None:
             continue
         applied(EN + "510.1a")
         assignments.append((obj, game.characteristics(obj), _assign(game, obj, power)))
+    return assignments
+
+
+@enforces(EN + "510.2")
+def combat_damage(game, first_strike_step: bool) -> None:
+    """Today's rules: the assigned combat damage is dealt at once, as the step begins (it does not use the stack)."""
+    assignments = assign_combat_damage(game, first_strike_step)
     applied(EN + "510.2")
     for obj, ch, targets in assignments:  # dealt simultaneously: every assignment was made first
         deal_damage(game, obj, ch, targets, combat=True)

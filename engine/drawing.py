@@ -14,21 +14,29 @@ from .zones import move
 EN = "en-2024-11-08/"
 
 
-@enforces(EN + "121.1", EN + "121.2", EN + "121.4")
+@enforces(EN + "121.1", EN + "121.2")
 def draw_card(game, player: int) -> None:
-    """Draw one card: the top card of the library into the hand; from an empty library, remember the attempt."""
+    """Draw one card: the top card of the library into the hand; from an empty library, what the rule set says
+    (today: the attempt is remembered for 704.5b; 1999: the player loses at once, 102.2)."""
     st = game.state
     p = st.players[player]
     applied(EN + "121.2")
     if not p.library:
-        applied(EN + "121.4")
-        p.drew_from_empty = True
+        game.variants.empty_library(game, player)
         return
     applied(EN + "121.1")
     card = move(game, p.library[-1], HAND)
     p.drawn_this_turn += 1
     emit(game, [Event("draw", obj=card.id, player=player, amount=p.drawn_this_turn)])
     reveal_draw(game, player, card)
+
+
+@enforces(EN + "121.4")
+def remember_empty_draw(game, player: int) -> None:
+    """Today's rules: a player who attempts to draw from an empty library loses the next time a player would
+    receive priority (a state-based action, 704.5b): the attempt is remembered until then."""
+    applied(EN + "121.4")
+    game.state.players[player].drew_from_empty = True
 
 
 @enforces("603.11", "607.2h")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import actions, players, procedures, sba, turn
+from . import actions, players, procedures, rulesets, sba, turn, variants
 from .cards import CardDB, default_db
 from .characteristics import characteristics, keywords, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
@@ -31,9 +31,14 @@ Namer = Callable[[str, list[int]], int | None]
 
 
 class Game:
-    def __init__(self, state: GameState, db: CardDB | None = None, namer: Namer | None = None):
+    def __init__(self, state: GameState, db: CardDB | None = None, namer: Namer | None = None,
+                 rules: rulesets.RuleSet | None = None):
         self.state = state
         self.db = db or default_db()
+        #: the rule set the game follows (data/rulesets.toml; default: today's rules) and, chosen once from it,
+        #: the engine functions that differ between rule sets (engine.variants)
+        self.rules = rules or rulesets.get()
+        self.variants = variants.select(self.rules)
         #: the locked total cost of the last spell or ability put on the stack (for inspection)
         self.last_cost: TotalCost | None = None
         #: how a choice given by name is looked up (sacrifice: …, choose: …); None: the first object of that
@@ -51,10 +56,11 @@ class Game:
         self.activating: list = []
 
     @staticmethod
-    def new(names: list[str], life: int = 20, db: CardDB | None = None, namer: Namer | None = None) -> "Game":
+    def new(names: list[str], life: int = 20, db: CardDB | None = None, namer: Namer | None = None,
+            rules: rulesets.RuleSet | None = None) -> "Game":
         st = GameState(players=[Player(i, n, life) for i, n in enumerate(names)])
         st.players[0].last_turn = st.turn
-        return Game(st, db, namer)
+        return Game(st, db, namer, rules)
 
     # -- setup (not game actions) ---------------------------------------------------------------------------
     def put(self, card: str, zone: str, player: int, *, tapped: bool = False, new: bool = False,
@@ -94,6 +100,8 @@ class Game:
         obj = self.state.objects.get(ref)
         if obj is None:
             return f"object {ref} (gone)"
+        if obj.card is None and obj.ability is None:
+            return obj.source_card or "?"  # an object a rule put on the stack (engine.ruleobjects)
         return obj.card or f"ability of {obj.source_card}"
 
     # -- actions --------------------------------------------------------------------------------------------

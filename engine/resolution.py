@@ -13,6 +13,7 @@ from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .registry import applied, enforces
+from .ruleobjects import StackedByRule
 from .state import BATTLEFIELD, EXILE, GRAVEYARD
 from .targets import active_slots, recheck_targets
 from .triggers import Delayed, emit
@@ -30,6 +31,9 @@ def resolve_top(game, choices) -> None:
     """Resolve the object on top of the stack."""
     st = game.state
     obj = st.objects[st.stack[-1]]
+    if isinstance(obj.abdef, StackedByRule):
+        obj.abdef.resolve(game, obj)  # put on the stack by a rule (1999: combat damage, the draw step's draw)
+        return
     ab = definition_of(game, obj)
     queue = list(choices.resolve)
     if obj.ability is None and game.characteristics(obj).is_permanent:
@@ -40,7 +44,7 @@ def resolve_top(game, choices) -> None:
         raise IllegalAction("608.2d", f"choice(s) not needed while resolving: {', '.join(map(str, queue))}")
 
 
-@enforces("608.2", "608.2a", "603.4")
+@enforces("608.2", "608.2a", "603.4", "en-2024-11-08/104.1")
 def resolve_instant_sorcery_or_ability(game, obj, ab, queue: list) -> None:
     """An intervening "if" is checked again, then the targets; then it resolves normally."""
     applied("608.2")
@@ -57,6 +61,9 @@ def resolve_instant_sorcery_or_ability(game, obj, ab, queue: list) -> None:
         remove_without_resolving(game, obj)
         return
     follow_instructions(game, obj, ab, legal, queue)
+    if game.state.over:
+        applied("en-2024-11-08/104.1")  # the game ended while it resolved: it ends immediately
+        return
     finish_resolution(game, obj)
 
 
@@ -77,14 +84,20 @@ def remove_without_resolving(game, obj, rule: str = "608.2b") -> None:
         move(game, obj.id, GRAVEYARD)
 
 
-@enforces("608.2c", "609.1")
+@enforces("608.2c", "609.1", "en-2024-11-08/104.1")
 def follow_instructions(game, obj, ab, legal: dict, queue: list) -> None:
-    """Follow the instructions in order; illegal targets are untouched by the parts they are illegal for."""
+    """Follow the instructions in order; illegal targets are untouched by the parts they are illegal for.  When
+    the game ends on the way (a player loses at once, 1999 102.3), the game ends immediately (104.1)."""
     applied("608.2c")
     applied("609.1")
     ctx = Resolution(game, obj, ab, legal, queue)
+    st = game.state
     for m in obj.ann.modes or (0,):
         for spec in ab.modes[m].effects:
+            if st.over:
+                applied("en-2024-11-08/104.1")
+                queue.clear()  # the choices for the rest of the resolution are not needed any more
+                return
             run_effect(ctx, spec)
 
 

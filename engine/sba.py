@@ -15,6 +15,7 @@ from .state import BATTLEFIELD, GRAVEYARD
 from .zones import move_all
 
 EN = "en-2024-11-08/"
+D = "de-1999/"
 
 
 @enforces(EN + "704.3")
@@ -42,7 +43,7 @@ def _conditions(game) -> dict[str, list]:
     if not _anything(game):
         return found
     found["losers"] = [p.index for p in st.players if p.in_game and (p.life <= 0 or p.drew_from_empty)]
-    legends: dict[tuple[int, str], list[int]] = {}
+    legends: dict[str, list[int]] = {}
     for oid in st.battlefield:
         obj = st.objects[oid]
         ch = game.characteristics(obj)
@@ -53,10 +54,10 @@ def _conditions(game) -> dict[str, list]:
         if "Aura" in ch.subtypes and not _attached_legally(game, obj, ch):
             found["auras"].append(oid)
         if "legendary" in ch.supertypes:
-            legends.setdefault((obj.controller, ch.name), []).append(oid)
+            legends.setdefault(ch.name, []).append(oid)
         if obj.counters.get("+1/+1") and obj.counters.get("-1/-1"):
             found["counters"].append(oid)
-    found["legends"] = [ids for ids in legends.values() if len(ids) > 1]
+    found["legends"] = game.variants.legend_groups(game, [ids for ids in legends.values() if len(ids) > 1])
     found["tokens"] = [oid for oid, o in st.objects.items() if o.token and o.zone != BATTLEFIELD]
     return found
 
@@ -174,9 +175,26 @@ def zero_loyalty(game, ids: list[int], graveyard: list[int]) -> None:
     graveyard.extend(ids)
 
 
+def groups_by_controller(game, same_name: list[list[int]]) -> list[list[int]]:
+    """Today's legend rule looks at each player's legendary permanents on their own (704.5j)."""
+    out = []
+    for ids in same_name:
+        mine: dict[int, list[int]] = {}
+        for oid in ids:
+            mine.setdefault(game.state.objects[oid].controller, []).append(oid)
+        out += [group for group in mine.values() if len(group) > 1]
+    return out
+
+
+def all_controllers(game, same_name: list[list[int]]) -> list[list[int]]:
+    """The legend rule of 1999 looks at all legendary permanents with the same name, whoever controls them."""
+    return same_name
+
+
 @enforces(EN + "704.5j")
 def legend_rule(game, groups: list[list[int]], graveyard: list[int]) -> None:
-    """Two or more legendary permanents with the same name, one controller: they keep one, the rest go."""
+    """Today's rules: two or more legendary permanents with the same name, one controller: that player chooses
+    one, the rest go to their owners' graveyards."""
     applied(EN + "704.5j")
     for ids in groups:
         keep = _kept(game, ids)
@@ -194,6 +212,17 @@ def _kept(game, ids: list[int]) -> int:
     obj = st.objects[ids[0]]
     raise IllegalAction(EN + "704.5j", f"{st.players[obj.controller].name} controls {len(ids)} legendary "
                                        f"{obj.card} and chooses one to keep (add 'keep: LABEL' to the step)")
+
+
+@enforces(D + "420.5e")
+def oldest_legend_stays(game, groups: list[list[int]], graveyard: list[int]) -> None:
+    """The rules of 1999: of two or more legendary permanents with the same name in play — whoever controls them —
+    all but the oldest go to their owners' graveyards; nobody chooses.  (Objects that came into play together
+    would all go; the engine gives each object its own time of entering, so there is no tie.)"""
+    applied(D + "420.5e")
+    for ids in groups:
+        oldest = min(ids)  # object ids grow in the order the objects came into play
+        graveyard.extend(oid for oid in ids if oid != oldest)
 
 
 @enforces(EN + "704.5m")
@@ -231,6 +260,7 @@ def _to_graveyard(game, graveyard: list[int]) -> None:
 
 #: the state-based actions in the order they are performed (all of them as one event)
 ACTIONS = [("losers", players_lose), ("zero", zero_toughness), ("lethal", lethal_damage),
-           ("deathtouch", deathtouch_damage), ("walkers", zero_loyalty), ("legends", legend_rule),
+           ("deathtouch", deathtouch_damage), ("walkers", zero_loyalty),
+           ("legends", lambda game, groups, graveyard: game.variants.legend_rule(game, groups, graveyard)),
            ("auras", unattached_auras), ("counters", counters_cancel), ("tokens", tokens_cease)]
 EMPTY = [key for key, _ in ACTIONS]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import combat, priority, resolution
+from . import combat, priority, resolution, sba
 from .drawing import draw_card
 from .errors import IllegalAction
 from .events import Event
@@ -66,14 +66,14 @@ def next_step(game) -> None:
 def end_step(game) -> None:
     st = game.state
     if any(any(p.pool) for p in st.players):
-        applied_mana_empties(game)
+        game.variants.mana_pool_empties(game)  # today: 500.4; 1999: 300.4 (mana burn)
     if st.step == "end_of_combat":
         combat.end_combat(game)
 
 
 @enforces(EN + "500.4")
-def applied_mana_empties(game) -> None:
-    """Unused mana empties from each mana pool as a step or phase ends."""
+def mana_empties(game) -> None:
+    """Today's rules: unused mana empties from each mana pool as a step or phase ends (no loss of life)."""
     applied(EN + "500.4")
     for p in game.state.players:
         p.pool = [0] * 6
@@ -110,9 +110,11 @@ def begin_step(game, step: str) -> None:
         next_step(game)
         return
     st.step = step
-    TURN_BASED.get(step, _nothing)(game)
+    priority_in_cleanup = TURN_BASED.get(step, _nothing)(game)
     emit(game, [Event("step", step=step, active=st.active)])
-    if step in NO_PRIORITY and not (step == "cleanup" and st.pending):
+    if step == "declare_attackers" and not st.attackers and game.variants.no_attackers(game):
+        return  # the rule set moved the game on (1999: straight to the end of combat step)
+    if step in NO_PRIORITY and not (step == "cleanup" and (priority_in_cleanup or st.pending)):
         next_step(game)
         return
     applied(EN + "117.3a")
@@ -120,7 +122,7 @@ def begin_step(game, step: str) -> None:
 
 
 def _nothing(game) -> None:
-    pass
+    return None
 
 
 @enforces(EN + "502.3", EN + "502.4")
@@ -134,14 +136,15 @@ def untap(game) -> None:
 
 @enforces(EN + "504.1")
 def draw(game) -> None:
-    """The active player draws a card."""
+    """Today's rules: the active player draws a card as a turn-based action (it does not use the stack)."""
     applied(EN + "504.1")
     draw_card(game, game.state.active)
 
 
 @enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a", "611.2a")
-def cleanup(game) -> None:
-    """Discard down to the maximum hand size; damage wears off; "until end of turn" effects end."""
+def cleanup(game) -> bool:
+    """Discard down to the maximum hand size; damage wears off; "until end of turn" effects end; then the game
+    checks state-based actions: if any were performed or a triggered ability waits, players receive priority."""
     st = game.state
     p = st.players[st.active]
     if len(p.hand) > MAX_HAND:
@@ -155,8 +158,10 @@ def cleanup(game) -> None:
         applied("611.2a")  # "this turn": the effects end now
         st.effects = []
     applied(EN + "514.3")
-    if st.pending:
-        applied(EN + "514.3a")  # something triggered: players receive priority in this cleanup step
+    performed = sba.check_state_based_actions(game)
+    if performed or st.pending:
+        applied(EN + "514.3a")  # state-based actions or triggers: players receive priority in this cleanup step
+    return performed
 
 
 def declare_attackers_step(game) -> None:
@@ -174,11 +179,19 @@ def declare_blockers_step(game) -> None:
 
 #: the turn-based actions of each step (steps without any are missing)
 TURN_BASED: dict[str, Callable] = {
-    "untap": untap, "draw": draw, "declare_attackers": declare_attackers_step,
-    "declare_blockers": declare_blockers_step,
-    "first_strike_damage": lambda game: combat.combat_damage(game, True),
-    "combat_damage": lambda game: combat.combat_damage(game, False), "cleanup": cleanup,
+    "untap": untap, "draw": lambda game: game.variants.draw_step(game),
+    "declare_attackers": declare_attackers_step, "declare_blockers": declare_blockers_step,
+    "first_strike_damage": lambda game: game.variants.combat_damage(game, True),
+    "combat_damage": lambda game: game.variants.combat_damage(game, False), "cleanup": cleanup,
 }
+
+
+@enforces(EN + "508.8")
+def skip_blockers_and_damage(game) -> bool:
+    """Today's rules: no creatures were declared as attackers, so the declare blockers and combat damage steps
+    are skipped — the declare attackers step itself goes on (its players receive priority)."""
+    applied(EN + "508.8")
+    return False
 
 
 @enforces(EN + "500.2")
@@ -201,3 +214,13 @@ def advance_to(game, step: str, next_turn: bool = False) -> str | None:
         if (st.turn > turn) == next_turn and STEPS.index(st.step) >= target:
             return None  # there, or past it when the step itself was skipped (508.8)
     return f"stopped in {st.step}"
+
+
+@enforces("de-1999/308.4")
+def skip_to_end_of_combat(game) -> bool:
+    """The rules of 1999: no creatures were declared as attackers, so the game goes straight on to the end of
+    combat step — the rest of the declare attackers step and the steps after it are skipped."""
+    applied("de-1999/308.4")
+    game.state.step = "combat_damage"  # the last step before the end of combat step
+    next_step(game)
+    return True

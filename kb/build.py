@@ -36,6 +36,7 @@ from .cache import LemmaStore, ParseCache, lemmatiser_version
 from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, document_rows, texts_of
+from .rulesets import store as rulesets_store
 from .trace import store as trace_store
 
 
@@ -44,6 +45,7 @@ def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_u
     return [
         ("engine trace links", trace_store),
         ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
+        ("rule set comparisons", rulesets_store),
         ("diffs", partial(diff_store, cache_dir=cache_root, workers=workers)),
     ]
 #: the code and data whose change makes a database out of date (besides the manifest and sources)

@@ -71,6 +71,8 @@ class Scenario:
     turn: tuple[int, str | None, str] = (1, None, "main1")
     setup: list[tuple[int, str, str, str]] = field(default_factory=list)  # line, player, attr, value
     steps: list[Step] = field(default_factory=list)
+    #: the rule sets the scenario is played under (``rulesets:`` header); two or more: a comparison scenario
+    rulesets: list[str] = field(default_factory=list)
 
     def rule_tags(self) -> list[str]:
         """Citation keys of the rules this scenario is tagged with (examples count for their rule)."""
@@ -88,6 +90,15 @@ class Scenario:
             except ValueError:
                 pass
         return out
+
+
+def under(text: str) -> tuple[str | None, str]:
+    """``"under de-1999: Alice life: 17"`` -> ("de-1999", "Alice life: 17"); other expectations: (None, text)."""
+    if text.startswith("under "):
+        head, sep, rest = text[len("under "):].partition(":")
+        if sep:
+            return head.strip(), rest.strip()
+    return None, text
 
 
 def split_list(value: str) -> list[str]:
@@ -108,6 +119,8 @@ class StepResult:
     entered: list[tuple[str, str]] = field(default_factory=list)  # (rule, function): entered, rule not applied
     details: list[str] = field(default_factory=list)
     checks: list[tuple[int, str, bool, str]] = field(default_factory=list)  # line, text, passed, message
+    #: the game after the step, as :func:`engine.scenario.snapshot.snapshot` describes it
+    state: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -115,6 +128,8 @@ class Result:
     scenario: Scenario
     steps: list[StepResult] = field(default_factory=list)
     error: ScenarioError | None = None
+    #: the name of the rule set the scenario was played under
+    rules: str = ""
 
     @property
     def ok(self) -> bool:

@@ -11,8 +11,10 @@ from typing import Callable
 
 from ..paths import ROOT
 from ..registry import parse_citation
+from ..rulesets import RuleSetError
+from ..rulesets import load as load_rulesets
 from ..state import STEP_ALIASES, STEPS
-from .model import CAST_OPTIONS, MAX_FILE, MAX_LINE, OPTIONS, SETUP_ATTRS, Option, Scenario, ScenarioError, Step
+from .model import CAST_OPTIONS, MAX_FILE, MAX_LINE, OPTIONS, SETUP_ATTRS, Option, Scenario, ScenarioError, Step, under
 from .model import number as bounded
 from .names import did_you_mean
 
@@ -82,6 +84,13 @@ class _Parser:
         what = line[len("expect"):].strip()
         if not what:
             raise self.fail(no, "expect what? e.g. 'expect Alice life: 18', 'expect illegal: 601.2c'")
+        ruleset, rest = under(what)
+        if what.startswith("under") and ruleset is None:
+            raise self.fail(no, "write 'expect under RULESET: …', e.g. 'expect under de-1999: Alice life: 17'")
+        if ruleset is not None:
+            _ruleset(self.path, no, ruleset)
+            if not rest:
+                raise self.fail(no, f"expect under {ruleset}: what? e.g. 'expect under {ruleset}: Alice life: 17'")
         if self.current is None:
             self.current = Step(no, "(setup)", "start")
             self.sc.steps.append(self.current)
@@ -187,9 +196,25 @@ def _turn(sc: Scenario, path: str, no: int, value: str) -> None:
     sc.turn = (number, active, phase)
 
 
+def _ruleset(path: str, no: int, name: str) -> str:
+    """The name of the rule set ``name`` (or an alias of it) stands for; an unknown one names the line."""
+    try:
+        return load_rulesets().get(name).name
+    except RuleSetError as e:
+        raise ScenarioError(path, no, str(e)) from None
+
+
+def _rulesets(sc: Scenario, path: str, no: int, value: str) -> None:
+    """``rulesets: de-1999, de-2024``: the scenario is played under each (a comparison scenario)."""
+    names = [_ruleset(path, no, n.strip()) for n in value.split(",") if n.strip()]
+    if not names or len(set(names)) != len(names):
+        raise ScenarioError(path, no, "rulesets: one or more distinct rule sets, e.g. 'rulesets: de-1999, de-2024'")
+    sc.rulesets = names
+
+
 #: header keys and what they set
 HEADERS: dict[str, Callable[[Scenario, str, int, str], None]] = {
-    "title": _title, "tags": _tags, "players": _players, "turn": _turn}
+    "title": _title, "tags": _tags, "players": _players, "turn": _turn, "rulesets": _rulesets}
 
 
 # -- options ------------------------------------------------------------------------------------------------------

@@ -15,20 +15,28 @@ from ..costs import CostSyntaxError, describe, pool_from
 from ..errors import IllegalAction, NotExecutable
 from ..game import Game
 from ..paths import SCENARIOS_DIR
-from ..registry import Tracer
+from ..registry import Tracer, parse_citation
+from ..rulesets import RuleSet, RuleSetError
+from ..rulesets import get as get_ruleset
+from ..rulesets import load as load_rulesets
 from .expect import check as check_expectation
-from .model import LIMITS, SUFFIX, Result, Scenario, ScenarioError, Step, StepResult, number, split_list
+from .model import LIMITS, SUFFIX, Result, Scenario, ScenarioError, Step, StepResult, number, split_list, under
 from .names import Names
 from .reader import load
+from .snapshot import snapshot
 from .steps import do
+
+#: the expectations that name rules: a rule set must have each rule they name
+_RULE_SUBJECTS = ("applied", "order", "illegal")
 
 
 class Runner:
-    def __init__(self, sc: Scenario, db: CardDB | None = None):
+    def __init__(self, sc: Scenario, db: CardDB | None = None, rules: RuleSet | None = None):
         self.sc = sc
         self.db = db or default_db()
+        self.rules = rules or get_ruleset()
         self.players = {name: i for i, name in enumerate(sc.players)}
-        self.game = Game.new(sc.players, db=self.db, namer=self._namer)
+        self.game = Game.new(sc.players, db=self.db, namer=self._namer, rules=self.rules)
         self.names = Names(sc.path, self.game, self.players)
         self.last_illegal: IllegalAction | None = None
 
@@ -114,24 +122,53 @@ class Runner:
     def check(self, line: int, text: str, res: StepResult) -> tuple[bool, str]:
         return check_expectation(self.names, line, text, res, self.last_illegal)
 
+    def expectations(self, step: Step) -> list[tuple[int, str]]:
+        """The step's expectations that hold under this game's rule set (``expect under OTHER: …`` do not)."""
+        out = []
+        for line, text in step.expects:
+            ruleset, rest = under(text)
+            if ruleset is None or load_rulesets().get(ruleset).name == self.rules.name:
+                out.append((line, rest))
+        return out
+
+    def check_rules(self) -> None:
+        """A scenario that expects a rule the rule set does not have cannot be played under it."""
+        for step in self.sc.steps:
+            for line, text in self.expectations(step):
+                subject, _, value = text.partition(":")
+                if subject.strip() not in _RULE_SUBJECTS:
+                    continue
+                words = split_list(value.replace(",", ";"))
+                rules = words[:1] if subject.strip() == "illegal" else words
+                for rule in (r.split()[0] for r in rules if r.split()):
+                    try:
+                        reason = self.rules.lacks(parse_citation(rule))
+                    except ValueError:
+                        continue
+                    if reason is not None:
+                        raise self.fail(line, f"expects {rule}, which the rule set {self.rules.name} does not have "
+                                              f"({reason}); write 'expect under RULESET: …' for a rule of one set")
+
     def run(self) -> Result:
-        result = Result(self.sc)
+        result = Result(self.sc, rules=self.rules.name)
         line = None
         try:
+            self.check_rules()
             self.setup()
             for step in self.sc.steps:
                 line = step.line
                 before = self.game.state.copy() if step.verb != "start" else None
                 sr = self.run_step(step)
                 result.steps.append(sr)
-                expects_illegal = any(t.startswith("illegal") for _, t in step.expects)
+                expects_illegal = any(t.startswith("illegal") for _, t in self.expectations(step))
                 if self.last_illegal is not None and not expects_illegal:
                     sr.outcome = f"unexpected illegal action: {self.last_illegal}"
                 if self.last_illegal is not None and self.game.state != before:
                     sr.outcome = "error: the illegal action did not return the game to the state before it"
-                for line, text in step.expects:
+                for line, text in self.expectations(step):
                     passed, msg = self.check(line, text, sr)
                     sr.checks.append((line, text, passed, msg))
+                sr.state = snapshot(self.game)
                 line = None
         except ScenarioError as e:
             result.error = e
@@ -245,17 +282,27 @@ _ATTRIBUTES: list[tuple[re.Pattern[str], Callable[[_Attributes, Runner, int, str
 
 # -- files --------------------------------------------------------------------------------------------------------
 
-def run_file(path: Path | str, db: CardDB | None = None) -> Result:
-    """Play one scenario file with the card database ``db`` (default: the built-in cards); never raises."""
+def run_file(path: Path | str, db: CardDB | None = None, rules: str | RuleSet | None = None) -> Result:
+    """Play one scenario file with the card database ``db`` (default: the built-in cards) under the rule set
+    ``rules`` (a name, default: today's rules); never raises."""
     try:
         sc = load(path)
     except ScenarioError as e:
         return Result(Scenario(str(path)), error=e)
     try:
+        ruleset = rules if isinstance(rules, RuleSet) else get_ruleset(rules)
+    except RuleSetError as e:
+        return Result(sc, error=ScenarioError(sc.path, None, str(e)))
+    try:
         db = db or default_db()
     except CardError as e:
         return Result(sc, error=ScenarioError(sc.path, None, f"the card files cannot be used: {e}"))
-    return Runner(sc, db).run()
+    return Runner(sc, db, ruleset).run()
+
+
+def rulesets_of(sc: Scenario) -> list[str]:
+    """The rule sets a scenario is played under: its ``rulesets:`` header, else the default rule set."""
+    return sc.rulesets or [load_rulesets().default]
 
 
 def all_files(directory: Path = SCENARIOS_DIR) -> list[Path]:

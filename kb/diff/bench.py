@@ -1,6 +1,6 @@
 """Benchmark of the change report: median wall time of full ``kb diff --format all`` runs.
 
-    python -m kb.diff.bench                      # the widest pair of one language (with the seeds de-1999 -> de-2024), 5 runs
+    python -m kb.diff.bench     # the widest aligned pair of one language (seeds: de-1999 -> de-2024), 5 runs
     python -m kb.diff.bench --from it-wiki --to de-2024 --runs 7 --db /tmp/kb.db
 
 Each run is a fresh process (``python -m kb.cli diff ... --format all``), so interpreter start,

@@ -130,7 +130,25 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
         if old_e.date > new_e.date:
             # the table goes from older to newer wording: read it backwards for a backwards diff
             terms = [Term(t.new, t.old, t.note) for t in terms if t.new]
-    return build_report(old_e, new_e, old, new, pairs, terms, tables)
+    rep = build_report(old_e, new_e, old, new, pairs, terms, tables)
+    rep.in_play = in_play_by_rule(conn, (old_edition, new_edition))
+    return rep
+
+
+def in_play_by_rule(conn, editions: tuple[str, ...]) -> dict[str, list[dict]]:
+    """Rule key -> the comparison scenarios whose games diverge because of it, for the rules of ``editions``
+    (empty without the table ``rule_divergences`` that ``kb build`` writes)."""
+    if not conn.execute("select 1 from sqlite_master where name = 'rule_divergences'").fetchone():
+        return {}
+    marks = ", ".join("?" for _ in editions)
+    cur = conn.execute(f"select * from rule_divergences where edition_id in ({marks}) order by scenario, line",
+                       editions)
+    names = [d[0] for d in cur.description]
+    out: dict[str, list[dict]] = {}
+    for values in cur.fetchall():
+        d = dict(zip(names, values))
+        out.setdefault(d["rule"], []).append(d)
+    return out
 
 
 def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: list[Rule], pairs: Iterable,

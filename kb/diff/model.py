@@ -177,6 +177,9 @@ class Report:
     cross_language: bool
     terminology: list[dict]
     candidates: list[dict]
+    #: rule key -> the comparison scenarios whose games diverge because of the rule (kb.rulesets, the table
+    #: rule_divergences): dicts with scenario, scenario_id, title, rule_set, line, step, differs
+    in_play: dict[str, list[dict]] = field(default_factory=dict)
 
     @property
     def groups(self) -> list[Group]:

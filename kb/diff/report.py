@@ -305,8 +305,27 @@ def _terminology_text(rep: Report) -> list[str]:
     return out
 
 
+def _in_play(rep: Report, g: Group) -> list[dict]:
+    """The comparison scenarios whose games diverge because of a rule of the group (each step once)."""
+    found: dict[tuple, dict] = {}
+    for r in [*g.old, *g.new]:
+        for d in rep.in_play.get(r.key, []):
+            found.setdefault((d["scenario"], d["line"], d["rule_set"]), d)
+    return list(found.values())
+
+
+def _in_play_text(rep: Report, g: Group, width: int) -> list[str]:
+    return [_plain_wrap(f"in play: {d['scenario']}:{d['line']} under {d['rule_set']} — {d['differs']}", width,
+                        "    ", {"fg": "cyan"}) for d in _in_play(rep, g)]
+
+
 def _group_body_text(rep: Report, g: Group, fold: bool, width: int) -> list[str]:
-    """The lines under a group's head in the full report: its word diff, or its texts (shortened)."""
+    """The lines under a group's head in the full report: its word diff, or its texts (shortened); the scenarios
+    the group's rules are in play in."""
+    return _group_texts(rep, g, fold, width) + _in_play_text(rep, g, width)
+
+
+def _group_texts(rep: Report, g: Group, fold: bool, width: int) -> list[str]:
     indent = "    "
     if g.change_class == "unchanged":
         return []
@@ -357,6 +376,7 @@ def _render_story_text(rep: Report, rule: str, fold: bool, width: int) -> str:
                 out.append(click.style("    folded shifts:", bold=True))
                 for seg in terms:
                     out.append(f"      {seg.old.strip()} → {seg.new.strip()}  ({seg.label})")
+        out.extend(_in_play_text(rep, g, width))
         out.append("")
     return "\n".join(out).rstrip() + "\n"
 
@@ -403,8 +423,15 @@ def render_html(rep: Report, base_url: str = BASE_URL, rule: str | None = None) 
     return _env().get_template("diff_report.html").render(**html_context(rep, base_url, rule))
 
 
-def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None) -> dict:
-    """What ``_diff_body.html`` shows: the standalone page and the site's ``/diff/<from>/<to>`` page share it."""
+def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None,
+                 in_play: dict[str, list[dict]] | None = None) -> dict:
+    """What ``_diff_body.html`` shows: the standalone page and the site's ``/diff/<from>/<to>`` page share it.
+
+    ``in_play``: rule key -> the comparison scenarios whose games diverge because of the rule (dicts with title,
+    url, rule_set, line, step, differs); each rule pair of the report links to those of its rules."""
+    in_play = in_play if in_play is not None else {
+        key: [{**d, "url": f"{base_url.rstrip('/')}/scenario/{d['scenario_id']}"} for d in found]
+        for key, found in rep.in_play.items()}
     cls = rep.cls
     groups = rep.story(rule) if rule else cls.groups
     titles = {r.section: r for r in cls.new if r.level == "section"}
@@ -432,8 +459,8 @@ def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None)
     removed_sections = [{"chapter": ch, "section": sec,
                          "title": old_titles[sec].title if sec in old_titles and old_titles[sec].title else "",
                          "groups": gs} for (ch, sec), gs in removed.items()]
-    view = [{**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]} for sec in sections]
-    removed_view = [{**sec, "groups": [_group_view(rep, g, base_url) for g in sec["groups"]]}
+    view = [{**sec, "groups": [_group_view(rep, g, base_url, in_play) for g in sec["groups"]]} for sec in sections]
+    removed_view = [{**sec, "groups": [_group_view(rep, g, base_url, in_play) for g in sec["groups"]]}
                     for sec in removed_sections]
     story = [{"edition": s["edition"].id, "label": s["rule"].label,
               "url": rule_url(base_url, s["edition"].id, s["rule"].norm), "cls": s["cls"], "side": s["side"],
@@ -451,8 +478,13 @@ def html_context(rep: Report, base_url: str = BASE_URL, rule: str | None = None)
     )
 
 
-def _group_view(rep: Report, g: Group, base_url: str) -> dict:
+def _group_view(rep: Report, g: Group, base_url: str, in_play: dict[str, list[dict]] | None = None) -> dict:
+    scenarios: dict[tuple, dict] = {}
+    for r in [*g.old, *g.new]:
+        for s in (in_play or {}).get(r.key, []):
+            scenarios.setdefault((s["url"], s["line"], s["rule_set"]), s)
     return {
+        "in_play": list(scenarios.values()),
         "cls": g.change_class, "g": g, "flags": _flags(g), "stats": diff_stats(g.diff) if g.diff is not None else {},
         "old": [(r.label, rule_url(base_url, rep.old.id, r.norm or r.number)) for r in g.old],
         "new": [(r.label, rule_url(base_url, rep.new.id, r.norm or r.number)) for r in g.new],
@@ -507,7 +539,9 @@ def report_json(rep: Report, rule: str | None = None) -> dict:
         "renumbering": renumbering_map(cls),
         "terminology": rep.terminology,
         "terminology_candidates": rep.candidates,
-        "groups": [group_json(g) for g in (rep.story(rule) if rule else cls.groups)],
+        "groups": [{**group_json(g), "in_play": [{k: d[k] for k in ("scenario", "title", "rule_set", "line", "step",
+                                                                     "differs")} for d in _in_play(rep, g)]}
+                   for g in (rep.story(rule) if rule else cls.groups)],
     }
     if rule:
         out["rule"] = rule

@@ -262,6 +262,13 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                              "url": urls.code(f["qualname"])} for f in p["engine"]],
             "scenarios": [{"path": sc["path"], "title": sc["title"], "url": urls.scenario(sc["id"])}
                           for sc in p["scenarios"]],
+            "enforced_through_alignment": [{"qualname": f["function"], "file": f["file"], "line": f["line"],
+                                            "via": f["via"], "rule_set": f["rule_set"], "url": urls.code(f["function"])}
+                                           for f in p["aligned_engine"]],
+            "in_play": [{k: d[k] for k in ("scenario", "title", "rule_set", "other_rule_set", "line", "step",
+                                           "differs", "via")} | {"url": urls.scenario(d["scenario_id"])
+                                                                  if d["scenario_id"] else None}
+                        for d in p["in_play"]],
             "history": p["history"],
         })
     return {"ok": True, "edition": edition_id, "number": numbers.normalize(number), "rules": out}
@@ -320,8 +327,10 @@ async def diff(datasette, request):
     if rule_no and not rep.story(rule_no):
         return await s.render("site_missing.html", {"what": f"rule {rule_no} in {old} or {new}", "editions": None},
                               request, status=404)
-    context = html_context(rep, base_url=s.urls().prefix.rstrip("/"), rule=numbers.normalize(rule_no)
-                           if rule_no else None)
+    urls = s.urls()
+    in_play = await s.db.execute_fn(lambda conn: read.in_play_by_rule(conn, urls, (old, new)))
+    context = html_context(rep, base_url=urls.prefix.rstrip("/"), rule=numbers.normalize(rule_no)
+                           if rule_no else None, in_play=in_play)
     return await s.render("site_diff.html", context, request)
 
 

@@ -251,6 +251,38 @@ def scenarios(conn, rule_id: int) -> list[dict]:
     return found
 
 
+def aligned_engine_links(conn, rule_id: int) -> list[dict]:
+    """Engine functions that enforce this rule through the alignment: they cite its unchanged counterpart of
+    another edition, and the rule set of this rule's edition uses them (kb.rulesets)."""
+    if not has_table(conn, "aligned_enforces"):
+        return []
+    return rows(conn, """select function_id, function, file, line, via, rule_set from aligned_enforces
+                         where rule_id = ? order by function, via""", (rule_id,))
+
+
+def in_play(conn, rule_id: int) -> list[dict]:
+    """The comparison scenarios whose games under two rule sets diverge because of this rule (kb.rulesets.store):
+    the step, the rule set it applied under, and how the two games differ there."""
+    if not has_table(conn, "rule_divergences"):
+        return []
+    return rows(conn, """select scenario_id, scenario, title, rule_set, other_rule_set, line, step, differs, via
+                         from rule_divergences where rule_id = ? order by scenario, line, rule_set""", (rule_id,))
+
+
+def in_play_by_rule(conn, urls, editions: tuple[str, ...]) -> dict[str, list[dict]]:
+    """Rule key -> the scenarios it is in play in (as :func:`in_play`, with the scenario's URL), for the rules of
+    ``editions``."""
+    if not has_table(conn, "rule_divergences"):
+        return {}
+    marks = ", ".join("?" for _ in editions)
+    out: dict[str, list[dict]] = {}
+    for d in rows(conn, f"""select * from rule_divergences where edition_id in ({marks})
+                            order by scenario, line""", editions):
+        url = urls.scenario(d["scenario_id"]) if d["scenario_id"] else urls.rule(d["edition_id"], d["number"])
+        out.setdefault(d["rule"], []).append({**d, "url": url})
+    return out
+
+
 def history(conn, rule: dict) -> dict | None:
     """The rule's life across editions and languages (:mod:`kb.history`); None without concepts."""
     if rule.get("concept_id") is None or not numbers.is_number(rule["norm"] or ""):
@@ -279,7 +311,8 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
             "counterparts": counterparts(conn, v.rule, lang) if has_alignments else
             {"rules": [], "items": [], "missing": []},
             "changes": changes(conn, v.rule, languages), "engine": engine_links(conn, r["id"]),
-            "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule),
+            "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule), "in_play": in_play(conn, r["id"]),
+            "aligned_engine": aligned_engine_links(conn, r["id"]),
         })
     return out
 
@@ -323,6 +356,11 @@ def scenario(conn, scenario_id: int) -> dict | None:
     s = found[0]
     s["rules"] = rows(conn, """select sr.edition_id, sr.number, sr.how, r.norm from scenario_rules sr
                                left join rules r on r.id = sr.rule_id where sr.scenario_id = ?""", (scenario_id,))
+    s["divergences"] = (rows(conn, """select d.line, d.step, d.rule_set, d.other_rule_set, d.differs, d.edition_id,
+                                            d.number, r.norm from rule_divergences d
+                                     left join rules r on r.id = d.rule_id
+                                     where d.scenario_id = ? and d.via is null order by d.line, d.rule_set""",
+                             (scenario_id,)) if has_table(conn, "rule_divergences") else [])
     return s
 
 

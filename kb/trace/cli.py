@@ -1,6 +1,7 @@
 """The rules engine's commands; ``kb/cli.py`` adds :data:`COMMANDS` to the ``kb`` group.
 
-    kb scenario run FILE...       play scenarios, print the rules each step applied
+    kb scenario run FILE...       play scenarios, print the rules each step applied (--rules de-1999)
+    kb scenario compare FILE...   play under two rule sets, print where the games diverge (--format json)
     kb trace 601.2f               rule text, enforcing functions, scenarios
     kb trace engine.casting.determine_total_cost
     kb trace --check | --review   suspect links / stamp the current rule text as reviewed
@@ -9,6 +10,7 @@
 """
 from __future__ import annotations
 
+import json
 import sys
 import textwrap
 from pathlib import Path
@@ -19,10 +21,14 @@ from engine import bench as engine_bench
 from engine.cards import CardDB, CardError
 from engine.paths import CARDS_DIR
 from engine.registry import REGISTRY, Citation
+from engine.rulesets import RuleSetError
 from engine.scenario import SUFFIX, run_file
+from engine.scenario.compare import compare as compare_games
 
+from .. import rulesets as rs
 from .. import trace as tr
 from ..cli_common import DB_OPTION, open_db
+from ..query import KBMissing, open_kb
 
 
 @click.group()
@@ -37,21 +43,16 @@ def scenario():
                                                    "entered whose rules did not apply")
 @click.option("--cards", "card_dirs", multiple=True, type=click.Path(path_type=Path),
               help="a directory of extra card files (*.toml), loaded next to the built-in ones; repeatable")
-def run(files, quiet, verbose, card_dirs):
+@click.option("--rules", "rules", default=None, metavar="RULESET",
+              help="the rule set to play under (data/rulesets.toml: de-1999, de-2024 …; default: today's rules)")
+def run(files, quiet, verbose, card_dirs, rules):
     """Play scenario FILES; exit 0 only if every expectation holds."""
-    db = None
-    if card_dirs:
-        try:
-            db = CardDB.load(CARDS_DIR, *card_dirs)
-        except CardError as e:
-            click.echo(f"error: {e}")
-            sys.exit(1)
-    paths = []
-    for f in files:
-        paths += sorted(f.glob(f"*{SUFFIX}")) if f.is_dir() else [f]
+    db = _cards(card_dirs)
+    ruleset = _ruleset(rules)
+    paths = _scenario_paths(files)
     failed = 0
     for path in paths:
-        res = run_file(path, db)
+        res = run_file(path, db, ruleset)
         if not quiet:
             _print_result(res, verbose)
         if not res.ok:
@@ -61,6 +62,97 @@ def run(files, quiet, verbose, card_dirs):
                     click.echo(f"FAIL {msg}")
     click.echo(f"{len(paths) - failed} of {len(paths)} scenario(s) passed")
     sys.exit(1 if failed else 0)
+
+
+def _cards(card_dirs) -> CardDB | None:
+    if not card_dirs:
+        return None
+    try:
+        return CardDB.load(CARDS_DIR, *card_dirs)
+    except CardError as e:
+        click.echo(f"error: {e}")
+        sys.exit(1)
+
+
+def _kb(db_path: Path | None):
+    """The built KB, or None when there is none (rule sets are then checked against data/manifest.toml)."""
+    try:
+        return open_kb(db_path) if db_path is not None else None
+    except KBMissing:
+        return None
+
+
+def _ruleset(name: str | None, db=None):
+    """The rule set ``name``, its editions checked against the KB; a clear error, not a traceback."""
+    try:
+        return rs.ruleset(name, db)
+    except RuleSetError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def _scenario_paths(files) -> list[Path]:
+    paths: list[Path] = []
+    for f in files:
+        paths += sorted(f.glob(f"*{SUFFIX}")) if f.is_dir() else [f]
+    return paths
+
+
+@scenario.command("compare")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--rules", "pair", nargs=2, default=None, metavar="OLD NEW",
+              help="the two rule sets (default: the scenario's 'rulesets:', else 1999 against today's)")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@DB_OPTION
+def compare(files, pair, fmt, db_path):
+    """Play each scenario FILE under two rule sets and show where the games diverge: the first step whose state
+    differs, the state on each side, and the rules each side applied in it (with their counterparts through the
+    alignment and the word diff).  Exit 0 if every expectation holds under both rule sets."""
+    db = _kb(db_path)
+    first, second = (_ruleset(pair[0], db), _ruleset(pair[1], db)) if pair else (None, None)
+    linker = rs.Linker(db) if db is not None else None
+    views = []
+    for path in _scenario_paths(files):
+        try:
+            cmp = compare_games(path, first, second)
+        except RuleSetError as e:
+            raise click.UsageError(str(e)) from None
+        views.append(rs.comparison_view(cmp, linker))
+    if fmt == "json":
+        click.echo(json.dumps(views if len(views) != 1 else views[0], ensure_ascii=False, indent=2))
+    else:
+        if linker is None:
+            click.echo(f"(no knowledge base at {db_path}: rules without alignment links; run `kb build`)")
+        for view in views:
+            _print_comparison(view)
+    sys.exit(0 if all(all(v["passes"].values()) and not v["errors"] for v in views) else 1)
+
+
+def _print_comparison(view: dict) -> None:
+    click.echo(f"== {view['scenario']}" + (f" — {view['title']}" if view["title"] else ""))
+    a, b = view["rule_sets"]
+    for err in view["errors"]:
+        click.echo(f"  ERROR {err}")
+    d = view["first_divergence"]
+    if d is None:
+        click.echo(f"  the games under {a} and {b} do not diverge")
+        return
+    click.echo(f"  first divergence: line {d['line']}: {d['step']}")
+    width = max(len(k) for k in d["differs"])
+    click.echo(f"    {'':{width}}  {a:28} {b}")
+    for key in d["differs"]:
+        left, right = (side["state"][key] for side in d["sides"])
+        click.echo(f"    {key:{width}}  {left:28} {right}")
+    for side in d["sides"]:
+        click.echo(f"  rules applied under {side['rule_set']} (* not under the other rule set):")
+        for r in side["rules"]:
+            aligned = ", ".join(f"{x['rule']} ({x['relation']})" for x in r["alignment"])
+            mark = "*" if r["only_here"] else " "
+            click.echo(f"  {mark} {r['rule']:28} {r['url']}" + (f"\n      ~ {aligned}" if aligned else "")
+                       + (f"\n      word diff: {r['diff_url']}" if r["diff_url"] else ""))
+    later = view["divergent_steps"][1:]
+    if later:
+        click.echo(f"  later steps that differ: lines {', '.join(map(str, later))}")
+    click.echo(f"  {'PASS' if all(view['passes'].values()) and not view['errors'] else 'FAIL'}")
 
 
 def _print_functions(step) -> None:
@@ -161,7 +253,11 @@ def _print_trace(item, db) -> bool:
         links = REGISTRY.functions_for(item)
         for link in links:
             click.echo(f"  {link.qualname}  {link.file}:{link.line}")
-        if not links:
+        aligned = [r for r in rs.enforced_through_alignment(db) if r["rule"] == item.key] if db is not None else []
+        for r in aligned:
+            click.echo(f"  {r['function']}  {r['file']}:{r['line']}  (through the alignment: as {r['via']}, "
+                       f"rule set {r['rule_set']})")
+        if not links and not aligned:
             click.echo("  (no engine function)")
         click.echo("scenarios:")
         hits = sorted({(res.scenario.path, how) for res, key, how in tr.scenario_links() if key == item.key},
@@ -198,10 +294,21 @@ def _indent(text: str, n: int = 2) -> str:
 @DB_OPTION
 @click.option("-v", "--verbose", is_flag=True, help="list the rules of each category")
 @click.option("--family", "families", multiple=True, help="only these rule families (601, 602, …)")
-def coverage(db_path, verbose, families):
+@click.option("--rules", "rules", default=None, metavar="RULESET",
+              help="the rules of this rule set's edition (de-1999: enforced under the 1999 rules, directly or "
+                   "through the alignment of an unchanged rule, and tested by scenarios that pass under them)")
+@click.option("--chapter", "chapters", multiple=True, help="only these chapters (with --rules; 3, 4 …)")
+def coverage(db_path, verbose, families, rules, chapters):
     """Per rule family: which rules are enforced by the engine, tested by a scenario, or neither."""
     db = open_db(db_path)
-    rows = tr.coverage(db, set(families) or None)
+    if rules is None:
+        if chapters:
+            raise click.UsageError("--chapter goes with --rules")
+        rows = tr.coverage(db, set(families) or None)
+    else:
+        ruleset = _ruleset(rules, db)
+        rows = rs.ruleset_coverage(db, ruleset, set(families) or None, set(chapters) or None)
+        click.echo(f"rule set {ruleset.name}: the rules of {ruleset.editions[0]}")
     if verbose:
         click.echo("E = enforced by an engine function, T = tested (tagged or applied) by a scenario")
     click.echo(f"{'family':8}{'rules':>6}{'enforced':>10}{'tested':>8}{'both':>6}{'neither':>9}")
@@ -215,6 +322,11 @@ def coverage(db_path, verbose, families):
                 click.echo(f"    {mark} {r}")
         elif fc.neither and (fc.enforced or fc.tested):
             click.echo(f"    neither: {' '.join(fc.neither)}")
+    if rules is not None:
+        total = sum(len(fc.rules) for fc in rows)
+        both_n = sum(len(fc.enforced & fc.tested) for fc in rows)
+        click.echo(f"total   {total:>6}{sum(len(fc.enforced) for fc in rows):>10}"
+                   f"{sum(len(fc.tested) for fc in rows):>8}{both_n:>6}{sum(len(fc.neither) for fc in rows):>9}")
 
 
 @click.command("engine-bench")
