@@ -286,13 +286,13 @@ def run_file(path: Path | str, db: CardDB | None = None, rules: str | RuleSet | 
     """Play one scenario file with the card database ``db`` (default: the built-in cards) under the rule set
     ``rules`` (a name, default: today's rules); never raises."""
     try:
-        sc = load(path)
-    except ScenarioError as e:
-        return Result(Scenario(str(path)), error=e)
-    try:
         ruleset = rules if isinstance(rules, RuleSet) else get_ruleset(rules)
     except RuleSetError as e:
-        return Result(sc, error=ScenarioError(sc.path, None, str(e)))
+        return Result(Scenario(str(path)), error=ScenarioError(str(path), None, str(e)), rules=str(rules or ""))
+    try:
+        sc = load(path)
+    except ScenarioError as e:
+        return Result(Scenario(str(path)), error=e, rules=ruleset.name)
     try:
         db = db or default_db()
     except CardError as e:

@@ -130,8 +130,10 @@ def compare(files, pair, fmt, db_path):
 def _print_comparison(view: dict) -> None:
     click.echo(f"== {view['scenario']}" + (f" — {view['title']}" if view["title"] else ""))
     a, b = view["rule_sets"]
-    for err in view["errors"]:
+    for err in dict.fromkeys(view["errors"]):   # the same error under both rule sets is said once
         click.echo(f"  ERROR {err}")
+    if view["errors"]:
+        return
     d = view["first_divergence"]
     if d is None:
         click.echo(f"  the games under {a} and {b} do not diverge")

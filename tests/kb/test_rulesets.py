@@ -106,3 +106,14 @@ def test_compare_reports_a_scenario_that_cannot_be_played_under_one_set(kb_db):
     assert "ERROR data/scenarios/704.5j-legendenregel.scenario:12: expects en-2024-11-08/704.5j" in out.output
     out = CliRunner().invoke(scenario, ["compare", "--rules", "de-1999", "de-1066", MANABRAND])
     assert out.exit_code == 2 and "unknown rule set 'de-1066'" in out.output
+
+
+def test_compare_a_file_that_does_not_exist(kb_db, tmp_path):
+    missing = tmp_path / "nowhere.scenario"
+    for fmt in ("text", "json"):
+        out = CliRunner().invoke(scenario, ["compare", "--db", str(kb_db), "--format", fmt, str(missing)])
+        assert out.exit_code == 1, out.output
+        assert isinstance(out.exception, SystemExit)   # an exit code, not a traceback
+        assert "cannot read" in out.output
+    data = json.loads(CliRunner().invoke(scenario, ["compare", "--format", "json", str(missing)]).output)
+    assert data["rule_sets"] == ["de-1999", "de-2024"] and data["errors"]
