@@ -204,9 +204,8 @@ def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
     passes when played under the set applied the rule, or is tagged with it)."""
     from engine.registry import load_all
     from engine.scenario import all_files, run_file
-    from ingest.numbers import sort_key
 
-    from .trace import FamilyCoverage
+    from .trace import family_coverage
 
     linker = Linker(db)
     edition = rs.editions[0]
@@ -219,20 +218,7 @@ def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
         if res.ok:
             for rule in [*res.applied(), *res.scenario.rule_tags()]:
                 tested |= own_numbers(linker, rs, rule)
-    by_family: dict[str, list[str]] = {}
-    for row in db.query("select norm, level, chapter from rules where edition_id = ?", [edition]):
-        norm = row["norm"]
-        if row["level"] in ("rule", "subrule") and "." in norm:
-            if chapters and str(row["chapter"]) not in chapters:
-                continue
-            by_family.setdefault(norm.split(".")[0], []).append(norm)
-    out = []
-    for fam in sorted(by_family):
-        if families and fam not in families:
-            continue
-        rules = sorted(by_family[fam], key=sort_key)
-        out.append(FamilyCoverage(fam, rules, enforced & set(rules), tested & set(rules)))
-    return out
+    return family_coverage(db, edition, enforced, tested, families, chapters)
 
 
 # -- the knowledge base: where the games of the comparison scenarios diverge, rule by rule -------------------------

@@ -260,10 +260,19 @@ def coverage(db, families=None) -> list[FamilyCoverage]:
     enforced = {c.number for c in registry.citations() if c.edition == DEFAULT_EDITION}
     tested = {key.split("/", 1)[1] for _, key, how in scenario_links()
               if key.startswith(DEFAULT_EDITION + "/") and how in TESTED_HOWS}
+    return family_coverage(db, DEFAULT_EDITION, enforced, tested, families)
+
+
+def family_coverage(db, edition: str, enforced: set[str], tested: set[str], families=None,
+                    chapters=None) -> list[FamilyCoverage]:
+    """Per rule family (``601``) of ``edition``: its rules and subrules, with those of ``enforced`` and
+    ``tested`` (numbers); only the ``families`` and ``chapters`` named, when named."""
     by_family: dict[str, list[str]] = {}
-    for row in db.query("select norm, level from rules where edition_id = ?", [DEFAULT_EDITION]):
+    for row in db.query("select norm, level, chapter from rules where edition_id = ?", [edition]):
         norm = row["norm"]
         if row["level"] in ("rule", "subrule") and "." in norm:
+            if chapters and str(row["chapter"]) not in chapters:
+                continue
             by_family.setdefault(norm.split(".")[0], []).append(norm)
     out = []
     for fam in sorted(by_family):
