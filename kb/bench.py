@@ -164,12 +164,16 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
             if added is not None:
                 echo(added.output.strip().splitlines()[-1])
             shutil.rmtree(root / "build", ignore_errors=True)
-            results["archive"] = run_kb(["build", "-q", *base])
+            results["archive"] = run_kb(["build", *base])
             n_docs = len(list((data / "sources").iterdir()))
             echo(f"cold build of the default data + {n_docs - len(os.listdir(data_dir / 'sources'))} archive "
                  f"editions ({n_docs} documents): {results['archive'].seconds:.2f}s, "
                  f"peak {results['archive'].peak_mb:.0f} MB")
-            echo("  " + results["archive"].output.strip().splitlines()[-1])
+            lines = results["archive"].output.strip().splitlines()
+            for line in lines:   # the stages and their times
+                if line.endswith("s)") and not line.startswith("parsed data/"):
+                    echo("  " + line)
+            echo("  " + lines[-1])
     echo(f"summary: cold {results['cold'].seconds:.2f}s (median {results['cold (median)'].seconds:.2f}s), "
          f"unchanged {results['unchanged'].seconds:.2f}s"
          + (f", add one {results['add one'].seconds:.2f}s" if "add one" in results else "")
