@@ -31,11 +31,12 @@ from ingest import SourceError, UnknownParser, get_parser
 from ingest.model import ParseWarning
 
 from . import lemmas, paths, schema
+from . import rows as rows_module
 from .align.store import store as align_store
-from .cache import LemmaStore, ParseCache, lemmatiser_version
+from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
 from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
-from .rows import DocumentRows, Ids, document_rows, texts_of
+from .rows import DocumentRows, Ids, cacheable_rows, texts_of
 from .rulesets import store as rulesets_store
 from .trace import store as trace_store
 
@@ -241,7 +242,14 @@ def _cache_key(doc: Document) -> str:
         spec = get_parser(doc.parser)
     except UnknownParser as e:
         raise BuildError(f"data/{doc.path}: {e.args[0]}") from None
-    return ParseCache.key(doc.sha256, spec.name, spec.version)
+    entry = repr((doc.id, doc.path, doc.encoding, doc.partial, [(e.id, e.language) for e in doc.editions]))
+    return ParseCache.key(doc.sha256, spec.name, spec.version, entry + _rows_code())
+
+
+def _rows_code() -> str:
+    """The code that turns parsed records into rows (the normalisers of ingest and kb/rows.py)."""
+    rows_code = hashlib.sha256(Path(rows_module.__file__).read_bytes()).hexdigest()
+    return code_version(Path(ingest.__file__).parent) + rows_code
 
 
 def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, workers: int, report: BuildReport,
@@ -281,7 +289,7 @@ def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
         return True, f"{shown}:{ingest.last_line(lines)}: {missing} (`kb add --allow-partial` accepts it)"
     if missing:
         parsed.warnings.append(ParseWarning(ingest.last_line(lines), "incomplete", missing))
-    ParseCache(cache_root).put(key, parsed, lines, texts_of(doc, parsed))
+    ParseCache(cache_root).put(key, cacheable_rows(doc, parsed, lines), texts_of(doc, parsed))
     n = len(parsed.warnings)
     return False, (f"{len(parsed.records)} records, {n} warning{'' if n == 1 else 's'} "
                    f"({time.perf_counter() - t:.2f}s)")
@@ -311,11 +319,11 @@ def _write_documents(db: sqlite_utils.Database, manifest: Manifest, keys: dict[s
 
 
 def _rows_of(doc: Document, key: str, cache: ParseCache, ids: Ids) -> DocumentRows:
-    got = cache.get(key)
-    if got is None:
+    rows = cache.get(key)
+    if rows is None:
         raise BuildError(f"data/{doc.path}: the parse cache lost this document during the build; build again")
-    parsed, lines = got
-    return document_rows(doc, parsed, lines, ids)
+    rows.shift(ids)
+    return rows
 
 
 def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCache, store: LemmaStore,

@@ -1,9 +1,10 @@
 """The build's caches: parsed documents and lemmas, keyed by content, kept next to the database.
 
-* :class:`ParseCache` keeps each document's decoded lines and parsed records in one pickle named
-  after the source's SHA-256, the parser and the parser's version (``ParserSpec.version``): a
-  document that did not change is not parsed again, and bumping a parser's version re-parses
-  exactly the documents of that parser.
+* :class:`ParseCache` keeps each document's rows (parsed, numbered from 1, cross-references
+  resolved) in one pickle named after the source's SHA-256, the parser and the parser's version
+  (``ParserSpec.version``), the document's manifest entry and the code that turns records into
+  rows: a document that did not change is not parsed again, and bumping a parser's version
+  re-parses exactly the documents of that parser.
 * :class:`LemmaStore` maps (language, text) to its lemmas.  Consecutive editions repeat most
   rules word for word, so each distinct text is lemmatised once, whatever the number of
   editions that print it.  The store is keyed by the lemmatiser's version as well.
@@ -20,10 +21,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
-from ingest import Parsed
+from .rows import DocumentRows
 
 #: bump when the pickled layout changes
-FORMAT = 1
+FORMAT = 2
 
 
 @lru_cache(maxsize=None)
@@ -51,21 +52,26 @@ def _read(path: Path):
 
 
 class ParseCache:
+    """Per document (keyed by :meth:`key`): its rows ready to write (:func:`kb.rows.cacheable_rows`) and the
+    (language, text) pairs they lemmatise."""
+
     def __init__(self, root: Path):
         self.dir = Path(root) / "parsed"
 
     @staticmethod
-    def key(sha256: str, parser: str, version: int) -> str:
-        return f"{sha256[:40]}-{parser}-v{version}-f{FORMAT}"
+    def key(sha256: str, parser: str, version: int, context: str = "") -> str:
+        """``context``: what else the rows depend on (the document's manifest entry, the code that makes rows)."""
+        extra = hashlib.sha256(context.encode("utf-8")).hexdigest()[:16] if context else "none"
+        return f"{sha256[:40]}-{parser}-v{version}-{extra}-f{FORMAT}"
 
-    def get(self, key: str) -> tuple[Parsed, list[str]] | None:
+    def get(self, key: str) -> DocumentRows | None:
         got = _read(self.dir / f"{key}.pickle")
-        return got if isinstance(got, tuple) and len(got) == 2 else None
+        return got if isinstance(got, DocumentRows) else None
 
-    def put(self, key: str, parsed: Parsed, lines: list[str], texts: list[tuple[str, str]]) -> None:
-        """Store a parsed document and the (language, text) pairs its rows will lemmatise."""
+    def put(self, key: str, rows: DocumentRows, texts: list[tuple[str, str]]) -> None:
+        """Store a document's rows and the (language, text) pairs they will lemmatise."""
         write_atomic(self.dir / f"{key}.texts", pickle.dumps(texts, protocol=pickle.HIGHEST_PROTOCOL))
-        write_atomic(self.dir / f"{key}.pickle", pickle.dumps((parsed, lines), protocol=pickle.HIGHEST_PROTOCOL))
+        write_atomic(self.dir / f"{key}.pickle", pickle.dumps(rows, protocol=pickle.HIGHEST_PROTOCOL))
 
     def texts(self, key: str) -> list[tuple[str, str]] | None:
         got = _read(self.dir / f"{key}.texts")

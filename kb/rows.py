@@ -29,6 +29,15 @@ class Ids:
         return self.last[table]
 
 
+#: the columns of each table that hold row ids, and the table they number
+ID_COLUMNS: dict[str, dict[str, str]] = {
+    "rules": {"id": "rules", "parent_id": "rules"},
+    "items": {"id": "items", "rule_id": "rules"},
+    "unparsed": {"id": "unparsed"},
+    "refs": {"id": "refs", "from_rule_id": "rules", "from_item_id": "items", "target_rule_id": "rules"},
+}
+
+
 @dataclass
 class DocumentRows:
     rules: list[dict] = field(default_factory=list)
@@ -40,6 +49,24 @@ class DocumentRows:
     #: per edition: normalised number -> first rule id, and numbers in document order
     rule_ids: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
     order: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+
+    #: ids this document used, per table (its rows are numbered from 1 until :meth:`shift` moves them)
+    used: dict[str, int] = field(default_factory=dict)
+
+    def shift(self, ids: Ids) -> None:
+        """Move the ids of rows numbered from 1 (:func:`document_rows` with a fresh :class:`Ids`) past the
+        ids that ``ids`` handed out already, and count this document's ids into ``ids``: the result is
+        what numbering with ``ids`` directly would have given, as nothing here refers to another document."""
+        base = dict(ids.last)
+        for table, columns in ID_COLUMNS.items():
+            for row in getattr(self, table):
+                for column, target in columns.items():
+                    if row[column] is not None:
+                        row[column] += base.get(target, 0)
+        for line in self.lines:
+            line["record_id"] += base.get(line["record_table"], 0)
+        for table, n in self.used.items():
+            ids.last[table] += n
 
     def texts(self) -> list[tuple[dict, str]]:
         """(row, text to lemmatise) for every rule and item: title and text joined."""
@@ -105,6 +132,16 @@ def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> 
                                  "message": f"unparsed line ({rec.meta.get('reason', '')}): {rec.text[:60]}"})
     _link_parents(out)
     _resolve_refs(out, ids)
+    return out
+
+
+def cacheable_rows(doc: Document, parsed: Parsed, lines: list[str]) -> DocumentRows:
+    """The rows of one document numbered from 1 (see :meth:`DocumentRows.shift`), without the lookups that
+    only building them needs: what the parse cache keeps."""
+    local = Ids()
+    out = document_rows(doc, parsed, lines, local)
+    out.used = dict(local.last)
+    out.rule_ids, out.order = {}, {}
     return out
 
 

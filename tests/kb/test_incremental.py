@@ -68,6 +68,41 @@ def test_a_changed_document_is_parsed_again(data_dir, tmp_path):
     assert editions == {"en-mini", "en-mini-2"}
 
 
+def test_a_renamed_edition_is_not_taken_from_the_cache(data_dir, tmp_path):
+    """The cache keeps rows, which carry the edition id: the manifest entry is part of the key."""
+    db = tmp_path / "build" / "kb.db"
+    run(data_dir, db)
+    manifest = data_dir / "manifest.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace('"en-mini"', '"en-mini-renamed"'),
+                        encoding="utf-8")
+    report = run(data_dir, db)
+    assert (report.parsed, report.cached) == (1, 1)
+    conn = sqlite3.connect(db)
+    editions = {r[0] for r in conn.execute("select edition_id from rules")}
+    assert "en-mini-renamed" in editions and "en-mini" not in editions
+    assert conn.execute("select count(*) from rules where key like 'en-mini/%'").fetchone() == (0,)
+
+
+def test_rows_numbered_per_document_match_rows_numbered_in_one_pass(data_dir, tmp_path):
+    """Rows come from the cache numbered from 1 and are shifted into place; the ids, parents and references
+    equal those of numbering every document's rows in one pass."""
+    from ingest import parse_lines, read_lines
+    from kb.manifest import load
+    from kb.rows import Ids, cacheable_rows, document_rows
+
+    docs = load(data_dir / "manifest.toml").documents
+    one_pass, shifted = Ids(), Ids()
+    for doc in docs:
+        lines = read_lines(doc.file(data_dir), doc.encoding)
+        parsed = parse_lines(lines, doc.path, doc.parser, doc.editions[0].language)
+        direct = document_rows(doc, parsed, lines, one_pass)
+        cached = cacheable_rows(doc, parsed, lines)
+        cached.shift(shifted)
+        for table in ("rules", "items", "refs", "unparsed", "lines"):
+            assert getattr(cached, table) == getattr(direct, table), table
+    assert shifted.last == one_pass.last and one_pass.last["rules"] > 0 and one_pass.last["refs"] > 0
+
+
 def test_a_parser_version_bump_reparses_its_documents_only(data_dir, tmp_path, monkeypatch):
     db = tmp_path / "build" / "kb.db"
     run(data_dir, db)
