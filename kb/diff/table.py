@@ -9,6 +9,7 @@ import os
 import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Iterator
@@ -19,7 +20,7 @@ from ..cache import code_version, write_atomic
 from ..terminology import TERMINOLOGY
 from . import CLASSES
 from .load import aligned_edition_pairs, compare, connection
-from .model import Group, Report, Rule
+from .model import Group, Report, Rule, Seg
 from .words import diff_stats, inline_html, tag
 
 DIFFS_COLUMNS = {
@@ -46,6 +47,8 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
             html_plain = html_fold = _xlang_html(g)
         elif g.diff is None:
             html_plain = html_fold = str(tag("del" if g.old else "ins", (g.old or g.new)[0].full_text))
+        elif len(g.diff) == 1 and g.diff[0].op == "equal":   # most rules of consecutive editions
+            stats, html_plain, html_fold = _kept_cells(g.diff[0].old, g.diff[0].new)
         else:
             html_plain, html_fold = str(inline_html(g.diff, fold=False)), str(inline_html(g.diff, fold=True))
         return {
@@ -85,6 +88,13 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
     for i, r in enumerate(rows, start_id):
         r["id"] = i
     return rows
+
+
+@lru_cache(maxsize=1 << 15)
+def _kept_cells(old: str, new: str) -> tuple[dict, str, str]:
+    """Word counts and both HTML forms of a diff that keeps the whole text (cached: texts repeat)."""
+    segs = [Seg("equal", old=old, new=new)]
+    return diff_stats(segs), str(inline_html(segs, fold=False)), str(inline_html(segs, fold=True))
 
 
 def _xlang_html(g: Group) -> str:
