@@ -2,8 +2,8 @@
 
 Starts ``kb serve`` on a free 127.0.0.1 port (nothing else is ever a target), then for 8 and 16
 concurrent clients (threads, one keep-alive ``http.client`` connection each) requests every URL
-of three lists once: rule pages (every rule of the KB), table searches and ``lemma_search``
-queries (words of the rule texts).  Each URL is requested for the first time in the 8-client
+of four lists once: rule pages (every rule of the KB), the site's search page, table searches and
+``lemma_search`` queries (words of the rule texts).  Each URL is requested for the first time in the 8-client
 round ("cold": nothing cached) and again in the 16-client round ("warm": the server keeps whole
 responses of the immutable KB); ``--cold-only`` defeats the cache by a distinct query string per
 request.  Prints p50/p95/p99 and error counts per list and client count.  Bounded: at most
@@ -48,6 +48,7 @@ def url_lists(db_path: Path, limit: int) -> dict[str, list[str]]:
     return {
         "words": [w for _, w in words[:1]],
         "rule page": rules[:: max(1, len(rules) // limit)][:limit],
+        "site search": [f"/search?q={quote(w)}" for _, w in words],
         "table search": [f"/{name}/rules?_search={quote(w)}" for _, w in words],
         "lemma_search": [f"/{name}/lemma_search?q={quote(w)}&lang={lang}" for lang, w in words],
     }
