@@ -44,9 +44,9 @@ from .trace import store as trace_store
 def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
     """The later stages, called with the database once rules, items and refs exist."""
     return [
-        ("engine trace links", trace_store),
+        ("engine trace links", partial(trace_store, cache_dir=cache_root)),
         ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
-        ("rule set comparisons", rulesets_store),
+        ("rule set comparisons", partial(rulesets_store, cache_dir=cache_root)),
         ("diffs", partial(diff_store, cache_dir=cache_root, workers=workers)),
     ]
 #: the code and data whose change makes a database out of date (besides the manifest and sources)

@@ -281,18 +281,24 @@ def divergence_rows(db, comparisons: list[Comparison]) -> list[dict]:
     return unique
 
 
-def store(db) -> None:
+def store(db, cache_dir=None) -> None:
     """Write ``rule_divergences``: for each rule that makes a comparison scenario's games diverge, the scenario,
-    the step and how the games differ there (the rule pages' "in play" and the diff reports read it)."""
+    the step and how the games differ there (the rule pages' "in play" and the diff reports read it).  The games
+    come from ``cache_dir`` when nothing they depend on changed (:func:`kb.trace.engine_runs`)."""
     from engine.scenario.compare import compare
+
+    from .trace import engine_runs
 
     if "rule_divergences" in db.table_names():
         db["rule_divergences"].drop()
-    rules = {row["key"]: row["id"] for row in db.query("select id, key from rules")}
     scenario_ids = ({row["path"]: row["id"] for row in db.query("select id, path from scenarios")}
                     if "scenarios" in db.table_names() else {})
+    comparisons = engine_runs(cache_dir, "comparisons", lambda: [compare(p) for p in comparison_scenarios()])
+    found = divergence_rows(db, comparisons)
+    aligned = enforced_through_alignment(db)
+    rules = _rule_ids(db, {row["rule"] for row in found} | {row["rule"] for row in aligned})
     rows = []
-    for row in divergence_rows(db, [compare(p) for p in comparison_scenarios()]):
+    for row in found:
         edition, _, number = row["rule"].partition("/")
         rows.append({**row, "rule_id": rules.get(row["rule"]), "edition_id": edition, "number": number,
                      "scenario_id": scenario_ids.get(row["scenario"])})
@@ -303,10 +309,21 @@ def store(db) -> None:
     db["rule_divergences"].insert_all(rows)
     db["rule_divergences"].create_index(["rule_id"], if_not_exists=True)
     db["rule_divergences"].create_index(["rule"], if_not_exists=True)
-    _store_aligned_enforces(db, rules)
+    _store_aligned_enforces(db, rules, aligned)
 
 
-def _store_aligned_enforces(db, rules: dict[str, int]) -> None:
+def _rule_ids(db, keys: set[str]) -> dict[str, int]:
+    """Rule key -> id, for the keys asked for only (the KB may hold a hundred editions)."""
+    wanted = sorted(keys)
+    out: dict[str, int] = {}
+    for i in range(0, len(wanted), 500):
+        chunk = wanted[i:i + 500]
+        out.update(db.execute(f"select key, id from rules where key in ({', '.join('?' * len(chunk))})",
+                              chunk).fetchall())
+    return out
+
+
+def _store_aligned_enforces(db, rules: dict[str, int], aligned: list[dict]) -> None:
     """``aligned_enforces``: rules enforced once for both rule sets, found through the alignment (a 1999 rule and
     the engine function that enforces today's counterpart)."""
     if "aligned_enforces" in db.table_names():
@@ -314,7 +331,7 @@ def _store_aligned_enforces(db, rules: dict[str, int]) -> None:
     functions = ({row["qualname"]: row["id"] for row in db.query("select id, qualname from engine_functions")}
                  if "engine_functions" in db.table_names() else {})
     rows = [{**row, "rule_id": rules.get(row["rule"]), "function_id": functions.get(row["function"])}
-            for row in enforced_through_alignment(db)]
+            for row in aligned]
     db["aligned_enforces"].create({"rule_id": int, "rule": str, "function_id": int, "function": str, "file": str,
                                    "line": int, "via": str, "rule_set": str},
                                   foreign_keys=[("rule_id", "rules", "id"), ("function_id", "engine_functions", "id")])

@@ -15,19 +15,27 @@ scenarios (:mod:`engine.scenario`); this package reads both and links them to th
 """
 from __future__ import annotations
 
+import hashlib
+import pickle
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, TypeVar
 
 import tomli_w
 
+from engine import paths as engine_paths
 from engine.cards import CardError, default_db
 from engine.registry import DEFAULT_EDITION, Citation, EnforcingFunction, load_all, parse_citation
+from engine.rulesets import RULESETS_FILE
 from engine.scenario import Result, all_files, run_file
 from ingest.numbers import sort_key
 
 from .. import paths
+from ..cache import write_atomic
+
+T = TypeVar("T")
 
 REVIEWS_FILE = paths.DATA / "trace_reviews.toml"
 
@@ -104,12 +112,43 @@ def link_statuses(db, registry=None) -> list[LinkStatus]:
 _SCENARIO_CACHE: list[Result] | None = None
 
 
-def scenario_results(refresh: bool = False) -> list[Result]:
-    """Every scenario of data/scenarios, run (with the rules each step applied)."""
+def scenario_results(refresh: bool = False, cache_dir: Path | None = None) -> list[Result]:
+    """Every scenario of data/scenarios, run (with the rules each step applied); with a ``cache_dir``, taken
+    from an earlier build's run when the engine and its data did not change (:func:`engine_runs`)."""
     global _SCENARIO_CACHE
     if _SCENARIO_CACHE is None or refresh:
-        _SCENARIO_CACHE = [run_file(p) for p in all_files()]
+        _SCENARIO_CACHE = engine_runs(cache_dir, "scenarios", lambda: [run_file(p) for p in all_files()])
     return _SCENARIO_CACHE
+
+
+def engine_inputs() -> str:
+    """SHA-256 of everything a game depends on: the engine's code, the card and scenario files, the rule sets."""
+    h = hashlib.sha256()
+    groups = (("engine", engine_paths.ROOT / "engine", "*.py"), ("cards", engine_paths.CARDS_DIR, "*"),
+              ("scenarios", engine_paths.SCENARIOS_DIR, "*"), ("rulesets", RULESETS_FILE.parent, RULESETS_FILE.name))
+    for name, base, pattern in groups:
+        for path in sorted(Path(base).rglob(pattern)):
+            if path.is_file():
+                h.update(f"{name}/{path.relative_to(base)}".encode() + b"\0" + path.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def engine_runs(cache_dir: Path | None, name: str, run: Callable[[], T]) -> T:
+    """``run()`` (games played by the engine), or its result of an earlier build with the same
+    :func:`engine_inputs`: the games depend on nothing else, so a build that added a document need not play
+    them again."""
+    if cache_dir is None:
+        return run()
+    path = Path(cache_dir) / "engine" / f"{name}-{engine_inputs()[:32]}.pickle"
+    try:
+        return pickle.loads(path.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        pass
+    result = run()
+    for old in path.parent.glob(f"{name}-*.pickle"):
+        old.unlink(missing_ok=True)
+    write_atomic(path, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    return result
 
 
 def scenario_links() -> list[tuple[Result, str, str]]:
@@ -134,7 +173,7 @@ HOW_ORDER = ("tagged", "applied", "entered")
 
 # -- writing the tables -------------------------------------------------------------------------------------------
 
-def check_inputs() -> None:
+def check_inputs(cache_dir: Path | None = None) -> None:
     """Card and scenario files the build cannot use stop it with their file:line message, not a traceback."""
     from ..build import BuildError  # kb.build runs this stage; imported here to keep kb.build -> kb.trace one-way
 
@@ -142,15 +181,17 @@ def check_inputs() -> None:
         default_db()
     except CardError as e:
         raise BuildError(f"card files: {e}") from None
-    broken = [str(r.error) for r in scenario_results() if r.error is not None and not r.error.internal]
+    broken = [str(r.error) for r in scenario_results(cache_dir=cache_dir)
+              if r.error is not None and not r.error.internal]
     if broken:
         more = f" (and {len(broken) - 3} more)" if len(broken) > 3 else ""
         raise BuildError("scenario files: " + "; ".join(broken[:3]) + more)
 
 
-def store(db) -> None:
-    """Write engine_functions, enforces, scenarios, scenario_rules (and the view engine_trace) into ``db``."""
-    check_inputs()
+def store(db, cache_dir: Path | None = None) -> None:
+    """Write engine_functions, enforces, scenarios, scenario_rules (and the view engine_trace) into ``db``; the
+    games come from ``cache_dir`` when nothing they depend on changed."""
+    check_inputs(cache_dir)
     registry = load_all()
     for view in ("engine_trace",):
         if view in db.view_names():

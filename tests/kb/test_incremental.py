@@ -138,3 +138,42 @@ def test_two_builds_of_one_database_take_turns(data_dir, tmp_path):
         t.join()
     assert sorted(r.up_to_date for r in reports) == [False, True]  # the second waited, then found it done
     assert dump(db)[0]
+
+
+def test_games_are_played_again_only_when_the_engine_or_its_data_change(tmp_path, monkeypatch):
+    from kb import trace
+
+    calls = []
+
+    def play():
+        calls.append(1)
+        return ["result", len(calls)]
+
+    assert trace.engine_runs(tmp_path, "games", play) == ["result", 1]
+    assert trace.engine_runs(tmp_path, "games", play) == ["result", 1] and len(calls) == 1
+    monkeypatch.setattr(trace, "engine_inputs", lambda: "f" * 64)      # a card, scenario or engine file changed
+    assert trace.engine_runs(tmp_path, "games", play) == ["result", 2]
+    assert len(list((tmp_path / "engine").glob("games-*.pickle"))) == 1  # the stale entry is gone
+    next((tmp_path / "engine").glob("games-*.pickle")).write_bytes(b"not a pickle")
+    assert trace.engine_runs(tmp_path, "games", play) == ["result", 3]
+    assert trace.engine_runs(None, "games", play) == ["result", 4]       # no cache: always played
+
+
+def test_engine_inputs_change_with_a_card_a_scenario_or_the_rule_sets(tmp_path, monkeypatch):
+    import shutil
+
+    from engine import paths as engine_paths
+    from kb import trace
+
+    cards, scenarios, rulesets = tmp_path / "cards", tmp_path / "scenarios", tmp_path / "rulesets.toml"
+    shutil.copytree(engine_paths.CARDS_DIR, cards)
+    shutil.copytree(engine_paths.SCENARIOS_DIR, scenarios)
+    shutil.copyfile(trace.RULESETS_FILE, rulesets)
+    monkeypatch.setattr(engine_paths, "CARDS_DIR", cards)
+    monkeypatch.setattr(engine_paths, "SCENARIOS_DIR", scenarios)
+    monkeypatch.setattr(trace, "RULESETS_FILE", rulesets)
+    seen = {trace.engine_inputs()}
+    for changed in (next(cards.glob("*.toml")), next(scenarios.glob("*.scenario")), rulesets):
+        changed.write_text(changed.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
+        seen.add(trace.engine_inputs())
+    assert len(seen) == 4
