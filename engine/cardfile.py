@@ -9,7 +9,7 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import conditions, delayed, effects, instructions, oneshot, triggers  # noqa: F401 (effect kinds)
+from . import conditions, continuous, delayed, effects, instructions, oneshot, triggers  # noqa: F401 (effect kinds)
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
@@ -168,6 +168,19 @@ class Effect(Spec):
 
 
 EFFECT = Effect()
+#: what a continuous effect may change, by layer (engine.continuous.LAYER_OF); shared by the static ability
+#: ``modify`` and the effect ``continuous``
+LAYER_CHANGES: dict[str, Spec] = {
+    "copy_of": NAME, "control": Word(("you",), "controller"),
+    "change_text": Table({"from": Word(COLORS, "colour"), "to": Word(COLORS, "colour")}, required=("from", "to")),
+    "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
+    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
+    "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
+    "colors": ListOf(Word(COLORS, "colour"), 5), "add_colors": ListOf(Word(COLORS, "colour"), 5),
+    "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
+    "lose_all_abilities": Bool(),
+    "set_power": Int(-100, 100), "set_toughness": Int(-100, 100), "switch": Bool(),
+}
 REF = NAME  # a target word or a player word; which is checked when the card is read
 COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
 #: the type of every key an effect kind may have
@@ -186,6 +199,8 @@ EFFECT_KEYS: dict[str, Spec] = {
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
     "reflexive_each": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
+    **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
+    "duration": Word(("end_of_turn", "while_controlled", "indefinite"), "duration"),
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
 }
 
@@ -218,8 +233,8 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                "link": NAME, "text": TEXT},
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
-               "power": Int(-100, 100), "toughness": Int(-100, 100), "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
-               "text": TEXT},
+               "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
+               **{k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")}},
     "cda": {"power": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
             "toughness": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},

@@ -20,6 +20,7 @@ from dataclasses import replace
 
 from .carddefs import CardDef
 from .filters import matches
+from .layers import NONE, Active, compute, effects_in_force
 from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK
 
@@ -39,10 +40,22 @@ def base(game, obj) -> CardDef:
 
 
 def characteristics(game, obj) -> CardDef:
+    """Current characteristics: the layers applied when a continuous effect that changes them is in force (613),
+    else printed or alternative ones with characteristic-defining abilities (604.3)."""
     card = base(game, obj)
     if card.cda:
-        return _defined(card)
-    return card
+        card = _defined(card)
+    active = _effects(game, obj)
+    if not active.shapes:
+        return card
+    return compute(game, obj, card, active).ch
+
+
+def _effects(game, obj) -> Active:
+    """The continuous effects that may change ``obj``: none off the battlefield (they affect permanents, 609.2)."""
+    if obj.zone != BATTLEFIELD or not (game.state.effects or continuous(game)):
+        return NONE
+    return effects_in_force(game)
 
 
 @enforces("604.3", "604.3a", EN + "702.73a", EN + "702.114a")
@@ -89,43 +102,11 @@ def continuous(game) -> list:
     return statics_on_battlefield(game).get("modify", [])
 
 
-@enforces("604.1", "604.2", "604.4", "604.7")
-def _modifiers(game, obj) -> list:
-    """The static abilities that apply to ``obj`` now — from what their sources are now, never from what they
-    last were (604.7): a source that has left the battlefield changes nothing."""
-    out = []
-    st = game.state
-    for source_id, static in continuous(game):
-        source = st.objects.get(source_id)
-        if source is None:
-            continue
-        p = static.params
-        if p.get("objects") == "attached":
-            if source.attached_to != obj.id:
-                continue
-            applied("604.4")
-        elif p.get("objects") == "self":
-            if source.id != obj.id:
-                continue
-        elif obj.zone != BATTLEFIELD or not matches(game, obj, p["objects"], source.controller, source.id,
-                                                     ch=base(game, obj)):
-            continue
-        applied("604.1")
-        applied("604.2")
-        applied("604.7")
-        out.append(static)
-    return out
-
-
 def keywords(game, obj) -> frozenset:
-    """Keywords: printed, plus those static abilities give it (604.2)."""
+    """Keywords: printed, plus those static abilities and other effects give it (604.2, layer 6)."""
     card = characteristics(game, obj)
-    if obj.zone != BATTLEFIELD:
-        return card.keywords
-    extra = list(obj.memory.get("gains", ()))  # what the way it was cast gives it (dash: haste)
-    if continuous(game):
-        extra += [k for s in _modifiers(game, obj) for k in s.params.get("keywords", ())]
-    return card.keywords | frozenset(extra) if extra else card.keywords
+    gains = obj.memory.get("gains") if obj.zone == BATTLEFIELD else None
+    return card.keywords | frozenset(gains) if gains else card.keywords
 
 
 def mana_value(game, obj) -> int:
@@ -154,13 +135,15 @@ def defined_number(game, obj, value) -> int:
 
 
 def _modified(game, obj, which: str) -> int | None:
+    active = _effects(game, obj)
+    if active:
+        card = base(game, obj)
+        res = compute(game, obj, _defined(card) if card.cda else card, active)
+        return res.power if which == "power" else res.toughness
     n = _printed_or_defined(game, obj, which)
     if n is None:
         return None
-    n += obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-    if obj.zone == BATTLEFIELD and continuous(game):
-        n += sum(s.params.get(which, 0) for s in _modifiers(game, obj))
-    return n
+    return n + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
 
 
 def power(game, obj) -> int | None:

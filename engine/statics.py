@@ -37,8 +37,9 @@ def _statics(game, kind: str):
     st = game.state
     for oid, s in statics_on_battlefield(game).get(kind, ()):
         yield st.objects[oid], s
-    for s, card, controller in st.effects:
-        if s.kind == kind:
+    for e in st.effects:
+        if isinstance(e, tuple) and e[0].kind == kind:
+            s, card, controller = e
             yield Obj(-1, -1, card, controller, controller, ""), s
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import combat, priority, resolution
+from .continuous import end_of_turn
 from .drawing import draw_card
 from .errors import IllegalAction
 from .events import Event
@@ -139,7 +140,7 @@ def draw(game) -> None:
     draw_card(game, game.state.active)
 
 
-@enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a", "611.2a")
+@enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a")
 def cleanup(game) -> None:
     """Discard down to the maximum hand size; damage wears off; "until end of turn" effects end."""
     st = game.state
@@ -152,8 +153,7 @@ def cleanup(game) -> None:
     for oid in st.battlefield:
         st.objects[oid].damage = 0
     if st.effects:
-        applied("611.2a")  # "this turn": the effects end now
-        st.effects = []
+        end_of_turn(game)  # "until end of turn" and "this turn": the effects end now (611.2a)
     applied(EN + "514.3")
     if st.pending:
         applied(EN + "514.3a")  # something triggered: players receive priority in this cleanup step

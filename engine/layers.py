@@ -1,0 +1,396 @@
+"""The layer system (613): an object's characteristics, computed from its printed ones when they are read.
+
+Nothing computed here is stored (613.5: the game does it continually and automatically): every
+read of a characteristic starts from the object (its card, or the alternative characteristics it
+has: a face-down permanent's, 613.2b) and applies the continuous effects in force in layer order
+(613.1) — one function per layer, each citing its rule (:data:`LAYER_FUNCTIONS`).  Within a layer,
+characteristic-defining abilities apply first (613.3, 613.4a), then the others in timestamp order
+(613.7) unless one depends on another (613.8).  Whether an effect applies to the object is decided
+with the characteristics the earlier layers gave it (613.9: "white creatures get +1/+1" and
+"enchanted creature is white").
+
+When no continuous effect is in force, :mod:`engine.characteristics` takes a fast path and never
+comes here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .carddefs import CardDef
+from .continuous import Continuous, affects, from_statics, layered, timestamp_of
+from .registry import applied, enforces, silenced
+
+EN = "en-2024-11-08/"
+
+
+@dataclass(slots=True)
+class Result:
+    ch: CardDef  # characteristics after layers 1–6, power and toughness after 7a–7b (base values)
+    controller: int
+    power: int | None
+    toughness: int | None
+
+
+@dataclass(slots=True)
+class Active:
+    """The continuous effects in force, grouped by layer."""
+
+    by_layer: dict  # layer -> [Continuous]
+    shapes: bool  # some effect changes layers 1–7b (the CardDef); if not, only power and toughness change
+
+    def __bool__(self) -> bool:
+        return bool(self.by_layer)
+
+
+NONE = Active({}, False)
+#: the layers whose results are part of the characteristics (CardDef); 7c and 7d change only power and toughness
+SHAPING = frozenset({"1a", "2", "3", "4", "5", "6", "7b"})
+
+
+def effects_in_force(game) -> Active:
+    """All continuous effects that change characteristics now — from static abilities and from resolved spells
+    and abilities — by layer; made again only when the battlefield or the effects in force change."""
+    from .characteristics import continuous  # characteristics imports this module
+    statics = continuous(game)
+    effects = game.state.effects
+    cache = getattr(game, "continuous_cache", None)
+    if cache is not None and cache[0] is statics and cache[1] == effects:
+        return cache[2]
+    all_effects = from_statics(game, statics) + layered(game.state)
+    by_layer: dict = {}
+    for e in all_effects:
+        for layer in e.parts:
+            by_layer.setdefault(layer, []).append(e)
+    active = Active(by_layer, bool(SHAPING.intersection(by_layer))) if by_layer else NONE
+    game.continuous_cache = (statics, effects[:], active)
+    return active
+
+
+_COMPUTING: set = set()
+
+
+@enforces("613.1", "613.5")
+def compute(game, obj, card: CardDef, active: Active) -> Result:
+    """Apply the layers in order (613.1) to ``card``, the object's values after layer 1."""
+    if obj.id in _COMPUTING:  # an effect's criterion asks about the object being computed: its values so far
+        return Result(card, obj.controller, card.power, card.toughness)
+    _COMPUTING.add(obj.id)
+    try:
+        applied("613.1")
+        applied("613.5")
+        res = Result(card, _base_controller(obj), card.power, card.toughness)
+        by_layer = active.by_layer
+        for layer, fn in LAYER_FUNCTIONS.items():
+            effects = by_layer.get(layer)
+            if effects is not None or layer in ALWAYS:
+                fn(game, obj, res, effects or [])
+        return res
+    finally:
+        _COMPUTING.discard(obj.id)
+
+
+def _base_controller(obj) -> int:
+    return obj.memory.get("base_controller", obj.controller)
+
+
+def _ts(game, eff: Continuous) -> int:
+    if eff.duration != "static":
+        return eff.timestamp
+    source = game.state.objects.get(eff.source_id)
+    return timestamp_of(source) if source is not None else eff.timestamp
+
+
+@enforces("613.3", "613.7", "613.8", "613.8a", "613.8b", "613.8c", "613.9")
+def in_order(game, obj, res: Result, layer: str, effects: list[Continuous]) -> list[Continuous]:
+    """The effects of one layer that apply to ``obj``, in the order they apply: characteristic-defining ones first
+    (613.3), then by timestamp (613.7) — except that an effect that depends on another waits until just after it
+    (613.8b), re-evaluated after each effect applied (613.8c); a dependency loop falls back to timestamps."""
+    cdas = [e for e in effects if e.cda]
+    rest = sorted((e for e in effects if not e.cda), key=lambda e: _ts(game, e))
+    if cdas:
+        applied("613.3")
+    if len(rest) > 1:
+        applied("613.7")
+    if len(rest) < 2 or not any(_sensitive(e, layer) for e in rest):
+        return cdas + rest
+    ordered: list[Continuous] = []
+    probe = Result(res.ch, res.controller, res.power, res.toughness)
+    while rest:
+        pick = next((a for a in rest if not any(depends(game, obj, probe, layer, a, b) for b in rest if b is not a)),
+                    None)
+        if pick is None:
+            pick = rest[0]  # a dependency loop: timestamp order (613.8b)
+        elif pick is not rest[0]:
+            applied("613.8")
+            applied("613.8b")
+        applied("613.8c")
+        rest.remove(pick)
+        ordered.append(pick)
+        with silenced():
+            if affects(game, pick, obj, probe.ch):
+                APPLY[layer](game, obj, probe, pick)
+    return cdas + ordered
+
+
+def _criteria_based(eff: Continuous) -> bool:
+    return eff.locked is None and not isinstance(eff.objects, str)
+
+
+#: the criteria that what a layer changes can make true or false
+CRITERIA_OF = {"2": ("controller",), "4": ("types", "all_types", "not_types", "subtypes", "supertypes"),
+               "5": ("colors", "not_colors"), "7b": ("power_max", "power_min"), "7c": ("power_max", "power_min"),
+               "7d": ("power_max", "power_min")}
+
+
+def _sensitive(eff: Continuous, layer: str) -> bool:
+    """Could another effect of this layer change whether ``eff`` applies?  Only if its criteria look at what the
+    layer changes."""
+    if not _criteria_based(eff):
+        return False
+    flt = eff.objects
+    return any(getattr(flt, key) for key in CRITERIA_OF.get(layer, ()))
+
+
+@enforces("613.8a")
+def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) -> bool:
+    """``a`` depends on ``b`` (613.8a): same layer, ``b`` does not come from a characteristic-defining ability, and
+    applying ``b`` would change whether ``a`` applies to the object."""
+    with silenced():
+        if b.cda or not _criteria_based(a) or not affects(game, b, obj, res.ch):
+            return False
+        before = affects(game, a, obj, res.ch)
+        trial = Result(res.ch, res.controller, res.power, res.toughness)
+        APPLY[layer](game, obj, trial, b)
+        changed = affects(game, a, obj, trial.ch) != before
+    if changed:
+        applied("613.8a")
+        return True
+    return False
+
+
+def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
+    for eff in in_order(game, obj, res, layer, effects):
+        if affects(game, eff, obj, res.ch):
+            APPLY[layer](game, obj, res, eff)
+
+
+# -- the layers ----------------------------------------------------------------------------------------------------
+
+@enforces("613.1a", "613.2", "613.2a", "613.2b", "613.2c", EN + "707.2")
+def layer_1(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 1: copy effects (1a) — the object takes the copiable values of what it copies — then face-down
+    characteristics (1b, already the object's alternative characteristics); the result is its copiable values."""
+    if obj.face is not None and res.ch.way == "face_down":
+        applied("613.2b")
+    if not effects:
+        return
+    applied("613.1a")
+    applied("613.2")
+    applied("613.2a")
+    _run(game, obj, res, "1a", effects)
+    applied("613.2c")
+
+
+def _copy(game, obj, res: Result, eff: Continuous) -> None:
+    from .copies import copiable_values  # copies needs layers
+    original = game.state.objects.get(eff.parts["1a"]["copy_of"])
+    if original is not None:
+        applied(EN + "707.2")
+        res.ch = copiable_values(game, original, res.ch)
+        res.power, res.toughness = res.ch.power, res.ch.toughness
+
+
+@enforces("613.1b")
+def layer_2(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 2: control-changing effects."""
+    if effects:
+        _run(game, obj, res, "2", effects)
+
+
+def _control(game, obj, res: Result, eff: Continuous) -> None:
+    applied("613.1b")
+    res.controller = eff.parts["2"]["control"]
+
+
+@enforces("613.1c", "612.1", "612.2", "612.3")
+def layer_3(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 3: text-changing effects (612): a colour word used as a colour word in the object's rules text —
+    its keywords (protection from a colour) and the criteria of its static abilities — is replaced; abilities
+    it gets from other effects are not its text and are not changed (612.3: they are added in layer 6)."""
+    if effects:
+        _run(game, obj, res, "3", effects)
+
+
+def _text(game, obj, res: Result, eff: Continuous) -> None:
+    applied("613.1c")
+    applied("612.1")
+    applied("612.2")
+    applied("612.3")
+    change = eff.parts["3"]["change_text"]
+    old, new = change["from"], change["to"]
+    kws = frozenset(f"protection:{new}" if k == f"protection:{old}" else k for k in res.ch.keywords)
+    statics = tuple(_swap_static(s, old, new) for s in res.ch.statics)
+    res.ch = replace(res.ch, keywords=kws, statics=statics)
+
+
+def _swap_static(static, old: str, new: str):
+    from .carddefs import StaticDef
+    from .filters import Filter
+    params = dict(static.params)
+    changed = False
+    for key, value in static.params.items():
+        if isinstance(value, Filter) and (old in value.colors or old in value.not_colors):
+            params[key] = replace(value, colors=_swap(value.colors, old, new), not_colors=_swap(value.not_colors, old,
+                                                                                                  new))
+            changed = True
+    return StaticDef(static.kind, params) if changed else static
+
+
+def _swap(words: frozenset, old: str, new: str) -> frozenset:
+    return frozenset(new if w == old else w for w in words)
+
+
+@enforces("613.1d")
+def layer_4(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 4: type-changing effects (card types, subtypes, supertypes)."""
+    if effects:
+        _run(game, obj, res, "4", effects)
+
+
+def _types(game, obj, res: Result, eff: Continuous) -> None:
+    applied("613.1d")
+    p = eff.parts["4"]
+    ch = res.ch
+    types = frozenset(p["types"]) if "types" in p else ch.types | frozenset(p.get("add_types", ()))
+    subtypes = frozenset(p["set_subtypes"]) if "set_subtypes" in p else ch.subtypes | frozenset(
+        p.get("add_subtypes", ()))
+    supertypes = ch.supertypes - frozenset(p.get("lose_supertypes", ()))
+    res.ch = replace(ch, types=types, subtypes=subtypes, supertypes=supertypes)
+
+
+@enforces("613.1e")
+def layer_5(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 5: colour-changing effects."""
+    if effects:
+        _run(game, obj, res, "5", effects)
+
+
+def _colors(game, obj, res: Result, eff: Continuous) -> None:
+    applied("613.1e")
+    p = eff.parts["5"]
+    colors = frozenset(p["colors"]) if "colors" in p else res.ch.colors | frozenset(p.get("add_colors", ()))
+    res.ch = replace(res.ch, colors=colors)
+
+
+@enforces("613.1f")
+def layer_6(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 6: ability-adding and ability-removing effects."""
+    if effects:
+        _run(game, obj, res, "6", effects)
+
+
+def _abilities(game, obj, res: Result, eff: Continuous) -> None:
+    applied("613.1f")
+    p = eff.parts["6"]
+    ch = res.ch
+    if p.get("lose_all_abilities"):
+        ch = replace(ch, keywords=frozenset(), statics=(), triggers=(), abilities=())
+    kws = (ch.keywords | frozenset(p.get("keywords", ()))) - frozenset(p.get("lose_keywords", ()))
+    res.ch = replace(ch, keywords=kws) if kws != ch.keywords else ch
+
+
+@enforces("613.4", "613.4a", "604.3")
+def layer_7a(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7a: characteristic-defining abilities that define power and toughness — only if the object still has
+    them after layer 6."""
+    from .characteristics import defined_number
+    for static in res.ch.statics:
+        if static.kind == "cda" and ("power" in static.params or "toughness" in static.params):
+            applied("613.4")
+            applied("613.4a")
+            if "power" in static.params:
+                res.power = defined_number(game, obj, static.params["power"])
+            if "toughness" in static.params:
+                res.toughness = defined_number(game, obj, static.params["toughness"])
+
+
+@enforces("613.4b")
+def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7b: effects that set power and/or toughness to a number."""
+    if effects:
+        _run(game, obj, res, "7b", effects)
+
+
+def _set_pt(game, obj, res: Result, eff: Continuous) -> None:
+    applied("613.4b")
+    p = eff.parts["7b"]
+    res.power = p.get("set_power", res.power)
+    res.toughness = p.get("set_toughness", res.toughness)
+
+
+@enforces("613.4c", "613.7c")
+def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7c: effects and counters that modify power and/or toughness."""
+    plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    if plus and res.power is not None:
+        applied("613.4c")
+        applied("613.7c")
+        res.power += plus
+        res.toughness = (res.toughness or 0) + plus
+    if effects:
+        _run(game, obj, res, "7c", effects)
+
+
+def _modify_pt(game, obj, res: Result, eff: Continuous) -> None:
+    if res.power is None:
+        return
+    applied("613.4c")
+    p = eff.parts["7c"]
+    res.power += p.get("power", 0)
+    res.toughness = (res.toughness or 0) + p.get("toughness", 0)
+
+
+@enforces("613.4d")
+def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7d: effects that switch power and toughness."""
+    if effects:
+        _run(game, obj, res, "7d", effects)
+
+
+def _switch(game, obj, res: Result, eff: Continuous) -> None:
+    if res.power is None:
+        return
+    applied("613.4d")
+    res.power, res.toughness = res.toughness, res.power
+
+
+#: layers that have something to do without effects: face-down (1b), defined power (7a), counters (7c)
+ALWAYS = frozenset({"1a", "7a", "7c"})
+LAYER_FUNCTIONS = {"1a": layer_1, "2": layer_2, "3": layer_3, "4": layer_4, "5": layer_5, "6": layer_6,
+                   "7a": layer_7a, "7b": layer_7b, "7c": layer_7c, "7d": layer_7d}
+#: how one effect's part applies in its layer
+APPLY = {"1a": _copy, "2": _control, "3": _text, "4": _types, "5": _colors, "6": _abilities, "7b": _set_pt,
+         "7c": _modify_pt, "7d": _switch}
+
+
+@enforces("613.1b", "611.2b")
+def sync_control(game) -> None:
+    """Control is read from ``Obj.controller`` everywhere; after effects began or ended it is brought up to date
+    with what layer 2 says (the value before any control-changing effect is kept as the base)."""
+    st = game.state
+    effects = [e for e in layered(st) if "2" in e.parts]
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        mine = [e for e in effects if e.locked is not None and oid in e.locked]
+        if not mine and "base_controller" not in obj.memory:
+            continue
+        base = obj.memory.setdefault("base_controller", obj.controller)
+        now = base
+        for e in sorted(mine, key=lambda e: e.timestamp):
+            applied("613.1b")
+            now = e.parts["2"]["control"]
+        if not mine:
+            del obj.memory["base_controller"]
+        if now != obj.controller:
+            obj.controller = now
+            obj.since_turn = st.turn  # it came under this player's control now (302.6)
