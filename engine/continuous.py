@@ -84,13 +84,14 @@ def layered(st) -> list:
 
 
 @effect("continuous", optional=("what", "all", "duration", *LAYER_OF))
-@enforces("611.1", "611.2", "611.2a", "611.2c", "611.2d", "613.6", "613.7b")
+@enforces("611.1", "611.2", "611.2a", "611.2c", "611.2d", "613.6", "613.7b", "609.2")
 def create_continuous(ctx: Resolution, spec: dict) -> None:
     """A continuous effect of a resolving spell or ability: the objects it affects are determined now and locked
     (611.2c); X and other values are fixed now (611.2d); it gets its timestamp now (613.7b)."""
     st = ctx.state
     game = ctx.game
     if "all" in spec:
+        applied("609.2")  # "all lands": the lands on the battlefield, not land cards elsewhere
         affected = [o.id for o in (st.objects[oid] for oid in st.battlefield)
                     if matches(game, o, spec["all"], ctx.controller, ctx.source_id)]
     else:
@@ -227,4 +228,5 @@ def end_of_turn(game) -> None:
     if len(kept) != len(st.effects):
         applied("611.2a")
         st.effects = kept
-        refresh(game)
+        from .layers import sync_control  # layers imports this module
+        sync_control(game)
