@@ -9,7 +9,7 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import conditions, continuous, delayed, effects, instructions, oneshot, triggers  # noqa: F401 (effect kinds)
+from . import conditions, continuous, delayed, effects, instead, instructions, oneshot, prevention, triggers  # noqa: F401
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
@@ -200,6 +200,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "reflexive_each": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
+    "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF,
     "duration": Word(("end_of_turn", "while_controlled", "indefinite"), "duration"),
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
 }
@@ -240,6 +241,13 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
     "cant_enter": {"objects": FILTER, "text": TEXT},
+    "replace": {"event": Word(("damage", "to_graveyard", "enters", "draw", "gain_life"), "event"),
+                "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",
+                             "return_instead_of_draw"), "replacement"),
+                "objects": FILTER, "text": TEXT},
+    "prevent": {"to": Either(((str,), Word(("you",), "player")), ((dict,), FILTER),
+                             describe="\"you\" or object criteria"),
+                "from": FILTER, "amount": Int(1, 100), "text": TEXT},
     "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
     "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
     "cast_from": {"zone": Word(("library_top",), "zone"), "spells": FILTER, "text": TEXT},

@@ -17,8 +17,8 @@ from .filters import Filter
 
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
-            "payer": True, "copy_of": False}
-FILTER_KEYS = ("all", "filter", "per")
+            "payer": True, "copy_of": False, "source": False}
+FILTER_KEYS = ("all", "filter", "per", "from")
 COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
 
 
@@ -286,8 +286,11 @@ def _static(data: dict, path: Path) -> StaticDef:
             params[key] = ManaCost.parse(params[key])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    if isinstance(params.get("objects"), dict):
-        params["objects"] = Filter.from_table(params["objects"], "")
+    for key in ("objects", "to", "from"):
+        if isinstance(params.get(key), dict):
+            params[key] = Filter.from_table(params[key], "")
+    if data["kind"] == "prevent":
+        params.update(event="damage", how="prevent")
     for key in ("power", "toughness"):
         if data["kind"] == "cda" and key in params:
             params[key] = {**params[key], "count": Filter.from_table(params[key]["count"], "")}

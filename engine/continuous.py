@@ -222,9 +222,10 @@ def _still_controlled(st, eff: Continuous) -> bool:
 
 @enforces("611.2a")
 def end_of_turn(game) -> None:
-    """The cleanup step: "until end of turn" and "this turn" effects end (611.2a, 514.2); others stay."""
+    """The cleanup step: "until end of turn" and "this turn" effects end (611.2a, 514.2) — continuous effects,
+    cost changes, shields; others stay."""
     st = game.state
-    kept = [e for e in st.effects if isinstance(e, Continuous) and e.duration != "end_of_turn"]
+    kept = [e for e in st.effects if getattr(e, "duration", "end_of_turn") != "end_of_turn"]
     if len(kept) != len(st.effects):
         applied("611.2a")
         st.effects = kept

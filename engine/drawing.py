@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .events import Event
 from .registry import applied, enforces
+from .replacement import exists, replace_event
 from .state import HAND
 from .triggers import emit
 from .zones import move
@@ -19,6 +20,8 @@ def draw_card(game, player: int) -> None:
     """Draw one card: the top card of the library into the hand; from an empty library, remember the attempt."""
     st = game.state
     p = st.players[player]
+    if exists(game, "draw") and replace_event(game, "draw", {"player": player}, player) is None:
+        return  # replaced: the draw never happens (614.6), even from an empty library (614.11)
     applied(EN + "121.2")
     if not p.library:
         applied(EN + "121.4")

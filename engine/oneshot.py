@@ -15,7 +15,9 @@ from .effects import Resolution, effect, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .filters import Filter, matches
+from .instead import destruction
 from .registry import applied, enforces
+from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
 from .triggers import Triggered, emit
 from .zones import move_all, tap_all
@@ -59,6 +61,7 @@ def destroy(ctx: Resolution, spec: dict) -> None:
             applied(EN + "702.12b")
         else:
             ids.append(obj.id)
+    ids = destruction(ctx.game, ids)
     if ids:
         move_all(ctx.game, ids, GRAVEYARD)
 
@@ -167,8 +170,14 @@ def gain_life(ctx: Resolution, spec: dict) -> None:
     applied("610.1")
     n = ctx.amount(spec["amount"])
     for p in ctx.players(spec["who"]):
-        ctx.state.players[p].life += n
-        emit(ctx.game, [Event("life_gained", player=p, amount=n)])
+        gained = n
+        if exists(ctx.game, "gain_life"):
+            ev = replace_event(ctx.game, "gain_life", {"player": p, "amount": n}, p)
+            if ev is None:
+                continue
+            gained = ev["amount"]
+        ctx.state.players[p].life += gained
+        emit(ctx.game, [Event("life_gained", player=p, amount=gained)])
 
 
 @effect("lose_life", required=("who", "amount"))

@@ -12,7 +12,8 @@ from __future__ import annotations
 from .errors import IllegalAction
 from .events import Event
 from .registry import applied, enforces
-from .state import BATTLEFIELD
+from .replacement import exists, replace_event
+from .state import BATTLEFIELD, GRAVEYARD
 from .triggers import emit
 
 
@@ -31,22 +32,39 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     with: the spell's announcements it remembers, the object an Aura is attached to)."""
     st = game.state
     events, moved = [], []
+    instead = _destinations(game, ids) if zone == GRAVEYARD and exists(game, "to_graveyard") else {}
     for oid in ids:
         before = st.objects[oid]  # leaves the state with the move and is never changed again: its last known state
         before_ch = game.characteristics(before)
         attached = tuple(a for a in st.battlefield if st.objects[a].attached_to == oid) \
             if before.zone == BATTLEFIELD else ()
-        new = st.move(oid, zone, controller=controller, bottom=bottom)
+        to_zone = instead.get(oid, zone)
+        new = st.move(oid, to_zone, controller=controller, bottom=bottom or to_zone != zone)
         if setup is not None:
             setup(before, new)
-        if zone == BATTLEFIELD:
+        if to_zone == BATTLEFIELD:
             new.since_turn = st.turn
             enters_with(game, new, queue)
+            if exists(game, "enters"):
+                replace_event(game, "enters", {"obj": new.id}, new.controller)
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
-                            from_zone=before.zone, to_zone=zone, cause=cause, attached=attached))
+                            from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
     emit(game, events + _unattached(game, events))
     return moved
+
+
+def _destinations(game, ids: list[int]) -> dict:
+    """Where each object that would be put into a graveyard goes after the replacement effects (614.1a)."""
+    st = game.state
+    out = {}
+    for oid in ids:
+        obj = st.objects[oid]
+        ev = replace_event(game, "to_graveyard", {"obj": oid, "zone": GRAVEYARD, "from": obj.zone}, obj.controller
+                           if obj.zone == BATTLEFIELD else obj.owner)
+        if ev is not None and ev["zone"] != GRAVEYARD:
+            out[oid] = ev["zone"]
+    return out
 
 
 def _unattached(game, events: list) -> list:

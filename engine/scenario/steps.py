@@ -124,6 +124,12 @@ def _keep(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.keep += [names.known(opt.line, t) for t in split_list(opt.value)]
 
 
+def _replace(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``replace: CARD; CARD``: which replacement or prevention effect the affected player applies first (616.1),
+    named by its source's card name (``protection:R`` for protection)."""
+    ch.replace += split_list(opt.value)
+
+
 def _hybrid(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     """``hybrid: G; W``: the colour announced for each hybrid symbol, in the order of the cost (601.2b)."""
     colors = [c.strip("{}") for c in split_list(opt.value.replace(",", ";"))]
@@ -144,7 +150,7 @@ OPTIONS: dict[str, OptionHandler] = {
     "optional": _optional,
     "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
     "mana": _mana, "pay": _pay, "choose": _choose, "trigger": _trigger, "order": _order, "keep": _keep,
-    "hybrid": _hybrid, "chooser": _chooser,
+    "hybrid": _hybrid, "chooser": _chooser, "replace": _replace,
 }
 
 
