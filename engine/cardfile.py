@@ -200,7 +200,8 @@ EFFECT_KEYS: dict[str, Spec] = {
     "reflexive_each": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
-    "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF,
+    "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
+    "unpreventable": Bool(), "exile_instead": Bool(),
     "duration": Word(("end_of_turn", "while_controlled", "indefinite"), "duration"),
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
 }

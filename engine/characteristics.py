@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from .carddefs import CardDef
 from .filters import matches
-from .layers import NONE, Active, compute, effects_in_force
+from .layers import NONE, Active, compute, effects_in_force, face_down
 from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK
 
@@ -35,7 +35,8 @@ def base(game, obj) -> CardDef:
         return ABILITY
     card = game.db.cards[obj.card]
     if obj.face is not None:
-        return card.faces[obj.face]
+        face = card.faces[obj.face]
+        return face_down(face) if face.way == "face_down" else face
     return card
 
 

@@ -97,6 +97,13 @@ def create_continuous(ctx: Resolution, spec: dict) -> None:
     else:
         affected = [o.id for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD]
     params = {k: _fixed(ctx, k, v) for k, v in spec.items() if k in LAYER_OF}
+    if "copy_of" in params:
+        from .copies import copiable_values
+        originals = ctx.objects(params["copy_of"])
+        if not originals:
+            del params["copy_of"]
+        else:
+            params["copy_of"] = copiable_values(game, originals[0])
     if params.get("control") == "you":
         params["control"] = ctx.controller
     parts = parts_of(params)

@@ -26,7 +26,8 @@ def source_of(game, obj):
 
 
 @enforces(EN + "120.3", EN + "120.3a", EN + "120.3c", EN + "120.3e", "603.2h", EN + "702.15b", "614.7", "614.7a")
-def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = False) -> list[Event]:
+def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = False,
+                unpreventable: bool = False) -> list[Event]:
     """``source`` deals damage: ``targets`` is a list of (target, amount), dealt at the same time."""
     st = game.state
     events = []
@@ -40,7 +41,7 @@ def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = Fa
         recipient = st.players[ref] if kind == "P" else st.objects.get(ref)
         if recipient is None:
             continue
-        replaced = damage_event(game, source, source_ch, target, n, combat)
+        replaced = damage_event(game, source, source_ch, target, n, combat, unpreventable)
         if replaced is None:
             applied("603.2h")  # prevented or replaced: the event does not happen and triggers nothing
             continue
@@ -84,7 +85,7 @@ def _to_permanent(game, obj, n: int, source_keywords: frozenset) -> None:
 
 
 @enforces("615.6")
-def damage_event(game, source, source_ch, target, n: int, combat: bool) -> tuple | None:
+def damage_event(game, source, source_ch, target, n: int, combat: bool, unpreventable: bool = False) -> tuple | None:
     """Damage about to be dealt, after the replacement and prevention effects that apply to it (protection among
     them, 702.16e): (recipient, amount), or None when none is dealt (prevented: it never happens, 615.6)."""
     kind, ref = target
@@ -93,7 +94,7 @@ def damage_event(game, source, source_ch, target, n: int, combat: bool) -> tuple
         return target, n
     affected = ref if kind == "P" else game.state.objects[ref].controller
     ev = replace_event(game, "damage", {"source": source, "source_ch": source_ch, "target": target, "amount": n,
-                                        "combat": combat}, affected)
+                                        "combat": combat, "unpreventable": unpreventable}, affected)
     if ev is None or ev["amount"] <= 0:
         applied("615.6")
         return None

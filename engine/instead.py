@@ -14,6 +14,8 @@ Each is a handler of :mod:`engine.replacement` (``how`` in a card file's ``repla
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from .continuous import new_timestamp
 from .effects import Resolution, effect
 from .filters import matches
@@ -53,7 +55,25 @@ def exile_instead(game, r: Replacement, ev: dict) -> dict:
 
 @applies_when("exile_instead")
 def _to_graveyard(game, r: Replacement, ev: dict) -> bool:
-    return ev["zone"] == GRAVEYARD
+    return ev["zone"] == GRAVEYARD and (r.locked is None or ev["obj"] in r.locked)
+
+
+@contextmanager
+@enforces("614.15")
+def self_replacement(ctx: Resolution, event: str, how: str, ids: list[int]):
+    """"… If it would die this way, exile it instead": the resolving spell's own replacement of part of its effect
+    (614.15), in force only while that part happens."""
+    applied("614.15")
+    st = ctx.state
+    stamp = new_timestamp(st)
+    r = Replacement(event, how, ctx.controller, ctx.obj.card or ctx.obj.source_card or "", stamp, {}, ctx.source_id,
+                    frozenset(ids), self_replacement=True, duration="end_of_turn", key=("self", stamp))
+    st.effects.append(r)
+    try:
+        yield
+    finally:
+        if r in ctx.state.effects:
+            ctx.state.effects.remove(r)
 
 
 @handler("library_instead")

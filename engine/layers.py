@@ -69,7 +69,7 @@ def effects_in_force(game) -> Active:
 _COMPUTING: set = set()
 
 
-@enforces("613.1", "613.5")
+@enforces("613.1", "613.5", "613.3")
 def compute(game, obj, card: CardDef, active: Active) -> Result:
     """Apply the layers in order (613.1) to ``card``, the object's values after layer 1."""
     if obj.id in _COMPUTING:  # an effect's criterion asks about the object being computed: its values so far
@@ -80,6 +80,8 @@ def compute(game, obj, card: CardDef, active: Active) -> Result:
         applied("613.5")
         res = Result(card, _base_controller(obj), card.power, card.toughness)
         by_layer = active.by_layer
+        if card.cda and ("4" in by_layer or "5" in by_layer):
+            applied("613.3")  # its characteristic-defining abilities were applied first (604.3), then the others
         for layer, fn in LAYER_FUNCTIONS.items():
             effects = by_layer.get(layer)
             if effects is not None or layer in ALWAYS:
@@ -176,12 +178,10 @@ def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
 
 # -- the layers ----------------------------------------------------------------------------------------------------
 
-@enforces("613.1a", "613.2", "613.2a", "613.2b", "613.2c", EN + "707.2")
+@enforces("613.1a", "613.2", "613.2a", "613.2c", EN + "707.2")
 def layer_1(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 1: copy effects (1a) — the object takes the copiable values of what it copies — then face-down
     characteristics (1b, already the object's alternative characteristics); the result is its copiable values."""
-    if obj.face is not None and res.ch.way == "face_down":
-        applied("613.2b")
     if not effects:
         return
     applied("613.1a")
@@ -192,12 +192,19 @@ def layer_1(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _copy(game, obj, res: Result, eff: Continuous) -> None:
-    from .copies import copiable_values  # copies needs layers
-    original = game.state.objects.get(eff.parts["1a"]["copy_of"])
-    if original is not None:
-        applied(EN + "707.2")
-        res.ch = copiable_values(game, original, res.ch)
-        res.power, res.toughness = res.ch.power, res.ch.toughness
+    """The copiable values fixed as the copy effect began (707.2b) replace the object's."""
+    applied(EN + "707.2")
+    res.ch = eff.parts["1a"]["copy_of"]
+    res.power, res.toughness = res.ch.power, res.ch.toughness
+
+
+@enforces("613.2b", EN + "708.2")
+def face_down(card: CardDef) -> CardDef:
+    """Layer 1b: a face-down spell or permanent has only the characteristics its rules give it (708.2) — the
+    alternative characteristics the object has."""
+    applied("613.2b")
+    applied(EN + "708.2")
+    return card
 
 
 @enforces("613.1b")
@@ -314,7 +321,7 @@ def layer_7a(game, obj, res: Result, effects: list[Continuous]) -> None:
                 res.toughness = defined_number(game, obj, static.params["toughness"])
 
 
-@enforces("613.4b")
+@enforces("613.4b", "613.1g")
 def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7b: effects that set power and/or toughness to a number."""
     if effects:
@@ -322,13 +329,14 @@ def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _set_pt(game, obj, res: Result, eff: Continuous) -> None:
+    applied("613.1g")
     applied("613.4b")
     p = eff.parts["7b"]
     res.power = p.get("set_power", res.power)
     res.toughness = p.get("set_toughness", res.toughness)
 
 
-@enforces("613.4c", "613.7c")
+@enforces("613.4c", "613.7c", "613.1g")
 def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7c: effects and counters that modify power and/or toughness."""
     plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
@@ -344,13 +352,14 @@ def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
 def _modify_pt(game, obj, res: Result, eff: Continuous) -> None:
     if res.power is None:
         return
+    applied("613.1g")
     applied("613.4c")
     p = eff.parts["7c"]
     res.power += p.get("power", 0)
     res.toughness = (res.toughness or 0) + p.get("toughness", 0)
 
 
-@enforces("613.4d")
+@enforces("613.4d", "613.1g")
 def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7d: effects that switch power and toughness."""
     if effects:
@@ -360,6 +369,7 @@ def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
 def _switch(game, obj, res: Result, eff: Continuous) -> None:
     if res.power is None:
         return
+    applied("613.1g")
     applied("613.4d")
     res.power, res.toughness = res.toughness, res.power
 

@@ -15,7 +15,7 @@ from .effects import Resolution, effect, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .filters import Filter, matches
-from .instead import destruction
+from .instead import destruction, self_replacement
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
@@ -27,7 +27,7 @@ ZONE_OF = {"hand": HAND, "graveyard": GRAVEYARD, "exile": EXILE, "battlefield": 
            "library_top": LIBRARY, "library_bottom": LIBRARY}
 
 
-@effect("damage", required=("amount",), optional=("to", "all"))
+@effect("damage", required=("amount",), optional=("to", "all", "unpreventable"))
 @enforces("610.1")
 def damage(ctx: Resolution, spec: dict) -> None:
     """Deal damage to targets or players, or to each permanent matching ``all`` (``amount = "divided"``: as
@@ -37,7 +37,7 @@ def damage(ctx: Resolution, spec: dict) -> None:
     recipients = ctx.targets(spec["to"]) if "to" in spec else [object_target(o.id) for o in _permanents(ctx, spec)]
     targets = [(t, ctx.ann.division.get(t, 0) if spec["amount"] == "divided" else ctx.amount(spec["amount"]))
                for t in recipients]
-    deal_damage(ctx.game, source, source_ch, targets)
+    deal_damage(ctx.game, source, source_ch, targets, unpreventable=bool(spec.get("unpreventable")))
 
 
 def _permanents(ctx, spec) -> list:
@@ -48,7 +48,7 @@ def _permanents(ctx, spec) -> list:
     return [o for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD]
 
 
-@effect("destroy", optional=("what", "all"))
+@effect("destroy", optional=("what", "all", "exile_instead"))
 @enforces("610.1", "609.2", EN + "702.12b")
 def destroy(ctx: Resolution, spec: dict) -> None:
     """Destroy target permanents, or all permanents matching ``all``, at the same time (indestructible ones stay)."""
@@ -62,7 +62,10 @@ def destroy(ctx: Resolution, spec: dict) -> None:
         else:
             ids.append(obj.id)
     ids = destruction(ctx.game, ids)
-    if ids:
+    if ids and spec.get("exile_instead"):
+        with self_replacement(ctx, "to_graveyard", "exile_instead", ids):
+            move_all(ctx.game, ids, GRAVEYARD)
+    elif ids:
         move_all(ctx.game, ids, GRAVEYARD)
 
 

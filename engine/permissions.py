@@ -69,7 +69,7 @@ def allowed_from_elsewhere(game, player: int, obj, ch) -> bool:
     return False
 
 
-@enforces("601.3b", "601.3c", "601.3d")
+@enforces("601.3b", "601.3c", "601.3d", "609.4")
 def as_though_flash(game, player: int, obj, ch, choices) -> bool:
     """May it be cast as though it had flash — by an effect for spells like it (601.3b), by its own ability if
     a cost is paid (601.3c) or while a condition holds (601.3d)?"""
@@ -77,6 +77,7 @@ def as_though_flash(game, player: int, obj, ch, choices) -> bool:
         if source.controller == player and matches(game, obj, static.params["spells"], player, ch=ch,
                                                    any_zone=True):
             applied("601.3b")  # the choices made while announcing (how it is cast) give it those characteristics
+            applied("609.4")  # "as though it had flash"
             return True
     for static in ch.statics:
         if static.kind != "flash":
@@ -84,9 +85,11 @@ def as_though_flash(game, player: int, obj, ch, choices) -> bool:
         paid = set(choices.optional) | set(choices.chosen) | {choices.alternative}
         if "if_paid" in static.params and static.params["if_paid"] in paid:
             applied("601.3c")
+            applied("609.4")
             return True
         if "condition" in static.params and conditions.holds(game, static.params["condition"], obj, player):
             applied("601.3d")
+            applied("609.4")
             obj.memory["flash_condition"] = static.params["condition"]
             return True
     return False

@@ -55,7 +55,7 @@ def prevent(game, r: Replacement, ev: dict) -> dict | None:
 
 
 @applies_when("prevent")
-@enforces("615.8", "615.11")
+@enforces("615.8", "615.11", "609.7b")
 def prevents_this(game, r: Replacement, ev: dict) -> bool:
     """Does the prevention effect apply to this damage (to what it protects, from the sources it names)?"""
     st = game.state
@@ -70,8 +70,11 @@ def prevents_this(game, r: Replacement, ev: dict) -> bool:
         applied("615.8")
     if r.params.get("shares_color"):
         applied("615.11")
-    if "from" in p and not matches(game, source, p["from"], r.controller, ch=ev["source_ch"], any_zone=True):
-        return False
+    if "from" in p:
+        if not matches(game, source, p["from"], r.controller, ch=ev["source_ch"], any_zone=True):
+            return False  # the shield rechecks the source's properties now; it is not used up (609.7b)
+        if r.duration != "static":
+            applied("609.7b")
     if "to" in p:
         to = p["to"]
         if to == "you":
@@ -102,8 +105,8 @@ def protection(game, kind: str, ev: dict) -> list[Replacement]:
 BUILT_IN.append(protection)
 
 
-@effect("prevent", optional=("to", "all", "amount", "from", "next_time", "shares_color", "source"))
-@enforces("615.2", "615.3", "615.4", "615.7", "615.8", "615.11", "611.2c")
+@effect("prevent", optional=("to", "amount", "from", "next_time", "shares_color", "source", "choose_source"))
+@enforces("615.2", "615.3", "615.4", "615.7", "615.8", "615.9", "615.11", "611.2c", "613.11", "609.7a")
 def create_prevention(ctx: Resolution, spec: dict) -> None:
     """A prevention effect of a resolving spell or ability, for the rest of the turn: a shield for the targets
     (``amount``: the next N damage, 615.7; ``shares_color``: also each creature sharing a colour with the target
@@ -126,6 +129,13 @@ def create_prevention(ctx: Resolution, spec: dict) -> None:
         if not found:
             return
         params["source"] = found[0].uid
+    if spec.get("choose_source"):
+        applied("609.7a")  # chosen now, as the effect is created: a permanent or a spell on the stack
+        candidates = [oid for oid in st.battlefield + st.stack if st.objects[oid].ability is None
+                      and oid != ctx.obj.id]
+        params["source"] = st.objects[ctx.choose(ctx.controller, candidates, 1, "choose a source of damage")[0]].uid
+        if "from" in spec:
+            applied("615.9")  # a source of the player's choice with certain properties
     amount = ctx.amount(spec["amount"]) if "amount" in spec else None
     if amount is not None:
         applied("615.7")
@@ -133,6 +143,7 @@ def create_prevention(ctx: Resolution, spec: dict) -> None:
         applied("615.8")
     if "from" in spec and "to" not in spec:
         applied("611.2c")  # modifies the rules, not objects: applies to creatures that were not there yet
+        applied("613.11")
     stamp = new_timestamp(st)
     card = ctx.obj.source_card or ctx.obj.card or ""
     duration = "next_time" if spec.get("next_time") else "end_of_turn"

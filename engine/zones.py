@@ -105,7 +105,7 @@ def tap_all(game, objs: list, tapped: bool) -> None:
         emit(game, [Event("tapped" if tapped else "untapped", obj=o.id, player=o.controller) for o in changed])
 
 
-@enforces("603.6d", "en-2024-11-08/306.5b", "607.4")
+@enforces("603.6d", "en-2024-11-08/306.5b", "607.4", "614.1c", "614.12", "614.12a")
 def enters_with(game, obj, queue: list | None) -> None:
     """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger."""
     ch = game.characteristics(obj)
@@ -116,6 +116,8 @@ def enters_with(game, obj, queue: list | None) -> None:
         if static.kind != "enters":
             continue
         applied("603.6d")
+        applied("614.1c")  # "enters with …", "as … enters": a replacement effect of the permanent itself
+        applied("614.12")
         p = static.params
         if p.get("tapped"):
             obj.tapped = True
@@ -124,6 +126,7 @@ def enters_with(game, obj, queue: list | None) -> None:
             if n:
                 obj.counters[kind] = obj.counters.get(kind, 0) + n
         if "choose" in p:
+            applied("614.12a")  # the choice is made before it enters
             link = p.get("link", "chosen")
             obj.memory[link] = _choose(game, obj, p["choose"], p.get("options"), queue)
             if _link_users(ch, link) > 1:
