@@ -9,7 +9,7 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import conditions, continuous, delayed, effects, instead, instructions, oneshot, prevention, triggers  # noqa: F401
+from . import conditions, continuous, delayed, effects, instead, instructions, oneshot, prevention, triggers, until  # noqa: F401
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
@@ -242,6 +242,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
     "cant_enter": {"objects": FILTER, "text": TEXT},
+    "morph": {"cost": MANA_COST, "text": TEXT},
     "replace": {"event": Word(("damage", "to_graveyard", "enters", "draw", "gain_life"), "event"),
                 "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",
                              "return_instead_of_draw"), "replacement"),

@@ -284,6 +284,8 @@ def _static(data: dict, path: Path) -> StaticDef:
     for key in ("increase", "reduce"):
         if key in params and data["kind"] == "cost":
             params[key] = ManaCost.parse(params[key])
+    if data["kind"] == "morph":
+        params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
     for key in ("objects", "to", "from"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 from . import conditions, statics, timing
 from .errors import IllegalAction
 from .filters import matches
+from .morph import may_cast_face_down
 from .registry import applied, enforces
 from .state import EXILE, HAND, LIBRARY, STACK, Announcement
 
@@ -26,7 +27,10 @@ def considered(game, obj, face: str | None):
     if face not in card.faces:
         raise IllegalAction("601.3e", f"{card.name} cannot be cast {face!r} (ways: "
                                       f"{', '.join(card.faces) or 'none'})")
-    return card.faces[face]
+    alternative = card.faces[face]
+    if alternative.way == "face_down":
+        may_cast_face_down(card)
+    return alternative
 
 
 @enforces("601.3", "601.3e")
@@ -48,7 +52,7 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
     if any(s.kind == "cast_only" for s in ch.statics):
         check_own_restrictions(game, player, obj, ch)
     if any_prohibition(game, player):
-        check_prohibitions(game, player, obj, ab)
+        check_prohibitions(game, player, obj, ab, choices.face)
 
 
 @enforces("601.3e", "en-2024-11-08/715.3d")
@@ -107,10 +111,11 @@ def check_own_restrictions(game, player: int, obj, ch) -> None:
 
 
 @enforces("601.3", "601.3a")
-def check_prohibitions(game, player: int, obj, ab) -> None:
-    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition (601.3a)."""
+def check_prohibitions(game, player: int, obj, ab, face: str | None = None) -> None:
+    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition (601.3a).  Cast
+    with alternative characteristics (face down), those are what a prohibition looks at (601.3e, 702.34b)."""
     for source, flt in statics.prohibitions(game, player):
-        outcomes = _prohibited_by_choice(game, player, obj, ab, flt)
+        outcomes = _prohibited_by_choice(game, player, obj, ab, flt, face)
         if not any(outcomes):
             continue  # the prohibition is not about this spell at all
         if all(outcomes):
@@ -119,9 +124,11 @@ def check_prohibitions(game, player: int, obj, ab) -> None:
         applied("601.3a")
 
 
-def _as_spell(obj, player: int, x: int):
+def _as_spell(obj, player: int, x: int, face: str | None = None):
     probe = obj.copy()
     probe.zone, probe.controller, probe.ann = STACK, player, Announcement(x=x)
+    if face is not None:
+        probe.face = face
     return probe
 
 
@@ -130,10 +137,10 @@ def any_prohibition(game, player: int) -> bool:
     return next(statics.prohibitions(game, player), None) is not None
 
 
-def _prohibited_by_choice(game, player: int, obj, ab, flt) -> list[bool]:
+def _prohibited_by_choice(game, player: int, obj, ab, flt, face: str | None = None) -> list[bool]:
     """For each value of X the player could announce: would the spell as announced be forbidden?"""
     xs = range(0, 21) if ab.cost.mana.x or any(a.cost.mana.x for a in ab.alternative) else (0,)
-    return [matches(game, _as_spell(obj, player, x), flt, player) for x in xs]
+    return [matches(game, _as_spell(obj, player, x, face), flt, player) for x in xs]
 
 
 @enforces("601.4a")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .errors import IllegalAction
 from .events import Event
+from .morph import revealed
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
@@ -40,6 +41,8 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
             if before.zone == BATTLEFIELD else ()
         to_zone = instead.get(oid, zone)
         new = st.move(oid, to_zone, controller=controller, bottom=bottom or to_zone != zone)
+        if before.face is not None:
+            revealed(game, before, new)
         if setup is not None:
             setup(before, new)
         if to_zone == BATTLEFIELD:
@@ -51,6 +54,10 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
     emit(game, events + _unattached(game, events))
+    if st.effects:
+        from .until import returns, waiting  # until moves objects through this module
+        if waiting(st):
+            returns(game, events)
     return moved
 
 

@@ -12,6 +12,7 @@ from typing import Callable
 from ..costs import CostSyntaxError, pool_from
 from ..errors import IllegalAction
 from ..game import Choices, ManaActivation
+from ..morph import turn_face_up
 from ..procedures import play_ability, play_card
 from ..state import PHASE_OF, STEP_ALIASES, STEPS, ZONES
 from ..turn import pass_priority
@@ -349,9 +350,17 @@ def _concede(names: Names, step: Step) -> IllegalAction | None:
     return names.game.concede(_player(names, step))
 
 
+def _turn_face_up(names: Names, step: Step) -> IllegalAction | None:
+    """``Alice turns karte face up``: the special action of 702.34d (morph cost paid with ``mana:``/``pay:``)."""
+    game, p = names.game, _player(names, step)
+    ch = choices(names, step)
+    oid = names.ref(step.line, _ref(step))
+    return game.act(turn_face_up, p, oid, ch, choices=ch)
+
+
 #: one handler per verb of a step line (see reader._STEP_RE)
 VERBS: dict[str, VerbHandler] = {
     "cast": _cast, "activate": _activate, "pass": _pass, "all_pass": _resolve, "play": _play,
     "next_step": _next_step, "next_phase": _next_phase, "next_turn": _next_turn, "goto": _goto,
-    "attack": _attack, "block": _block, "concede": _concede,
+    "attack": _attack, "block": _block, "concede": _concede, "turn_face_up": _turn_face_up,
 }
