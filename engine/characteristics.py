@@ -98,9 +98,13 @@ def statics_on_battlefield(game) -> dict[str, list]:
     return out
 
 
+#: the same empty value every time (the layers' cache compares by identity)
+NO_STATICS: list = []
+
+
 def continuous(game) -> list:
     """(source id, static) for each static ability on the battlefield that changes other objects' characteristics."""
-    return statics_on_battlefield(game).get("modify", [])
+    return statics_on_battlefield(game).get("modify", NO_STATICS)
 
 
 def keywords(game, obj) -> frozenset:
@@ -139,7 +143,7 @@ def _modified(game, obj, which: str) -> int | None:
     active = _effects(game, obj)
     if active:
         card = base(game, obj)
-        res = compute(game, obj, _defined(card) if card.cda else card, active)
+        res = compute(game, obj, _defined(card) if card.cda else card, active, finish=False)
         return res.power if which == "power" else res.toughness
     n = _printed_or_defined(game, obj, which)
     if n is None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from .effects import Resolution, effect
 from .filters import Filter, matches
+from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces
 from .state import BATTLEFIELD
 
@@ -45,7 +46,7 @@ LAYER_OF = {
 DURATIONS = ("end_of_turn", "while_controlled", "indefinite")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Continuous:
     """One continuous effect: its parts by layer, whom it affects, where it comes from and how long it lasts."""
 
@@ -178,24 +179,24 @@ def affects(game, eff: Continuous, obj, ch) -> bool:
     (604.7) — the object an Aura or Equipment is attached to (604.4), or whatever matches its criteria."""
     if eff.locked is not None:
         hit = obj.id in eff.locked
-        if hit:
+        if hit and TRACING:
             applied("611.2c")
         return hit
     target = eff.objects
     source = game.state.objects.get(eff.source_id)
     if source is None:
         return False
-    if target == "self":
+    if target.__class__ is Filter:
+        hit = obj.zone == BATTLEFIELD and matches(game, obj, target, source.controller, eff.source_id, ch=ch)
+    elif target == "self":
         hit = obj.id == eff.source_id
     elif target == "attached":
         hit = source.attached_to == obj.id
-        if hit:
+        if hit and TRACING:
             applied("604.4")
-    elif isinstance(target, Filter):
-        hit = obj.zone == BATTLEFIELD and matches(game, obj, target, source.controller, eff.source_id, ch=ch)
     else:
         hit = False
-    if hit:
+    if hit and TRACING:
         applied("604.1")
         applied("604.2")
         applied("604.7")

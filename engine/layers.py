@@ -14,13 +14,38 @@ comes here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields
+from dataclasses import replace as dc_replace
+from operator import attrgetter
 
 from .carddefs import CardDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
+from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces, silenced
 
 EN = "en-2024-11-08/"
+_FIELDS = tuple(f.name for f in fields(CardDef))
+_new = object.__new__
+_set = object.__setattr__
+
+
+_GET_ALL = attrgetter(*_FIELDS)
+
+
+class Draft:
+    """The characteristics while the layers are applied: changed in place, made a CardDef once at the end."""
+
+    @staticmethod
+    def of(card) -> "Draft":
+        d = _new(Draft)
+        d.__dict__.update(zip(_FIELDS, _GET_ALL(card)))
+        return d
+
+    def done(self) -> CardDef:
+        new = _new(CardDef)
+        for name, value in self.__dict__.items():
+            _set(new, name, value)
+        return new
 
 
 @dataclass(slots=True)
@@ -37,6 +62,8 @@ class Active:
 
     by_layer: dict  # layer -> [Continuous]
     shapes: bool  # some effect changes layers 1–7b (the CardDef); if not, only power and toughness change
+    plan: tuple = ()  # (layer function, its effects) for each layer with something to do, in order
+    sensitive: frozenset = frozenset()  # layers with an effect whose criteria another effect of the layer may change
 
     def __bool__(self) -> bool:
         return bool(self.by_layer)
@@ -50,28 +77,45 @@ SHAPING = frozenset({"1a", "2", "3", "4", "5", "6", "7b"})
 def effects_in_force(game) -> Active:
     """All continuous effects that change characteristics now — from static abilities and from resolved spells
     and abilities — by layer; made again only when the battlefield or the effects in force change."""
-    from .characteristics import continuous  # characteristics imports this module
-    statics = continuous(game)
+    statics = _characteristics().continuous(game)
     effects = game.state.effects
     cache = getattr(game, "continuous_cache", None)
-    if cache is not None and cache[0] is statics and cache[1] == effects:
+    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == game.state.next_id:
         return cache[2]
     all_effects = from_statics(game, statics) + layered(game.state)
     by_layer: dict = {}
     for e in all_effects:
         for layer in e.parts:
             by_layer.setdefault(layer, []).append(e)
-    active = Active(by_layer, bool(SHAPING.intersection(by_layer))) if by_layer else NONE
-    game.continuous_cache = (statics, effects[:], active)
+    for effects_of_layer in by_layer.values():  # CDAs first, then timestamps (613.3, 613.7); a new timestamp
+        effects_of_layer.sort(key=lambda e: (not e.cda, _ts(game, e)))  # takes a new id: the cache is made again
+    plan = tuple((fn, by_layer.get(layer, [])) for layer, fn in LAYER_FUNCTIONS.items()
+                 if layer in by_layer or layer in ALWAYS)
+    sensitive = frozenset(layer for layer, effects in by_layer.items() if any(_sensitive(e, layer) for e in effects))
+    active = Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive) if by_layer else NONE
+    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
     return active
 
 
 _COMPUTING: set = set()
+#: the effects in force of the computations going on (innermost last)
+_CURRENT: list = []
+_MODULES: dict = {}
+
+
+def _characteristics():
+    """engine.characteristics, which imports this module."""
+    module = _MODULES.get("characteristics")
+    if module is None:
+        from . import characteristics as module
+        _MODULES["characteristics"] = module
+    return module
 
 
 @enforces("613.1", "613.5", "613.3")
-def compute(game, obj, card: CardDef, active: Active) -> Result:
-    """Apply the layers in order (613.1) to ``card``, the object's values after layer 1."""
+def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Result:
+    """Apply the layers in order (613.1) to ``card``, the object's values after layer 1 (``finish``: also make the
+    characteristics a CardDef again — not needed when only power and toughness are read)."""
     if obj.id in _COMPUTING:  # an effect's criterion asks about the object being computed: its values so far
         return Result(card, obj.controller, card.power, card.toughness)
     _COMPUTING.add(obj.id)
@@ -79,13 +123,18 @@ def compute(game, obj, card: CardDef, active: Active) -> Result:
         applied("613.1")
         applied("613.5")
         res = Result(card, _base_controller(obj), card.power, card.toughness)
-        by_layer = active.by_layer
-        if card.cda and ("4" in by_layer or "5" in by_layer):
+        if card.cda and ("4" in active.by_layer or "5" in active.by_layer):
             applied("613.3")  # its characteristic-defining abilities were applied first (604.3), then the others
-        for layer, fn in LAYER_FUNCTIONS.items():
-            effects = by_layer.get(layer)
-            if effects is not None or layer in ALWAYS:
-                fn(game, obj, res, effects or [])
+        if active.shapes:
+            res.ch = Draft.of(card)  # type: ignore[assignment]
+        _CURRENT.append(active)
+        try:
+            for fn, effects in active.plan:
+                fn(game, obj, res, effects)
+        finally:
+            _CURRENT.pop()
+        if active.shapes and finish:
+            res.ch = res.ch.done()  # type: ignore[attr-defined]
         return res
     finally:
         _COMPUTING.discard(obj.id)
@@ -107,16 +156,24 @@ def in_order(game, obj, res: Result, layer: str, effects: list[Continuous]) -> l
     """The effects of one layer that apply to ``obj``, in the order they apply: characteristic-defining ones first
     (613.3), then by timestamp (613.7) — except that an effect that depends on another waits until just after it
     (613.8b), re-evaluated after each effect applied (613.8c); a dependency loop falls back to timestamps."""
+    if len(effects) == 1 and not effects[0].cda:
+        return effects
+    if layer not in _CURRENT[-1].sensitive:
+        if TRACING:
+            applied("613.7")
+            if effects[0].cda:
+                applied("613.3")
+        return effects  # already in that order
     cdas = [e for e in effects if e.cda]
     rest = sorted((e for e in effects if not e.cda), key=lambda e: _ts(game, e))
     if cdas:
         applied("613.3")
     if len(rest) > 1:
         applied("613.7")
-    if len(rest) < 2 or not any(_sensitive(e, layer) for e in rest):
+    if len(rest) < 2 or not any(_sensitive(e, layer) for e in rest):  # no effect's criteria can change here
         return cdas + rest
     ordered: list[Continuous] = []
-    probe = Result(res.ch, res.controller, res.power, res.toughness)
+    probe = _copy_result(res)
     while rest:
         pick = next((a for a in rest if not any(depends(game, obj, probe, layer, a, b) for b in rest if b is not a)),
                     None)
@@ -132,6 +189,11 @@ def in_order(game, obj, res: Result, layer: str, effects: list[Continuous]) -> l
             if affects(game, pick, obj, probe.ch):
                 APPLY[layer](game, obj, probe, pick)
     return cdas + ordered
+
+
+def _copy_result(res: Result) -> Result:
+    ch = Draft.of(res.ch) if isinstance(res.ch, Draft) else res.ch
+    return Result(ch, res.controller, res.power, res.toughness)  # type: ignore[arg-type]
 
 
 def _criteria_based(eff: Continuous) -> bool:
@@ -161,7 +223,7 @@ def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) ->
         if b.cda or not _criteria_based(a) or not affects(game, b, obj, res.ch):
             return False
         before = affects(game, a, obj, res.ch)
-        trial = Result(res.ch, res.controller, res.power, res.toughness)
+        trial = _copy_result(res)
         APPLY[layer](game, obj, trial, b)
         changed = affects(game, a, obj, trial.ch) != before
     if changed:
@@ -193,9 +255,11 @@ def layer_1(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 def _copy(game, obj, res: Result, eff: Continuous) -> None:
     """The copiable values fixed as the copy effect began (707.2b) replace the object's."""
-    applied(EN + "707.2")
-    res.ch = eff.parts["1a"]["copy_of"]
-    res.power, res.toughness = res.ch.power, res.ch.toughness
+    if TRACING:
+        applied(EN + "707.2")
+    copied = eff.parts["1a"]["copy_of"]
+    res.ch = Draft.of(copied)  # type: ignore[assignment]
+    res.power, res.toughness = copied.power, copied.toughness
 
 
 @enforces("613.2b", EN + "708.2")
@@ -215,7 +279,8 @@ def layer_2(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _control(game, obj, res: Result, eff: Continuous) -> None:
-    applied("613.1b")
+    if TRACING:
+        applied("613.1b")
     res.controller = eff.parts["2"]["control"]
 
 
@@ -229,15 +294,16 @@ def layer_3(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _text(game, obj, res: Result, eff: Continuous) -> None:
-    applied("613.1c")
-    applied("612.1")
-    applied("612.2")
-    applied("612.3")
+    if TRACING:
+        applied("613.1c")
+        applied("612.1")
+        applied("612.2")
+        applied("612.3")
     change = eff.parts["3"]["change_text"]
     old, new = change["from"], change["to"]
     kws = frozenset(f"protection:{new}" if k == f"protection:{old}" else k for k in res.ch.keywords)
     statics = tuple(_swap_static(s, old, new) for s in res.ch.statics)
-    res.ch = replace(res.ch, keywords=kws, statics=statics)
+    res.ch.keywords, res.ch.statics = kws, statics  # type: ignore[misc]
 
 
 def _swap_static(static, old: str, new: str):
@@ -247,8 +313,8 @@ def _swap_static(static, old: str, new: str):
     changed = False
     for key, value in static.params.items():
         if isinstance(value, Filter) and (old in value.colors or old in value.not_colors):
-            params[key] = replace(value, colors=_swap(value.colors, old, new), not_colors=_swap(value.not_colors, old,
-                                                                                                  new))
+            params[key] = dc_replace(value, colors=_swap(value.colors, old, new),
+                                     not_colors=_swap(value.not_colors, old, new))
             changed = True
     return StaticDef(static.kind, params) if changed else static
 
@@ -265,14 +331,15 @@ def layer_4(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _types(game, obj, res: Result, eff: Continuous) -> None:
-    applied("613.1d")
+    if TRACING:
+        applied("613.1d")
     p = eff.parts["4"]
     ch = res.ch
     types = frozenset(p["types"]) if "types" in p else ch.types | frozenset(p.get("add_types", ()))
     subtypes = frozenset(p["set_subtypes"]) if "set_subtypes" in p else ch.subtypes | frozenset(
         p.get("add_subtypes", ()))
     supertypes = ch.supertypes - frozenset(p.get("lose_supertypes", ()))
-    res.ch = replace(ch, types=types, subtypes=subtypes, supertypes=supertypes)
+    ch.types, ch.subtypes, ch.supertypes = types, subtypes, supertypes  # type: ignore[misc]
 
 
 @enforces("613.1e")
@@ -283,10 +350,11 @@ def layer_5(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _colors(game, obj, res: Result, eff: Continuous) -> None:
-    applied("613.1e")
+    if TRACING:
+        applied("613.1e")
     p = eff.parts["5"]
     colors = frozenset(p["colors"]) if "colors" in p else res.ch.colors | frozenset(p.get("add_colors", ()))
-    res.ch = replace(res.ch, colors=colors)
+    res.ch.colors = colors  # type: ignore[misc]
 
 
 @enforces("613.1f")
@@ -297,20 +365,21 @@ def layer_6(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _abilities(game, obj, res: Result, eff: Continuous) -> None:
-    applied("613.1f")
+    if TRACING:
+        applied("613.1f")
     p = eff.parts["6"]
     ch = res.ch
     if p.get("lose_all_abilities"):
-        ch = replace(ch, keywords=frozenset(), statics=(), triggers=(), abilities=())
+        ch.keywords, ch.statics, ch.triggers, ch.abilities = frozenset(), (), (), ()  # type: ignore[misc]
     kws = (ch.keywords | frozenset(p.get("keywords", ()))) - frozenset(p.get("lose_keywords", ()))
-    res.ch = replace(ch, keywords=kws) if kws != ch.keywords else ch
+    ch.keywords = kws  # type: ignore[misc]
 
 
 @enforces("613.4", "613.4a", "604.3")
 def layer_7a(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7a: characteristic-defining abilities that define power and toughness — only if the object still has
     them after layer 6."""
-    from .characteristics import defined_number
+    defined_number = _characteristics().defined_number
     for static in res.ch.statics:
         if static.kind == "cda" and ("power" in static.params or "toughness" in static.params):
             applied("613.4")
@@ -329,8 +398,9 @@ def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _set_pt(game, obj, res: Result, eff: Continuous) -> None:
-    applied("613.1g")
-    applied("613.4b")
+    if TRACING:
+        applied("613.1g")
+        applied("613.4b")
     p = eff.parts["7b"]
     res.power = p.get("set_power", res.power)
     res.toughness = p.get("set_toughness", res.toughness)
@@ -352,8 +422,9 @@ def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
 def _modify_pt(game, obj, res: Result, eff: Continuous) -> None:
     if res.power is None:
         return
-    applied("613.1g")
-    applied("613.4c")
+    if TRACING:
+        applied("613.1g")
+        applied("613.4c")
     p = eff.parts["7c"]
     res.power += p.get("power", 0)
     res.toughness = (res.toughness or 0) + p.get("toughness", 0)
@@ -369,8 +440,9 @@ def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
 def _switch(game, obj, res: Result, eff: Continuous) -> None:
     if res.power is None:
         return
-    applied("613.1g")
-    applied("613.4d")
+    if TRACING:
+        applied("613.1g")
+        applied("613.4d")
     res.power, res.toughness = res.toughness, res.power
 
 

@@ -31,7 +31,7 @@ EVENTS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Replacement:
     """One replacement or prevention effect that may modify events of one kind."""
 

@@ -15,7 +15,7 @@ from .registry import applied, enforces
 from .state import BATTLEFIELD, EXILE
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Until:
     """Objects (uid, zone) that return when the object ``source_uid`` leaves the battlefield."""
 
