@@ -250,14 +250,16 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
         for key in ("increase", "reduce"):
             if key in spec:
                 spec[key] = ManaCost.parse(spec[key])
-    amount = spec.get("amount")
-    if isinstance(amount, dict):
+    for field in ("amount", "power", "toughness"):  # an amount; a continuous effect's +N/+N may be one (611.2d)
+        amount = spec.get(field)
+        if not isinstance(amount, dict):
+            continue
         if "count" in amount:
-            spec["amount"] = {**amount, "count": Filter.from_table(amount["count"], "")}
+            spec[field] = {**amount, "count": Filter.from_table(amount["count"], "")}
         for key in ("greatest_power", "power_of", "mana_value_of"):
             ref = amount.get(key)
             if ref is not None and ref not in slots and ref not in PLAYER_WORDS:
-                raise SchemaError((*path, "amount", key), f"{ref!r} names no target or word of this ability")
+                raise SchemaError((*path, field, key), f"{ref!r} names no target or word of this ability")
 
 
 def _check_slots(ab: AbilityDef, data: dict, path: Path) -> None:

@@ -126,6 +126,17 @@ def create_continuous(ctx: Resolution, spec: dict) -> None:
     refresh(game)
 
 
+@enforces("611.2e")
+def enters_as(ctx: Resolution, obj, changes: dict) -> None:
+    """A resolving spell or ability puts a permanent onto the battlefield and says it "is [characteristic]": the
+    effect applies as it enters — abilities that trigger on entering see it so (611.2e)."""
+    applied("611.2e")
+    st = ctx.state
+    st.effects.append(Continuous(parts_of(changes), new_timestamp(st), ctx.controller,
+                                 ctx.obj.source_card or ctx.obj.card or "", ctx.source_id, 0, frozenset({obj.id}),
+                                 None, False, "indefinite"))
+
+
 def _fixed(ctx: Resolution, key: str, value):
     if key in ("power", "toughness", "set_power", "set_toughness") and not isinstance(value, int):
         return ctx.amount(value)  # X or a number from the game: determined once (611.2d)

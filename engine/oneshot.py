@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import players
 from .carddefs import StaticDef
+from .continuous import enters_as
 from .costs import pool_from
 from .damage import deal_damage, source_of
 from .drawing import draw_card
@@ -93,7 +94,7 @@ def counter(ctx: Resolution, spec: dict) -> None:
         emit(game, [Event("countered", player=before.controller, before=before, before_ch=before_ch)])
 
 
-@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount"))
+@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount", "becomes"))
 @enforces("610.1", "607.3")
 def move(ctx: Resolution, spec: dict) -> None:
     """Move objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom) at once;
@@ -111,8 +112,9 @@ def move(ctx: Resolution, spec: dict) -> None:
     if not objs:
         return
     controller = ctx.controller if spec.get("controller") == "you" else None
+    setup = (lambda old, made: enters_as(ctx, made, spec["becomes"])) if "becomes" in spec else None
     new = move_all(ctx.game, [o.id for o in objs], ZONE_OF[zone], controller=controller,
-                   bottom=zone == "library_bottom", queue=ctx.queue)
+                   bottom=zone == "library_bottom", queue=ctx.queue, setup=setup)
     if "link" in spec:
         remember_linked(ctx, spec["link"], new, zone)
     # later instructions about "it" follow the card to its new zone
