@@ -54,9 +54,10 @@ def characteristics(game, obj) -> CardDef:
 
 def _effects(game, obj) -> Active:
     """The continuous effects that may change ``obj``: none off the battlefield (they affect permanents, 609.2)."""
-    if obj.zone != BATTLEFIELD or not (game.state.effects or continuous(game)):
+    if not (game.state.effects or continuous(game)):
         return NONE
-    return effects_in_force(game)
+    active = effects_in_force(game)
+    return active if obj.zone == BATTLEFIELD or active.elsewhere else NONE
 
 
 @enforces("604.3", "604.3a", EN + "702.73a", EN + "702.114a")

@@ -84,7 +84,7 @@ def layered(st) -> list:
     return [e for e in st.effects if isinstance(e, Continuous)]
 
 
-@effect("continuous", optional=("what", "all", "duration", *LAYER_OF))
+@effect("continuous", optional=("what", "all", "duration", "choose_color", *LAYER_OF))
 @enforces("611.1", "611.2", "611.2a", "611.2c", "611.2d", "613.6", "613.7b", "609.2")
 def create_continuous(ctx: Resolution, spec: dict) -> None:
     """A continuous effect of a resolving spell or ability: the objects it affects are determined now and locked
@@ -105,6 +105,8 @@ def create_continuous(ctx: Resolution, spec: dict) -> None:
             del params["copy_of"]
         else:
             params["copy_of"] = copiable_values(game, originals[0])
+    if spec.get("choose_color"):  # "becomes the colour of your choice": chosen as it resolves (608.2d)
+        params["colors"] = [ctx.choose_option(["W", "U", "B", "R", "G"], "choose a colour")]
     if params.get("control") == "you":
         params["control"] = ctx.controller
     parts = parts_of(params)
@@ -197,8 +199,8 @@ def affects(game, eff: Continuous, obj, ch) -> bool:
     source = game.state.objects.get(eff.source_id)
     if source is None:
         return False
-    if target.__class__ is Filter:
-        hit = obj.zone == BATTLEFIELD and matches(game, obj, target, source.controller, eff.source_id, ch=ch)
+    if target.__class__ is Filter:  # on the battlefield unless the criteria name another zone (609.2)
+        hit = matches(game, obj, target, source.controller, eff.source_id, ch=ch)
     elif target == "self":
         hit = obj.id == eff.source_id
     elif target == "attached":

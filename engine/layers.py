@@ -20,6 +20,7 @@ from operator import attrgetter
 
 from .carddefs import CardDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
+from .filters import Filter
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces, silenced
 
@@ -64,6 +65,7 @@ class Active:
     shapes: bool  # some effect changes layers 1–7b (the CardDef); if not, only power and toughness change
     plan: tuple = ()  # (layer function, its effects) for each layer with something to do, in order
     sensitive: frozenset = frozenset()  # layers with an effect whose criteria another effect of the layer may change
+    elsewhere: bool = False  # some effect applies to objects in a zone other than the battlefield
 
     def __bool__(self) -> bool:
         return bool(self.by_layer)
@@ -92,7 +94,8 @@ def effects_in_force(game) -> Active:
     plan = tuple((fn, by_layer.get(layer, [])) for layer, fn in LAYER_FUNCTIONS.items()
                  if layer in by_layer or layer in ALWAYS)
     sensitive = frozenset(layer for layer, effects in by_layer.items() if any(_sensitive(e, layer) for e in effects))
-    active = Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive) if by_layer else NONE
+    elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield" for e in all_effects)
+    active = Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere) if by_layer else NONE
     game.continuous_cache = (statics, effects[:], active, game.state.next_id)
     return active
 
