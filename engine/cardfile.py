@@ -173,6 +173,7 @@ EFFECT = Effect()
 LAYER_CHANGES: dict[str, Spec] = {
     "copy_of": NAME, "control": Word(("you",), "controller"),
     "change_text": Table({"from": Word(COLORS, "colour"), "to": Word(COLORS, "colour")}, required=("from", "to")),
+    "set_name": NAME,
     "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
     "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
     "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),

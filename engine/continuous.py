@@ -34,7 +34,7 @@ LAYERS = ("1a", "1b", "2", "3", "4", "5", "6", "7a", "7b", "7c", "7d")
 LAYER_OF = {
     "copy_of": "1a",
     "control": "2",
-    "change_text": "3",
+    "change_text": "3", "set_name": "3",
     "types": "4", "add_types": "4", "add_subtypes": "4", "set_subtypes": "4", "lose_supertypes": "4",
     "colors": "5", "add_colors": "5",
     "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6",
@@ -214,6 +214,17 @@ def affects(game, eff: Continuous, obj, ch) -> bool:
         applied("604.2")
         applied("604.7")
     return hit
+
+
+@enforces("611.3c")
+def as_it_enters(game, obj) -> None:
+    """A permanent entering: the continuous effects that apply to it do so from the moment it enters, not after
+    (611.3c) — its characteristics are read through the layers, so the event already sees them."""
+    from .layers import effects_in_force
+    active = effects_in_force(game)
+    ch = game.characteristics(obj)
+    if any(affects(game, e, obj, ch) for effects in active.by_layer.values() for e in effects):
+        applied("611.3c")
 
 
 @enforces("611.2b", "611.2a")

@@ -172,12 +172,13 @@ def _shielded(game, r: Replacement, ev: dict) -> bool:
 
 
 @effect("regenerate", required=("what",))
-@enforces("614.8", "614.4", EN + "701.15c")
+@enforces("614.8", "614.4", "614.3", EN + "701.15c")
 def create_regeneration(ctx: Resolution, spec: dict) -> None:
     """"Regenerate [permanent]": a shield that replaces the next destruction of it this turn (614.8); it must
     exist before the destruction — once that happened it is too late (614.4)."""
     applied("614.8")
     applied("614.4")
+    applied("614.3")  # no restriction on activating it; it lasts until used or the turn ends
     applied(EN + "701.15c")
     st = ctx.state
     ids = frozenset(o.id for o in ctx.objects(spec["what"]))

@@ -287,7 +287,7 @@ def _control(game, obj, res: Result, eff: Continuous) -> None:
     res.controller = eff.parts["2"]["control"]
 
 
-@enforces("613.1c", "612.1", "612.2", "612.3")
+@enforces("613.1c", "612.1", "612.2", "612.3", "612.8")
 def layer_3(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 3: text-changing effects (612): a colour word used as a colour word in the object's rules text —
     its keywords (protection from a colour) and the criteria of its static abilities — is replaced; abilities
@@ -297,6 +297,13 @@ def layer_3(game, obj, res: Result, effects: list[Continuous]) -> None:
 
 
 def _text(game, obj, res: Result, eff: Continuous) -> None:
+    if "set_name" in eff.parts["3"]:
+        if TRACING:
+            applied("613.1c")
+            applied("612.8")  # the object has this name and loses the others
+        res.ch.name = eff.parts["3"]["set_name"]  # type: ignore[misc]
+        if "change_text" not in eff.parts["3"]:
+            return
     if TRACING:
         applied("613.1c")
         applied("612.1")

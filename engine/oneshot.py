@@ -135,12 +135,16 @@ def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
 
 
 @effect("draw", required=("who",), optional=("amount",))
-@enforces("610.1")
+@enforces("610.1", "614.11a")
 def draw(ctx: Resolution, spec: dict) -> None:
-    """Players draw cards, one at a time; drawing from an empty library loses the game (121.4, 704.5b)."""
+    """Players draw cards, one at a time; drawing from an empty library loses the game (121.4, 704.5b).  A draw
+    replaced within the sequence is completed before the next draw (614.11a)."""
     applied("610.1")
     for p in ctx.players(spec["who"]):
-        for _ in range(ctx.amount(spec.get("amount", 1))):
+        n = ctx.amount(spec.get("amount", 1))
+        if n > 1 and exists(ctx.game, "draw"):
+            applied("614.11a")
+        for _ in range(n):
             draw_card(ctx.game, p)
 
 

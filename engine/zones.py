@@ -9,6 +9,8 @@ tapped, with counters, with a choice made — as part of that event (603.6d).
 """
 from __future__ import annotations
 
+from .characteristics import continuous
+from .continuous import as_it_enters
 from .errors import IllegalAction
 from .events import Event
 from .morph import revealed
@@ -50,6 +52,8 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
             enters_with(game, new, queue)
             if exists(game, "enters"):
                 replace_event(game, "enters", {"obj": new.id}, new.controller)
+            if st.effects or continuous(game):
+                as_it_enters(game, new)
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
