@@ -14,7 +14,13 @@ Modules, named after what they enforce:
 ``cardfile``, ``cardread``,     reading them into definitions, file:line errors
 ``carddefs``)
 ``characteristics``             current characteristics: printed or alternative, characteristic-
-                                defining abilities, static +N/+N and keyword grants (604)
+                                defining abilities (604); through the layers when effects exist
+``continuous``, ``layers``,     611: continuous effects (locked or not, durations); 612–613: the
+``copies``                      layers, one function each, timestamps, dependencies; 707: copies
+``replacement``, ``instead``,   614–616: replacement and prevention effects applied to events, one at
+``prevention``                  a time; "instead", regeneration, shields, protection's prevention
+``until``                       610.3: exiled until the source leaves the battlefield
+``morph``                       702.34 (the Morph page): face down, turning face up, who sees what
 ``costs``, ``filters``,         mana costs and pools, other costs; object criteria; the conditions
 ``conditions``                  of intervening "if" clauses, state triggers and statics
 ``permissions``                 601.3: may a player begin to cast it (from where, when)
@@ -43,8 +49,8 @@ Modules, named after what they enforce:
 ``paths``                       the repository root, the card and scenario folders
 ==============================  ===================================================================
 
-Seams for the follow-up issue (the layer system, replacement and prevention effects): continuous
-effects that set or change characteristics replace the body of
-``characteristics.characteristics``; replacement and prevention effects wrap ``damage.deal_damage``
-and ``zones.move_all``.
+Continuous effects are applied when characteristics are read (``characteristics`` calls
+``layers.compute``); replacement and prevention effects are asked by ``damage.damage_event``,
+``zones.move_all`` (graveyard, entering), ``instead.destruction``, ``drawing.draw_card`` and
+``oneshot.gain_life`` before the event happens.
 """

@@ -1,18 +1,11 @@
-"""Current characteristics of objects — the seam for continuous effects (604, and 613 later).
+"""Current characteristics of objects (604, 613): every reader of characteristics goes through here.
 
 An object's characteristics are its card's printed ones, or the alternative ones it has (a
-face-down spell, a bestowed Aura, an Adventure: ``obj.face``), changed by what the engine
-implements without the layer system:
-
-* characteristic-defining abilities (604.3, 604.3a) — colour (devoid), creature types (changeling),
-  power and toughness ("equal to the number of …") — which work in every zone;
-* static abilities of permanents on the battlefield that give other objects keywords or +N/+N
-  (604.1, 604.2; an Aura's or Equipment's to the object it is attached to, 604.4);
-* counters (+1/+1, -1/-1) and X on the stack.
-
-Effects of kinds whose order would matter (setting characteristics, copying, control changes)
-wait for the layer system; nothing here depends on the order in which effects apply.  Every reader
-of characteristics goes through this module, never through the card.
+face-down spell, a bestowed Aura, an Adventure: ``obj.face``), with its characteristic-defining
+abilities for colour and creature types (604.3, 604.3a).  When continuous effects are in force —
+static abilities on the battlefield (``modify``) or effects of resolved spells and abilities — the
+layer system (:mod:`engine.layers`) applies them on every read; nothing is stored.  With none in
+force, the printed values, counters and defined power and toughness are returned directly.
 """
 from __future__ import annotations
 
