@@ -290,7 +290,7 @@ def _static(data: dict, path: Path) -> StaticDef:
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    for key in ("objects", "to", "from"):
+    for key in ("objects", "to", "from", "of"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":

@@ -96,6 +96,12 @@ def statics_on_battlefield(game) -> dict[str, list]:
 NO_STATICS: list = []
 
 
+def statics_of_kind_on_battlefield(game, kind: str):
+    """(source object, static) for each static ability of ``kind`` on the battlefield."""
+    st = game.state
+    return [(st.objects[oid], s) for oid, s in statics_on_battlefield(game).get(kind, ())]
+
+
 def continuous(game) -> list:
     """(source id, static) for each static ability on the battlefield that changes other objects' characteristics."""
     return statics_on_battlefield(game).get("modify", NO_STATICS)

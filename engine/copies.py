@@ -10,6 +10,7 @@ the copy (707.2b).
 from __future__ import annotations
 
 from .carddefs import CardDef
+from .errors import IllegalAction
 from .registry import applied, enforces
 
 EN = "en-2024-11-08/"
@@ -33,3 +34,51 @@ def copiable_values(game, original, depth: int = 0) -> CardDef:
         if affects(game, eff, original, card):
             card = eff.parts["1a"]["copy_of"]
     return card
+
+
+@enforces("616.1c", "614.1c", "614.12", "614.12a", EN + "707.5")
+def enters_as_copy(game, obj, queue: list | None) -> CardDef | None:
+    """What ``obj`` enters the battlefield as a copy of, if anything: its own "you may have it enter as a copy of
+    …" (the choice is made before it enters, 614.12a, from ``choose:``; ``nothing`` declines) or another
+    permanent's "… enter as a copy of [this]".  A copy effect is chosen before any other replacement effect for
+    entering (616.1c), so what the permanent enters with is then the copy's (Verrosteter Wachposten enters
+    untapped as a copy of Wesen der Wildnis)."""
+    from .characteristics import base, statics_of_kind_on_battlefield
+    from .filters import matches
+    st = game.state
+    options: list = []  # (the original, why)
+    own = [s for s in base(game, obj).statics if s.kind == "enters_as_copy"]
+    for source, static in statics_of_kind_on_battlefield(game, "replace"):
+        p = static.params
+        if p.get("how") == "enter_as_copy" and source.id != obj.id and source.controller == obj.controller and \
+                matches(game, obj, p["objects"], source.controller, source.id, ch=base(game, obj), any_zone=True):
+            options.append(source)
+    if own:
+        flt = own[0].params["of"]
+        candidates = [oid for oid in st.battlefield if oid != obj.id
+                      and matches(game, st.objects[oid], flt, obj.controller, obj.id)]
+        pick = queue.pop(0) if queue else "nothing"
+        applied("614.1c")
+        applied("614.12")
+        applied("614.12a")  # chosen before it enters
+        if pick != "nothing":
+            found = game.namer(pick, candidates) if game.namer is not None else next(
+                (c for c in candidates if st.objects[c].card == pick), None)
+            if found is None:
+                raise IllegalAction("614.12a", f"{pick!r} is not a creature {obj.card} may enter as a copy of")
+            options.insert(0, st.objects[found])
+    if not options:
+        return None
+    applied("616.1c")  # a copy effect for entering is chosen before the other effects for entering
+    applied(EN + "707.5")
+    return copiable_values(game, options[0])
+
+
+@enforces(EN + "707.5")
+def becomes_copy_as_it_enters(game, new, card: CardDef) -> None:
+    """The permanent enters as a copy: a copy effect from the moment it enters (layer 1a)."""
+    from .continuous import Continuous, new_timestamp
+    applied(EN + "707.5")
+    st = game.state
+    st.effects.append(Continuous({"1a": {"copy_of": card}}, new_timestamp(st), new.controller, new.card or "",
+                                 new.id, new.uid, frozenset({new.id}), None, False, "indefinite"))

@@ -196,3 +196,14 @@ def destruction(game, ids: list[int]) -> list[int]:
     st = game.state
     return [oid for oid in ids
             if replace_event(game, "destroy", {"obj": oid}, st.objects[oid].controller) is not None]
+
+
+@handler("enter_as_copy")
+def _enter_as_copy(game, r: Replacement, ev: dict) -> dict:
+    return ev
+
+
+@applies_when("enter_as_copy")
+def _copy_is_chosen_first(game, r: Replacement, ev: dict) -> bool:
+    """"… enter as a copy of [this]" was applied before the permanent entered (616.1c, engine.copies)."""
+    return False

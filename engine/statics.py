@@ -115,10 +115,12 @@ def prohibitions(game, player: int, zone: str = BATTLEFIELD):
 
 
 @enforces("608.3e", "614.17", "614.17d")
-def cant_enter(game, obj) -> bool:
-    """Objects like this cannot enter the battlefield ("Lands can't enter the battlefield")."""
+def cant_enter(game, obj, ch=None) -> bool:
+    """Objects like this (with characteristics ``ch``: what it would enter as) cannot enter the battlefield
+    ("Lands can't enter the battlefield")."""
     for source, s in _statics(game, "cant_enter"):
-        if matches(game, obj, s.params["objects"], source.controller, ch=game.characteristics(obj), any_zone=True):
+        if matches(game, obj, s.params["objects"], source.controller, ch=ch or game.characteristics(obj),
+                   any_zone=True):
             applied("608.3e")
             applied("614.17")  # a "can't" effect: not a replacement effect
             applied("614.17d")
