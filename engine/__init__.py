@@ -13,14 +13,16 @@ Modules, named after what they enforce:
 ``cards`` (``cardschema``,      cards as data (``data/cards/*.toml``): the schema of card files,
 ``cardfile``, ``cardread``,     reading them into definitions, file:line errors
 ``carddefs``)
-``characteristics``             current characteristics: printed or alternative, characteristic-
-                                defining abilities (604); through the layers when effects exist
+``printed``, ``characteristics``  what an object is before any effect (printed, alternative, face down,
+                                statics on the battlefield); current characteristics (604), through
+                                the layers when effects exist
 ``continuous``, ``layers``,     611: continuous effects (locked or not, durations); 612–613: the
 ``copies``                      layers, one function each, timestamps, dependencies; 707: copies
 ``replacement``, ``instead``,   614–616: replacement and prevention effects applied to events, one at
 ``prevention``                  a time; "instead", regeneration, shields, protection's prevention
 ``until``                       610.3: exiled until the source leaves the battlefield
-``morph``                       702.34 (the Morph page): face down, turning face up, who sees what
+``facedown``, ``morph``         face-down objects: casting face down, who sees what, revealed on
+                                leaving (708); turning face up (702.34 of the Morph page)
 ``costs``, ``filters``,         mana costs and pools, other costs; object criteria; the conditions
 ``conditions``                  of intervening "if" clauses, state triggers and statics
 ``permissions``                 601.3: may a player begin to cast it (from where, when)

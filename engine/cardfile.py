@@ -9,7 +9,20 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import conditions, continuous, delayed, effects, instead, instructions, oneshot, prevention, triggers, until  # noqa: F401
+# the modules whose effect kinds and handlers card files may name (imported for their registrations)
+from . import (  # noqa: F401  # noqa: F401
+    conditions,
+    continuous,
+    copies,
+    delayed,
+    effects,
+    instead,
+    instructions,
+    oneshot,
+    prevention,
+    triggers,
+    until,
+)
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES

@@ -12,25 +12,21 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .carddefs import CardDef
-from .filters import matches
-from .layers import NONE, Active, compute, effects_in_force, face_down
+from .layers import NONE, Active, compute, effects_in_force
+from .printed import (  # noqa: F401 (read here)
+    ABILITY,
+    NO_STATICS,
+    base,
+    continuous,
+    defined_number,
+    face_down,
+    statics_of_kind_on_battlefield,
+    statics_on_battlefield,
+)
 from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK
 
-#: an ability on the stack has the text of its ability and no other characteristics (602.2a)
-ABILITY = CardDef(name="", types=frozenset(), token=True)
 EN = "en-2024-11-08/"
-
-
-def base(game, obj) -> CardDef:
-    """The printed characteristics, or the alternative ones the object has (``face``)."""
-    if obj.card is None:
-        return ABILITY
-    card = game.db.cards[obj.card]
-    if obj.face is not None:
-        face = card.faces[obj.face]
-        return face_down(face) if face.way == "face_down" else face
-    return card
 
 
 def characteristics(game, obj) -> CardDef:
@@ -77,36 +73,6 @@ ALL_CREATURE_TYPES = frozenset({"Goblin", "Elf", "Druid", "Beast", "Bear", "Huma
                                 "Spirit", "Plant", "Snake", "Manticore", "Warrior", "Shaman", "Knight"})
 
 
-def statics_on_battlefield(game) -> dict[str, list]:
-    """Static abilities on the battlefield by kind: (source id, static), kept until the battlefield changes
-    (an object id always names the same object, so the ids on the battlefield say which abilities are there)."""
-    st = game.state
-    cache = game.statics_cache
-    if cache is not None and cache[0] == st.battlefield:
-        return cache[1]
-    out: dict[str, list] = {}
-    for oid in st.battlefield:
-        for static in base(game, st.objects[oid]).statics:
-            out.setdefault(static.kind, []).append((oid, static))
-    game.statics_cache = (st.battlefield[:], out)
-    return out
-
-
-#: the same empty value every time (the layers' cache compares by identity)
-NO_STATICS: list = []
-
-
-def statics_of_kind_on_battlefield(game, kind: str):
-    """(source object, static) for each static ability of ``kind`` on the battlefield."""
-    st = game.state
-    return [(st.objects[oid], s) for oid, s in statics_on_battlefield(game).get(kind, ())]
-
-
-def continuous(game) -> list:
-    """(source id, static) for each static ability on the battlefield that changes other objects' characteristics."""
-    return statics_on_battlefield(game).get("modify", NO_STATICS)
-
-
 def keywords(game, obj) -> frozenset:
     """Keywords: printed, plus those static abilities and other effects give it (604.2, layer 6)."""
     card = characteristics(game, obj)
@@ -127,16 +93,6 @@ def _printed_or_defined(game, obj, which: str) -> int | None:
         if static.kind == "cda" and which in static.params:
             return defined_number(game, obj, static.params[which])
     return getattr(card, which)
-
-
-@enforces("604.3")
-def defined_number(game, obj, value) -> int:
-    """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
-    applied("604.3")
-    st = game.state
-    flt = value["count"]
-    zones = [st.objects[o] for o in st.objects if st.objects[o].ability is None]
-    return sum(1 for other in zones if matches(game, other, flt, obj.controller, obj.id)) + value.get("plus", 0)
 
 
 def _modified(game, obj, which: str) -> int | None:

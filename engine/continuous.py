@@ -42,6 +42,8 @@ LAYER_OF = {
     "power": "7c", "toughness": "7c",
     "switch": "7d",
 }
+#: the function that gives an object's copiable values (engine.copies puts it here; copies need the layers)
+COPIABLE_VALUES: list = []
 #: how long an effect of a resolved spell or ability lasts
 DURATIONS = ("end_of_turn", "while_controlled", "indefinite")
 
@@ -99,12 +101,11 @@ def create_continuous(ctx: Resolution, spec: dict) -> None:
         affected = [o.id for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD]
     params = {k: _fixed(ctx, k, v) for k, v in spec.items() if k in LAYER_OF}
     if "copy_of" in params:
-        from .copies import copiable_values
         originals = ctx.objects(params["copy_of"])
         if not originals:
             del params["copy_of"]
         else:
-            params["copy_of"] = copiable_values(game, originals[0])
+            params["copy_of"] = COPIABLE_VALUES[0](game, originals[0])
     if spec.get("choose_color"):  # "becomes the colour of your choice": chosen as it resolves (608.2d)
         params["colors"] = [ctx.choose_option(["W", "U", "B", "R", "G"], "choose a colour")]
     if params.get("control") == "you":
@@ -216,21 +217,10 @@ def affects(game, eff: Continuous, obj, ch) -> bool:
     return hit
 
 
-@enforces("611.3c")
-def as_it_enters(game, obj) -> None:
-    """A permanent entering: the continuous effects that apply to it do so from the moment it enters, not after
-    (611.3c) — its characteristics are read through the layers, so the event already sees them."""
-    from .layers import effects_in_force
-    active = effects_in_force(game)
-    ch = game.characteristics(obj)
-    if any(affects(game, e, obj, ch) for effects in active.by_layer.values() for e in effects):
-        applied("611.3c")
-
-
 @enforces("611.2b", "611.2a")
 def refresh(game) -> None:
     """Effects whose "for as long as" duration is over end (611.2b) — one that never began ends at once; then
-    control is brought up to date with layer 2 (see :func:`engine.layers.sync_control`)."""
+    control is brought up to date with layer 2 (:func:`sync_control`)."""
     st = game.state
     if not st.effects:
         return
@@ -242,7 +232,6 @@ def refresh(game) -> None:
         kept.append(e)
     if len(kept) != len(st.effects):
         st.effects = kept
-    from .layers import sync_control  # layers imports this module
     sync_control(game)
 
 
@@ -261,5 +250,27 @@ def end_of_turn(game) -> None:
     if len(kept) != len(st.effects):
         applied("611.2a")
         st.effects = kept
-        from .layers import sync_control  # layers imports this module
         sync_control(game)
+
+
+@enforces("613.1b", "611.2b")
+def sync_control(game) -> None:
+    """Control is read from ``Obj.controller`` everywhere; after effects began or ended it is brought up to date
+    with what layer 2 says (the value before any control-changing effect is kept as the base)."""
+    st = game.state
+    effects = [e for e in layered(st) if "2" in e.parts]
+    for oid in st.battlefield:
+        obj = st.objects[oid]
+        mine = [e for e in effects if e.locked is not None and oid in e.locked]
+        if not mine and "base_controller" not in obj.memory:
+            continue
+        base = obj.memory.setdefault("base_controller", obj.controller)
+        now = base
+        for e in sorted(mine, key=lambda e: e.timestamp):
+            applied("613.1b")
+            now = e.parts["2"]["control"]
+        if not mine:
+            del obj.memory["base_controller"]
+        if now != obj.controller:
+            obj.controller = now
+            obj.since_turn = st.turn  # it came under this player's control now (302.6)

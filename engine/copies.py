@@ -10,7 +10,11 @@ the copy (707.2b).
 from __future__ import annotations
 
 from .carddefs import CardDef
+from .continuous import COPIABLE_VALUES, Continuous, affects, new_timestamp
 from .errors import IllegalAction
+from .filters import matches
+from .layers import effects_in_force
+from .printed import base, statics_of_kind_on_battlefield
 from .registry import applied, enforces
 
 EN = "en-2024-11-08/"
@@ -20,8 +24,6 @@ EN = "en-2024-11-08/"
 def copiable_values(game, original, depth: int = 0) -> CardDef:
     """The copiable values of ``original`` now: its own values after layer 1 (another copy effect on it included),
     fixed from now on (707.2b)."""
-    from .characteristics import base, effects_in_force
-    from .continuous import affects
     applied(EN + "707.1")
     applied(EN + "707.2")
     applied(EN + "707.2a")
@@ -43,8 +45,6 @@ def enters_as_copy(game, obj, queue: list | None) -> CardDef | None:
     permanent's "… enter as a copy of [this]".  A copy effect is chosen before any other replacement effect for
     entering (616.1c), so what the permanent enters with is then the copy's (Verrosteter Wachposten enters
     untapped as a copy of Wesen der Wildnis)."""
-    from .characteristics import base, statics_of_kind_on_battlefield
-    from .filters import matches
     st = game.state
     options: list = []  # (the original, why)
     own = [s for s in base(game, obj).statics if s.kind == "enters_as_copy"]
@@ -77,8 +77,10 @@ def enters_as_copy(game, obj, queue: list | None) -> CardDef | None:
 @enforces(EN + "707.5")
 def becomes_copy_as_it_enters(game, new, card: CardDef) -> None:
     """The permanent enters as a copy: a copy effect from the moment it enters (layer 1a)."""
-    from .continuous import Continuous, new_timestamp
     applied(EN + "707.5")
     st = game.state
     st.effects.append(Continuous({"1a": {"copy_of": card}}, new_timestamp(st), new.controller, new.card or "",
                                  new.id, new.uid, frozenset({new.id}), None, False, "indefinite"))
+
+
+COPIABLE_VALUES[:] = [copiable_values]

@@ -18,9 +18,10 @@ from dataclasses import dataclass, fields
 from dataclasses import replace as dc_replace
 from operator import attrgetter
 
-from .carddefs import CardDef
+from .carddefs import CardDef, StaticDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
 from .filters import Filter
+from .printed import continuous, defined_number
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces, silenced
 
@@ -79,7 +80,7 @@ SHAPING = frozenset({"1a", "2", "3", "4", "5", "6", "7b"})
 def effects_in_force(game) -> Active:
     """All continuous effects that change characteristics now — from static abilities and from resolved spells
     and abilities — by layer; made again only when the battlefield or the effects in force change."""
-    statics = _characteristics().continuous(game)
+    statics = continuous(game)
     effects = game.state.effects
     cache = getattr(game, "continuous_cache", None)
     if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == game.state.next_id:
@@ -103,16 +104,6 @@ def effects_in_force(game) -> Active:
 _COMPUTING: set = set()
 #: the effects in force of the computations going on (innermost last)
 _CURRENT: list = []
-_MODULES: dict = {}
-
-
-def _characteristics():
-    """engine.characteristics, which imports this module."""
-    module = _MODULES.get("characteristics")
-    if module is None:
-        from . import characteristics as module
-        _MODULES["characteristics"] = module
-    return module
 
 
 @enforces("613.1", "613.5", "613.3")
@@ -265,15 +256,6 @@ def _copy(game, obj, res: Result, eff: Continuous) -> None:
     res.power, res.toughness = copied.power, copied.toughness
 
 
-@enforces("613.2b", EN + "708.2")
-def face_down(card: CardDef) -> CardDef:
-    """Layer 1b: a face-down spell or permanent has only the characteristics its rules give it (708.2) — the
-    alternative characteristics the object has."""
-    applied("613.2b")
-    applied(EN + "708.2")
-    return card
-
-
 @enforces("613.1b")
 def layer_2(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 2: control-changing effects."""
@@ -317,8 +299,6 @@ def _text(game, obj, res: Result, eff: Continuous) -> None:
 
 
 def _swap_static(static, old: str, new: str):
-    from .carddefs import StaticDef
-    from .filters import Filter
     params = dict(static.params)
     changed = False
     for key, value in static.params.items():
@@ -389,7 +369,6 @@ def _abilities(game, obj, res: Result, eff: Continuous) -> None:
 def layer_7a(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7a: characteristic-defining abilities that define power and toughness — only if the object still has
     them after layer 6."""
-    defined_number = _characteristics().defined_number
     for static in res.ch.statics:
         if static.kind == "cda" and ("power" in static.params or "toughness" in static.params):
             applied("613.4")
@@ -465,24 +444,11 @@ APPLY = {"1a": _copy, "2": _control, "3": _text, "4": _types, "5": _colors, "6":
          "7c": _modify_pt, "7d": _switch}
 
 
-@enforces("613.1b", "611.2b")
-def sync_control(game) -> None:
-    """Control is read from ``Obj.controller`` everywhere; after effects began or ended it is brought up to date
-    with what layer 2 says (the value before any control-changing effect is kept as the base)."""
-    st = game.state
-    effects = [e for e in layered(st) if "2" in e.parts]
-    for oid in st.battlefield:
-        obj = st.objects[oid]
-        mine = [e for e in effects if e.locked is not None and oid in e.locked]
-        if not mine and "base_controller" not in obj.memory:
-            continue
-        base = obj.memory.setdefault("base_controller", obj.controller)
-        now = base
-        for e in sorted(mine, key=lambda e: e.timestamp):
-            applied("613.1b")
-            now = e.parts["2"]["control"]
-        if not mine:
-            del obj.memory["base_controller"]
-        if now != obj.controller:
-            obj.controller = now
-            obj.since_turn = st.turn  # it came under this player's control now (302.6)
+@enforces("611.3c")
+def as_it_enters(game, obj) -> None:
+    """A permanent entering: the continuous effects that apply to it do so from the moment it enters, not after
+    (611.3c) — its characteristics are read through the layers, so the event already sees them."""
+    active = effects_in_force(game)
+    ch = game.characteristics(obj)
+    if any(affects(game, e, obj, ch) for effects in active.by_layer.values() for e in effects):
+        applied("611.3c")

@@ -15,18 +15,17 @@
 """
 from __future__ import annotations
 
+from .continuous import restamp
 from .costs import ManaCost, find_payment
 from .errors import IllegalAction
+from .facedown import is_face_down
+from .procedures import activate_mana_ability
 from .registry import applied, enforces
 from .state import BATTLEFIELD
 from .timing import has_priority
 
 MORPH = "de-morph-2007/"
 EN = "en-2024-11-08/"
-
-
-def is_face_down(game, obj) -> bool:
-    return obj.face is not None and game.db.cards[obj.card].faces[obj.face].way == "face_down"
 
 
 def morph_cost(game, obj) -> ManaCost | None:
@@ -37,24 +36,10 @@ def morph_cost(game, obj) -> ManaCost | None:
     return None
 
 
-@enforces(MORPH + "702.34a", MORPH + "702.34b", MORPH + "702.34c", EN + "708.4")
-def may_cast_face_down(card) -> None:
-    """Only a card with morph may be cast face down (702.34c); cast so, it is a 2/2 creature spell without text, name,
-    subtypes or mana cost, for {3} instead of its mana cost (702.34a, 702.34b) — what casting checks sees (708.4)."""
-    if not any(s.kind == "morph" for s in card.statics):
-        applied(MORPH + "702.34c")
-        raise IllegalAction(MORPH + "702.34c", f"{card.name} has no morph: it can't be cast face down")
-    applied(MORPH + "702.34a")
-    applied(MORPH + "702.34b")
-    applied(EN + "708.4")
-
-
 @enforces(MORPH + "702.34d", MORPH + "702.34b", EN + "116.2b", "613.7f", EN + "708.7", EN + "708.8")
 def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     """Turn a face-down permanent one controls face up: a special action with priority, paying its morph cost;
     the morph effect ends and it has its normal characteristics again (counters, damage, Auras stay)."""
-    from .continuous import restamp
-    from .procedures import activate_mana_ability
     st = game.state
     obj = st.objects.get(obj_id)
     if not has_priority(st, player):
@@ -81,22 +66,3 @@ def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     applied(EN + "708.8")
     obj.face = None
     restamp(game, obj, "613.7f")
-
-
-@enforces(EN + "708.5")
-def seen_by(game, obj, player: int) -> str | None:
-    """What ``player`` may know the object to be: its name, or None for a face-down permanent or spell that player
-    does not control (708.5)."""
-    if not is_face_down(game, obj):
-        return game.characteristics(obj).name
-    applied(EN + "708.5")
-    return obj.card if obj.controller == player else None
-
-
-@enforces(EN + "708.9", MORPH + "702.34a")
-def revealed(game, before, new) -> None:
-    """A face-down permanent leaving the battlefield is revealed; in its new zone it is face up (and it returns
-    face up if it comes back)."""
-    if before.zone == BATTLEFIELD and is_face_down(game, before):
-        applied(EN + "708.9")
-        applied(MORPH + "702.34a")  # the morph effect works only while the card is face down

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from . import conditions, statics, timing
 from .errors import IllegalAction
+from .facedown import may_cast_face_down
 from .filters import matches
-from .morph import may_cast_face_down
 from .registry import applied, enforces
 from .state import EXILE, HAND, LIBRARY, STACK, Announcement
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .printed import statics_on_battlefield
 from .registry import applied, enforces
 
 #: the events replacement effects may modify, and what their dict holds
@@ -68,7 +69,6 @@ BUILT_IN: list[Callable] = []
 def candidates(game, kind: str, ev: dict) -> list[Replacement]:
     """Every replacement or prevention effect that exists now for events of ``kind`` (614.4, 615.4: it must exist
     before the event happens — nothing created later goes back in time)."""
-    from .characteristics import statics_on_battlefield
     st = game.state
     out = []
     on_bf = statics_on_battlefield(game)
@@ -88,7 +88,6 @@ def candidates(game, kind: str, ev: dict) -> list[Replacement]:
 
 def exists(game, kind: str) -> bool:
     """A quick test: could any replacement effect apply to an event of ``kind``?"""
-    from .characteristics import statics_on_battlefield
     on_bf = statics_on_battlefield(game)
     if any(s.params.get("event", "damage") == kind for k in ("replace", "prevent") for _, s in on_bf.get(k, ())):
         return True

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .effects import Resolution, effect
 from .registry import applied, enforces
 from .state import BATTLEFIELD, EXILE
+from .zones import AFTER_MOVE, move_all
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -29,7 +30,6 @@ class Until:
 @enforces("610.3", "610.3a", "610.3b")
 def exile_until(ctx: Resolution, spec: dict) -> None:
     """Exile the objects until the source of the spell or ability leaves the battlefield."""
-    from .zones import move_all
     st = ctx.state
     source_id = ctx.source_object_id()
     source = st.objects.get(source_id) if source_id is not None else None
@@ -48,8 +48,9 @@ def exile_until(ctx: Resolution, spec: dict) -> None:
 def returns(game, events: list) -> None:
     """Sources that just left the battlefield: what they exiled "until" then returns, all at once (610.3d), under its
     owner's control (610.3c)."""
-    from .zones import move_all
     st = game.state
+    if not any(isinstance(e, Until) for e in st.effects):
+        return
     left = {e.before.uid for e in events if e.before is not None and e.from_zone == BATTLEFIELD}
     ending = [u for u in st.effects if isinstance(u, Until) and u.source_uid in left]
     if not ending:
@@ -65,5 +66,4 @@ def returns(game, events: list) -> None:
         move_all(game, back, BATTLEFIELD)
 
 
-def waiting(st) -> bool:
-    return any(isinstance(e, Until) for e in st.effects)
+AFTER_MOVE.append(returns)

@@ -10,14 +10,17 @@ tapped, with counters, with a choice made — as part of that event (603.6d).
 from __future__ import annotations
 
 from .characteristics import continuous
-from .continuous import as_it_enters
 from .errors import IllegalAction
 from .events import Event
-from .morph import revealed
+from .facedown import revealed
+from .layers import as_it_enters
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
 from .triggers import emit
+
+#: what else happens right after objects moved (engine.until: objects exiled "until" their source leaves return)
+AFTER_MOVE: list = []
 
 
 def move(game, obj_id: int, zone: str, *, controller: int | None = None, bottom: bool = False,
@@ -59,9 +62,8 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
     emit(game, events + _unattached(game, events))
     if st.effects:
-        from .until import returns, waiting  # until moves objects through this module
-        if waiting(st):
-            returns(game, events)
+        for hook in AFTER_MOVE:
+            hook(game, events)
     return moved
 
 

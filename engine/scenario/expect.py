@@ -14,8 +14,8 @@ from typing import Callable
 from ..activation import ability_of
 from ..costs import pool_from, pool_str
 from ..errors import IllegalAction
+from ..facedown import seen_by
 from ..mana import is_mana_ability
-from ..morph import seen_by
 from ..state import GameState, Obj, object_target
 from .model import PLAYER_EXPECT_ATTRS, StepResult, split_list
 from .names import Names, parse_ref
