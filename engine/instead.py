@@ -46,6 +46,36 @@ def _doubles(game, r: Replacement, ev: dict) -> bool:
     return source.controller == r.controller and _source_matches(game, r, source, ev["source_ch"])
 
 
+@handler("redirect_to_self")
+@enforces("614.9", "614.1a")
+def redirect_to_self(game, r: Replacement, ev: dict) -> dict:
+    """"If a source would deal damage to you, it deals that damage to [this creature] instead" (614.9)."""
+    applied("614.9")
+    applied("614.1a")
+    return {**ev, "target": ("O", r.source_id)}
+
+
+@applies_when("redirect_to_self")
+def _dealt_to_you(game, r: Replacement, ev: dict) -> bool:
+    source = game.state.objects.get(r.source_id) if r.source_id is not None else None
+    return ev["target"] == ("P", r.controller) and source is not None and source.zone == "battlefield"
+
+
+@handler("double_counters")
+@enforces("614.16", "614.1a")
+def double_counters(game, r: Replacement, ev: dict) -> dict:
+    """"If an effect would put one or more counters on a permanent you control, it puts twice that many" (614.16)."""
+    applied("614.16")
+    applied("614.1a")
+    return {**ev, "amount": ev["amount"] * 2}
+
+
+@applies_when("double_counters")
+def _counters_on_yours(game, r: Replacement, ev: dict) -> bool:
+    obj = game.state.objects.get(ev["obj"])
+    return obj is not None and obj.controller == r.controller and ev["amount"] > 0
+
+
 @handler("exile_instead")
 @enforces("614.1a")
 def exile_instead(game, r: Replacement, ev: dict) -> dict:

@@ -286,7 +286,12 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
     n = ctx.amount(spec.get("amount", 1))
     for obj in ctx.objects(spec["on"]):
         if obj.zone == BATTLEFIELD and n > 0:
-            obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + n
+            got = n
+            if exists(ctx.game, "counters"):
+                ev = replace_event(ctx.game, "counters", {"obj": obj.id, "kind": spec["kind"], "amount": n},
+                                   obj.controller)
+                got = ev["amount"] if ev is not None else 0
+            obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + got
 
 
 @effect("sacrifice", required=("who",),

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from .continuous import new_timestamp
 from .effects import Resolution, effect
+from .events import Event
 from .filters import matches
 from .registry import applied, enforces
 from .replacement import BUILT_IN, Replacement, applies_when, handler, use
 from .state import object_target, player_target
+from .triggers import emit
 
 EN = "en-2024-11-08/"
 
@@ -47,11 +49,28 @@ def prevent(game, r: Replacement, ev: dict) -> dict | None:
         use(game, r, r.left - n)
     elif r.duration == "next_time":
         use(game, r)
+    if n > 0:
+        prevented(game, r, ev, n)
     ev = {**ev, "amount": ev["amount"] - n}
     if ev["amount"] <= 0:
         applied("615.6")  # all of it prevented: it never happens
         return None
     return ev
+
+
+@enforces("615.5", "615.13")
+def prevented(game, r: Replacement, ev: dict, n: int) -> None:
+    """Damage was prevented: an additional effect that refers to the amount happens now, as part of the prevention
+    (615.5), and abilities that trigger when damage is prevented see it (615.13)."""
+    st = game.state
+    if r.params.get("gain_prevented"):
+        applied("615.5")
+        st.players[r.controller].life += n
+    kind, ref = ev["target"]
+    player = ref if kind == "P" else st.objects[ref].controller
+    applied("615.13")
+    emit(game, [Event("prevented", obj=ref if kind == "O" else None, player=player, source=ev["source"].id,
+                      amount=n)])
 
 
 @applies_when("prevent")
@@ -105,7 +124,8 @@ def protection(game, kind: str, ev: dict) -> list[Replacement]:
 BUILT_IN.append(protection)
 
 
-@effect("prevent", optional=("to", "amount", "from", "next_time", "shares_color", "source", "choose_source"))
+@effect("prevent", optional=("to", "amount", "from", "next_time", "shares_color", "source", "choose_source",
+                              "gain_prevented"))
 @enforces("615.2", "615.3", "615.4", "615.7", "615.8", "615.9", "615.11", "611.2c", "613.11", "609.7a")
 def create_prevention(ctx: Resolution, spec: dict) -> None:
     """A prevention effect of a resolving spell or ability, for the rest of the turn: a shield for the targets
@@ -123,7 +143,7 @@ def create_prevention(ctx: Resolution, spec: dict) -> None:
             if spec.get("shares_color") and t[0] == "O" and t[1] in st.objects:
                 applied("615.11")
                 protected |= _sharing_a_colour(ctx, st.objects[t[1]])
-    params = {k: spec[k] for k in ("from",) if k in spec}
+    params = {k: spec[k] for k in ("from", "gain_prevented") if k in spec}
     if "source" in spec:
         found = ctx.objects(spec["source"])
         if not found:

@@ -29,6 +29,7 @@ EVENTS = {
     "enters": "obj: the permanent entering the battlefield (already there, before the event is reported)",
     "draw": "player: a player who would draw a card",
     "gain_life": "player, amount: a player who would gain life",
+    "counters": "obj, kind, amount: counters an effect would put on a permanent",
 }
 
 
