@@ -76,6 +76,24 @@ def _counters_on_yours(game, r: Replacement, ev: dict) -> bool:
     return obj is not None and obj.controller == r.controller and ev["amount"] > 0
 
 
+@handler("enters_under_your_control")
+@enforces("614.1d", "614.12")
+def enters_under_your_control(game, r: Replacement, ev: dict) -> dict:
+    """"[Objects] enter under your control": it enters under the effect's controller's control (614.1d)."""
+    applied("614.1d")
+    obj = game.state.objects[ev["obj"]]
+    obj.controller = r.controller
+    obj.since_turn = game.state.turn
+    return ev
+
+
+@applies_when("enters_under_your_control")
+def _opponents_enter(game, r: Replacement, ev: dict) -> bool:
+    obj = game.state.objects.get(ev["obj"])
+    return obj is not None and obj.id != r.source_id and obj.controller != r.controller and \
+        _source_matches(game, r, obj)
+
+
 @handler("exile_instead")
 @enforces("614.1a")
 def exile_instead(game, r: Replacement, ev: dict) -> dict:

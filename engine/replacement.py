@@ -51,6 +51,8 @@ class Replacement:
     key: tuple = ()  # what identifies it among the effects applied to one event (614.5)
 
 
+#: handlers that change under whose control a permanent enters (616.1b: chosen before the others)
+CONTROL = frozenset({"enters_under_your_control"})
 #: handlers: (game, replacement, event) -> the modified event, or None when it no longer happens
 HANDLERS: dict[str, Callable] = {}
 
@@ -95,7 +97,7 @@ def exists(game, kind: str) -> bool:
     return any(isinstance(e, Replacement) and e.event == kind for e in game.state.effects)
 
 
-@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1e", "616.1f", "616.2", "609.6")
+@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1b", "616.1e", "616.1f", "616.2", "609.6")
 def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     """Apply the replacement and prevention effects to an event before it happens; ``affected`` is the affected
     player or the affected object's controller, who chooses the order (616.1).  Returns the event that happens
@@ -116,9 +118,12 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
                 applied("616.2")  # it became applicable through the modified event
         seen = {r.key for r in found}
         selfs = [r for r in found if r.self_replacement]
+        control = [r for r in found if r.how in CONTROL]
         if selfs:
             applied("616.1a")
-        pool = selfs or found
+        elif control:
+            applied("616.1b")  # one that changes under whose control it enters must be chosen first
+        pool = selfs or control or found
         if len(pool) > 1:
             applied("616.1")
             applied("616.1e")
