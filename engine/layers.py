@@ -444,7 +444,7 @@ APPLY = {"1a": _copy, "2": _control, "3": _text, "4": _types, "5": _colors, "6":
          "7c": _modify_pt, "7d": _switch}
 
 
-@enforces("611.3c")
+@enforces("611.3c", "603.6b")
 def as_it_enters(game, obj) -> None:
     """A permanent entering: the continuous effects that apply to it do so from the moment it enters, not after
     (611.3c) — its characteristics are read through the layers, so the event already sees them."""
@@ -452,3 +452,4 @@ def as_it_enters(game, obj) -> None:
     ch = game.characteristics(obj)
     if any(affects(game, e, obj, ch) for effects in active.by_layer.values() for e in effects):
         applied("611.3c")
+        applied("603.6b")  # never on the battlefield with its unmodified characteristics

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import conditions, statics
 from .carddefs import AbilityDef, Mode, TriggerDef
+from .continuous import restamp
 from .copies import becomes_copy_as_it_enters, enters_as_copy
 from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
@@ -153,6 +154,7 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
         if attach_to is not None and aura:
             applied("608.3c")
             new.attached_to = attach_to
+            restamp(game, new, "613.7e")  # an Aura gets a new timestamp as it becomes attached
 
     new = move(game, obj.id, BATTLEFIELD, controller=obj.controller, queue=queue, setup=setup)
     dashed = next((n for n in ab.alternative if n.name == ann.alternative and (n.haste or n.returns)), None)
