@@ -258,7 +258,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
     "cant_enter": {"objects": FILTER, "text": TEXT},
-    "morph": {"cost": MANA_COST, "text": TEXT},
+    "morph": {"cost": MANA_COST, "as_turned_face_up": Word(("color",), "choice"), "link": NAME, "text": TEXT},
     "enters_as_copy": {"of": FILTER, "text": TEXT},
     "replace": {"event": Word(("damage", "to_graveyard", "enters", "draw", "gain_life", "counters"), "event"),
                 "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",

@@ -36,6 +36,19 @@ def morph_cost(game, obj) -> ManaCost | None:
     return None
 
 
+@enforces("614.1e", EN + "708.11")
+def as_turned_face_up(game, obj, queue: list) -> None:
+    """"As this is turned face up, choose a colour": a replacement effect applied while it is turned face up, not
+    afterwards (614.1e, 708.11) — the choice is made first (``choose:``), then it is face up."""
+    for static in game.db.cards[obj.card].statics:
+        if static.kind == "morph" and static.params.get("as_turned_face_up") == "color":
+            if not queue or queue[0] not in ("W", "U", "B", "R", "G"):
+                raise IllegalAction("614.1e", f"{obj.card} is turned face up: choose a colour (add 'choose: …')")
+            applied("614.1e")
+            applied(EN + "708.11")
+            obj.memory[static.params.get("link", "chosen")] = queue.pop(0)
+
+
 @enforces(MORPH + "702.34d", MORPH + "702.34b", EN + "116.2b", "613.7f", EN + "708.7", EN + "708.8")
 def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     """Turn a face-down permanent one controls face up: a special action with priority, paying its morph cost;
@@ -64,5 +77,6 @@ def turn_face_up(game, player: int, obj_id: int, choices) -> None:
         pool[i] -= n
     applied(MORPH + "702.34b")  # the morph effect ends when the permanent is turned face up
     applied(EN + "708.8")
+    as_turned_face_up(game, obj, choices.resolve)
     obj.face = None
     restamp(game, obj, "613.7f")
