@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from .errors import IllegalAction
 from .registry import applied, enforces
-from .state import BATTLEFIELD
+from .state import BATTLEFIELD, STACK
 
 MORPH = "de-morph-2007/"
 EN = "en-2024-11-08/"
@@ -39,8 +39,8 @@ def seen_by(game, obj, player: int) -> str | None:
 
 @enforces(EN + "708.9", MORPH + "702.34a")
 def revealed(game, before, new) -> None:
-    """A face-down permanent leaving the battlefield is revealed; in its new zone it is face up (and it returns
-    face up if it comes back)."""
-    if before.zone == BATTLEFIELD and is_face_down(game, before):
+    """A face-down permanent leaving the battlefield, or a face-down spell leaving the stack for anywhere but the
+    battlefield, is revealed; in its new zone it is face up (and it returns face up if it comes back)."""
+    if before.zone in (BATTLEFIELD, STACK) and new.zone != BATTLEFIELD and is_face_down(game, before):
         applied(EN + "708.9")
         applied(MORPH + "702.34a")  # the morph effect works only while the card is face down
