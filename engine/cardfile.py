@@ -216,6 +216,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
     "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
+    "new_targets": Bool(),
     "becomes": Table(lambda: {k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")},
                      describe="what the permanent is as it enters (changes as in a continuous effect)"),
     "duration": Word(("end_of_turn", "while_controlled", "indefinite"), "duration"),

@@ -9,13 +9,19 @@ the copy (707.2b).
 """
 from __future__ import annotations
 
+from dataclasses import replace as dc_replace
+
 from .carddefs import CardDef
 from .continuous import COPIABLE_VALUES, Continuous, affects, new_timestamp
+from .effects import Resolution, effect
 from .errors import IllegalAction
 from .filters import matches
 from .layers import effects_in_force
 from .printed import base, statics_of_kind_on_battlefield
 from .registry import applied, enforces
+from .state import STACK, object_target
+from .targets import is_legal_target
+from .zones import AFTER_MOVE
 
 EN = "en-2024-11-08/"
 
@@ -84,3 +90,58 @@ def becomes_copy_as_it_enters(game, new, card: CardDef) -> None:
 
 
 COPIABLE_VALUES[:] = [copiable_values]
+
+
+@effect("copy_spell", required=("what",), optional=("new_targets",))
+@enforces(EN + "707.10", EN + "707.10c", "601.2b")
+def copy_spell(ctx: Resolution, spec: dict) -> None:
+    """Put a copy of a spell on the stack under your control: it copies the choices made as the spell was cast —
+    its modes above all, which cannot be chosen anew (601.2b, 707.10) — and it is not cast.  ``new_targets``: for
+    each target, ``choose:`` a new one (legal for that instance of "target") or ``keep`` it (707.10c).  Off the
+    stack it ceases to exist (:func:`copies_cease`)."""
+    st = ctx.state
+    for original in ctx.objects(spec["what"]):
+        if original.zone != STACK or original.ability is not None or original.ann is None:
+            continue
+        applied(EN + "707.10")
+        applied("601.2b")  # the modes were chosen as the original was cast; the copy has the same
+        copy = st.new_object(original.card, ctx.controller, STACK, controller=ctx.controller)
+        copy.face = original.face
+        copy.memory["copy_of_spell"] = original.uid
+        targets = dict(original.ann.targets)
+        if spec.get("new_targets"):
+            targets = _new_targets(ctx, copy, original, targets)
+        copy.ann = dc_replace(original.ann, targets=targets)
+
+
+def _new_targets(ctx: Resolution, copy, original, targets: dict) -> dict:
+    applied(EN + "707.10c")
+    game, st = ctx.game, ctx.state
+    ab = game.characteristics(original).spell
+    slots = {s.name: s for s in ab.slots(original.ann.modes)} if ab is not None else {}
+    out = {}
+    for name, chosen in targets.items():
+        pick = ctx.queue.pop(0) if ctx.queue else "keep"
+        if pick == "keep" or name not in slots:
+            out[name] = chosen
+            continue
+        candidates = [oid for oid, o in st.objects.items()
+                      if is_legal_target(game, slots[name], object_target(oid), ctx.controller, copy)]
+        found = ctx._resolve(pick, candidates)
+        if found is None:
+            raise IllegalAction("608.2d", f"{pick!r} is not a legal new target for {name!r}")
+        out[name] = (object_target(found),)
+    return out
+
+
+@enforces(EN + "707.10a")
+def copies_cease(game, events: list) -> None:
+    """A copy of a spell that left the stack (resolved, countered) ceases to exist (707.10a)."""
+    st = game.state
+    for e in events:
+        if e.before is not None and "copy_of_spell" in e.before.memory and e.obj in st.objects:
+            applied(EN + "707.10a")
+            st.remove(e.obj)
+
+
+AFTER_MOVE.append(copies_cease)

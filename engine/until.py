@@ -49,7 +49,7 @@ def returns(game, events: list) -> None:
     """Sources that just left the battlefield: what they exiled "until" then returns, all at once (610.3d), under its
     owner's control (610.3c)."""
     st = game.state
-    if not any(isinstance(e, Until) for e in st.effects):
+    if not st.effects or not any(isinstance(e, Until) for e in st.effects):
         return
     left = {e.before.uid for e in events if e.before is not None and e.from_zone == BATTLEFIELD}
     ending = [u for u in st.effects if isinstance(u, Until) and u.source_uid in left]

@@ -19,7 +19,8 @@ from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
 from .triggers import emit
 
-#: what else happens right after objects moved (engine.until: objects exiled "until" their source leaves return)
+#: what else happens right after objects moved (engine.until: objects exiled "until" their source leaves return;
+#: engine.copies: a copy of a spell off the stack ceases to exist)
 AFTER_MOVE: list = []
 
 
@@ -61,9 +62,8 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
     emit(game, events + _unattached(game, events))
-    if st.effects:
-        for hook in AFTER_MOVE:
-            hook(game, events)
+    for hook in AFTER_MOVE:
+        hook(game, events)
     return moved
 
 
