@@ -37,18 +37,26 @@ def face_down(card: CardDef) -> CardDef:
 
 
 def statics_on_battlefield(game) -> dict[str, list]:
-    """Static abilities on the battlefield by kind: (source id, static), kept until the battlefield changes
-    (an object id always names the same object, so the ids on the battlefield say which abilities are there)."""
+    """Static abilities on the battlefield by kind: (source id, static), kept until the battlefield or the copy
+    effects change (an object id always names the same object, so the ids on the battlefield say which abilities
+    are there).  A permanent that is a copy has the static abilities of what it copies (707.2)."""
     st = game.state
+    copies = _copy_effects(st) if st.effects else ()
     cache = game.statics_cache
-    if cache is not None and cache[0] == st.battlefield:
+    if cache is not None and cache[0] == st.battlefield and cache[2] == copies:
         return cache[1]
+    copied = {oid: e.parts["1a"]["copy_of"] for e in copies for oid in e.locked}
     out: dict[str, list] = {}
     for oid in st.battlefield:
-        for static in base(game, st.objects[oid]).statics:
+        card = copied.get(oid) or base(game, st.objects[oid])
+        for static in card.statics:
             out.setdefault(static.kind, []).append((oid, static))
-    game.statics_cache = (st.battlefield[:], out)
+    game.statics_cache = (st.battlefield[:], out, copies)
     return out
+
+
+def _copy_effects(st) -> tuple:
+    return tuple(e for e in st.effects if getattr(e, "parts", None) and "1a" in e.parts and e.locked)
 
 
 #: the same empty value every time (the layers' cache compares by identity)
