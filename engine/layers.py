@@ -21,7 +21,7 @@ from operator import attrgetter
 from .carddefs import CardDef, StaticDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
 from .filters import Filter
-from .printed import continuous, defined_number
+from .printed import base, continuous, defined_number
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces, silenced
 
@@ -77,15 +77,8 @@ NONE = Active({}, False)
 SHAPING = frozenset({"1a", "2", "3", "4", "5", "6", "7b"})
 
 
-def effects_in_force(game) -> Active:
-    """All continuous effects that change characteristics now — from static abilities and from resolved spells
-    and abilities — by layer; made again only when the battlefield or the effects in force change."""
-    statics = continuous(game)
-    effects = game.state.effects
-    cache = getattr(game, "continuous_cache", None)
-    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == game.state.next_id:
-        return cache[2]
-    all_effects = from_statics(game, statics) + layered(game.state)
+def _grouped(game, all_effects: list) -> Active:
+    """The effects by layer, ordered, with what the reads need to know about them."""
     by_layer: dict = {}
     for e in all_effects:
         for layer in e.parts:
@@ -96,9 +89,49 @@ def effects_in_force(game) -> Active:
                  if layer in by_layer or layer in ALWAYS)
     sensitive = frozenset(layer for layer, effects in by_layer.items() if any(_sensitive(e, layer) for e in effects))
     elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield" for e in all_effects)
-    active = Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere) if by_layer else NONE
+    return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere) if by_layer else NONE
+
+
+@enforces("613.8a", "613.6")
+def still_has_ability(game, eff: Continuous) -> bool:
+    """An effect of a static ability exists only while its source has that ability: an effect that removes
+    abilities (layer 6) can end another effect — which then does not apply in any layer, not even in the earlier
+    ones (613.8a: it changes whether the other exists)."""
+    if eff.duration != "static":
+        return True
+    source = game.state.objects.get(eff.source_id)
+    if source is None:
+        return False
+    ch = base_characteristics(game, source)
+    if ch.statics:
+        return True
+    applied("613.8a")
+    return False
+
+
+def effects_in_force(game) -> Active:
+    """All continuous effects that change characteristics now — from static abilities and from resolved spells
+    and abilities — by layer; made again only when the battlefield or the effects in force change."""
+    statics = continuous(game)
+    effects = game.state.effects
+    cache = getattr(game, "continuous_cache", None)
+    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == game.state.next_id:
+        return cache[2]
+    all_effects = from_statics(game, statics) + layered(game.state)
+    active = _grouped(game, all_effects)
+    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
+    if any(p.get("lose_all_abilities") for e in active.by_layer.get("6", ()) for p in (e.parts["6"],)):
+        kept = [e for e in all_effects if still_has_ability(game, e)]
+        if len(kept) != len(all_effects):
+            active = _grouped(game, kept)
     game.continuous_cache = (statics, effects[:], active, game.state.next_id)
     return active
+
+
+def base_characteristics(game, source) -> CardDef:
+    """The source's characteristics with the effects found so far (the cache holds them while this runs)."""
+    active = game.continuous_cache[2]
+    return compute(game, source, base(game, source), active).ch if active else base(game, source)
 
 
 _COMPUTING: set = set()
