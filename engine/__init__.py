@@ -13,8 +13,16 @@ Modules, named after what they enforce:
 ``cards`` (``cardschema``,      cards as data (``data/cards/*.toml``): the schema of card files,
 ``cardfile``, ``cardread``,     reading them into definitions, file:line errors
 ``carddefs``)
-``characteristics``             current characteristics: printed or alternative, characteristic-
-                                defining abilities, static +N/+N and keyword grants (604)
+``printed``, ``characteristics``  what an object is before any effect (printed, alternative, face down,
+                                statics on the battlefield); current characteristics (604), through
+                                the layers when effects exist
+``continuous``, ``layers``,     611: continuous effects (locked or not, durations); 612–613: the
+``copies``                      layers, one function each, timestamps, dependencies; 707: copies
+``replacement``, ``instead``,   614–616: replacement and prevention effects applied to events, one at
+``prevention``                  a time; "instead", regeneration, shields, protection's prevention
+``until``                       610.3: exiled until the source leaves the battlefield
+``facedown``, ``morph``         face-down objects: casting face down, who sees what, revealed on
+                                leaving (708); turning face up (702.34 of the Morph page)
 ``costs``, ``filters``,         mana costs and pools, other costs; object criteria; the conditions
 ``conditions``                  of intervening "if" clauses, state triggers and statics
 ``permissions``                 601.3: may a player begin to cast it (from where, when)
@@ -48,8 +56,8 @@ Modules, named after what they enforce:
 ``paths``                       the repository root, the card and scenario folders
 ==============================  ===================================================================
 
-Seams for the follow-up issue (the layer system, replacement and prevention effects): continuous
-effects that set or change characteristics replace the body of
-``characteristics.characteristics``; replacement and prevention effects wrap ``damage.deal_damage``
-and ``zones.move_all``.
+Continuous effects are applied when characteristics are read (``characteristics`` calls
+``layers.compute``); replacement and prevention effects are asked by ``damage.damage_event``,
+``zones.move_all`` (graveyard, entering), ``instead.destruction``, ``drawing.draw_card`` and
+``oneshot.gain_life`` before the event happens.
 """

@@ -9,7 +9,20 @@ naming a target word) are checked when the card is read (:mod:`engine.cards`).
 """
 from __future__ import annotations
 
-from . import conditions, delayed, effects, instructions, oneshot, triggers  # noqa: F401 (effect kinds)
+# the modules whose effect kinds and handlers card files may name (imported for their registrations)
+from . import (  # noqa: F401  # noqa: F401
+    conditions,
+    continuous,
+    copies,
+    delayed,
+    effects,
+    instead,
+    instructions,
+    oneshot,
+    prevention,
+    triggers,
+    until,
+)
 from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Spec, Str, Table, Word, hint
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
@@ -168,6 +181,20 @@ class Effect(Spec):
 
 
 EFFECT = Effect()
+#: what a continuous effect may change, by layer (engine.continuous.LAYER_OF); shared by the static ability
+#: ``modify`` and the effect ``continuous``
+LAYER_CHANGES: dict[str, Spec] = {
+    "copy_of": NAME, "control": Word(("you",), "controller"),
+    "change_text": Table({"from": Word(COLORS, "colour"), "to": Word(COLORS, "colour")}, required=("from", "to")),
+    "set_name": NAME,
+    "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
+    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
+    "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
+    "colors": ListOf(Word(COLORS, "colour"), 5), "add_colors": ListOf(Word(COLORS, "colour"), 5),
+    "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
+    "lose_all_abilities": Bool(),
+    "set_power": Int(-100, 100), "set_toughness": Int(-100, 100), "switch": Bool(),
+}
 REF = NAME  # a target word or a player word; which is checked when the card is read
 COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
 #: the type of every key an effect kind may have
@@ -186,6 +213,13 @@ EFFECT_KEYS: dict[str, Spec] = {
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
     "reflexive_each": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
+    **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
+    "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
+    "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
+    "new_targets": Bool(),
+    "becomes": Table(lambda: {k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")},
+                     describe="what the permanent is as it enters (changes as in a continuous effect)"),
+    "duration": Word(("end_of_turn", "while_controlled", "indefinite"), "duration"),
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
 }
 
@@ -218,13 +252,24 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                "link": NAME, "text": TEXT},
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
-               "power": Int(-100, 100), "toughness": Int(-100, 100), "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
-               "text": TEXT},
+               "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
+               **{k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")}},
     "cda": {"power": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
             "toughness": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
     "cant_enter": {"objects": FILTER, "text": TEXT},
+    "morph": {"cost": MANA_COST, "as_turned_face_up": Word(("color",), "choice"), "link": NAME, "text": TEXT},
+    "enters_as_copy": {"of": FILTER, "text": TEXT},
+    "replace": {"event": Word(("damage", "to_graveyard", "enters", "draw", "gain_life", "counters"), "event"),
+                "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",
+                             "return_instead_of_draw", "enter_as_copy", "redirect_to_self", "double_counters",
+                             "enters_under_your_control"),
+                            "replacement"),
+                "objects": FILTER, "text": TEXT},
+    "prevent": {"to": Either(((str,), Word(("you",), "player")), ((dict,), FILTER),
+                             describe="\"you\" or object criteria"),
+                "from": FILTER, "amount": Int(1, 100), "text": TEXT},
     "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
     "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
     "cast_from": {"zone": Word(("library_top",), "zone"), "spells": FILTER, "text": TEXT},

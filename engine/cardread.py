@@ -17,8 +17,8 @@ from .filters import Filter
 
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
-            "payer": True}
-FILTER_KEYS = ("all", "filter", "per")
+            "payer": True, "copy_of": False, "source": False}
+FILTER_KEYS = ("all", "filter", "per", "from")
 COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
 
 
@@ -250,14 +250,16 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
         for key in ("increase", "reduce"):
             if key in spec:
                 spec[key] = ManaCost.parse(spec[key])
-    amount = spec.get("amount")
-    if isinstance(amount, dict):
+    for field in ("amount", "power", "toughness"):  # an amount; a continuous effect's +N/+N may be one (611.2d)
+        amount = spec.get(field)
+        if not isinstance(amount, dict):
+            continue
         if "count" in amount:
-            spec["amount"] = {**amount, "count": Filter.from_table(amount["count"], "")}
+            spec[field] = {**amount, "count": Filter.from_table(amount["count"], "")}
         for key in ("greatest_power", "power_of", "mana_value_of"):
             ref = amount.get(key)
             if ref is not None and ref not in slots and ref not in PLAYER_WORDS:
-                raise SchemaError((*path, "amount", key), f"{ref!r} names no target or word of this ability")
+                raise SchemaError((*path, field, key), f"{ref!r} names no target or word of this ability")
 
 
 def _check_slots(ab: AbilityDef, data: dict, path: Path) -> None:
@@ -284,10 +286,15 @@ def _static(data: dict, path: Path) -> StaticDef:
     for key in ("increase", "reduce"):
         if key in params and data["kind"] == "cost":
             params[key] = ManaCost.parse(params[key])
+    if data["kind"] == "morph":
+        params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    if isinstance(params.get("objects"), dict):
-        params["objects"] = Filter.from_table(params["objects"], "")
+    for key in ("objects", "to", "from", "of"):
+        if isinstance(params.get(key), dict):
+            params[key] = Filter.from_table(params[key], "")
+    if data["kind"] == "prevent":
+        params.update(event="damage", how="prevent")
     for key in ("power", "toughness"):
         if data["kind"] == "cda" and key in params:
             params[key] = {**params[key], "count": Filter.from_table(params[key]["count"], "")}

@@ -1,48 +1,52 @@
-"""Current characteristics of objects — the seam for continuous effects (604, and 613 later).
+"""Current characteristics of objects (604, 613): every reader of characteristics goes through here.
 
 An object's characteristics are its card's printed ones, or the alternative ones it has (a
-face-down spell, a bestowed Aura, an Adventure: ``obj.face``), changed by what the engine
-implements without the layer system:
-
-* characteristic-defining abilities (604.3, 604.3a) — colour (devoid), creature types (changeling),
-  power and toughness ("equal to the number of …") — which work in every zone;
-* static abilities of permanents on the battlefield that give other objects keywords or +N/+N
-  (604.1, 604.2; an Aura's or Equipment's to the object it is attached to, 604.4);
-* counters (+1/+1, -1/-1) and X on the stack.
-
-Effects of kinds whose order would matter (setting characteristics, copying, control changes)
-wait for the layer system; nothing here depends on the order in which effects apply.  Every reader
-of characteristics goes through this module, never through the card.
+face-down spell, a bestowed Aura, an Adventure: ``obj.face``), with its characteristic-defining
+abilities for colour and creature types (604.3, 604.3a).  When continuous effects are in force —
+static abilities on the battlefield (``modify``) or effects of resolved spells and abilities — the
+layer system (:mod:`engine.layers`) applies them on every read; nothing is stored.  With none in
+force, the printed values, counters and defined power and toughness are returned directly.
 """
 from __future__ import annotations
 
 from dataclasses import replace
 
 from .carddefs import CardDef
-from .filters import matches
+from .layers import NONE, Active, compute, effects_in_force
+from .printed import (  # noqa: F401 (read here)
+    ABILITY,
+    NO_STATICS,
+    base,
+    continuous,
+    defined_number,
+    face_down,
+    statics_of_kind_on_battlefield,
+    statics_on_battlefield,
+)
 from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK
 
-#: an ability on the stack has the text of its ability and no other characteristics (602.2a)
-ABILITY = CardDef(name="", types=frozenset(), token=True)
 EN = "en-2024-11-08/"
 
 
-def base(game, obj) -> CardDef:
-    """The printed characteristics, or the alternative ones the object has (``face``)."""
-    if obj.card is None:
-        return ABILITY
-    card = game.db.cards[obj.card]
-    if obj.face is not None:
-        return card.faces[obj.face]
-    return card
-
-
 def characteristics(game, obj) -> CardDef:
+    """Current characteristics: the layers applied when a continuous effect that changes them is in force (613),
+    else printed or alternative ones with characteristic-defining abilities (604.3)."""
     card = base(game, obj)
     if card.cda:
-        return _defined(card)
-    return card
+        card = _defined(card)
+    active = _effects(game, obj)
+    if not active.shapes:
+        return card
+    return compute(game, obj, card, active).ch
+
+
+def _effects(game, obj) -> Active:
+    """The continuous effects that may change ``obj``: none off the battlefield (they affect permanents, 609.2)."""
+    if not (game.state.effects or continuous(game)):
+        return NONE
+    active = effects_in_force(game)
+    return active if obj.zone == BATTLEFIELD or active.elsewhere else NONE
 
 
 @enforces("604.3", "604.3a", EN + "702.73a", EN + "702.114a")
@@ -69,63 +73,11 @@ ALL_CREATURE_TYPES = frozenset({"Goblin", "Elf", "Druid", "Beast", "Bear", "Huma
                                 "Spirit", "Plant", "Snake", "Manticore", "Warrior", "Shaman", "Knight"})
 
 
-def statics_on_battlefield(game) -> dict[str, list]:
-    """Static abilities on the battlefield by kind: (source id, static), kept until the battlefield changes
-    (an object id always names the same object, so the ids on the battlefield say which abilities are there)."""
-    st = game.state
-    cache = game.statics_cache
-    if cache is not None and cache[0] == st.battlefield:
-        return cache[1]
-    out: dict[str, list] = {}
-    for oid in st.battlefield:
-        for static in base(game, st.objects[oid]).statics:
-            out.setdefault(static.kind, []).append((oid, static))
-    game.statics_cache = (st.battlefield[:], out)
-    return out
-
-
-def continuous(game) -> list:
-    """(source id, static) for each static ability on the battlefield that changes other objects' characteristics."""
-    return statics_on_battlefield(game).get("modify", [])
-
-
-@enforces("604.1", "604.2", "604.4", "604.7")
-def _modifiers(game, obj) -> list:
-    """The static abilities that apply to ``obj`` now — from what their sources are now, never from what they
-    last were (604.7): a source that has left the battlefield changes nothing."""
-    out = []
-    st = game.state
-    for source_id, static in continuous(game):
-        source = st.objects.get(source_id)
-        if source is None:
-            continue
-        p = static.params
-        if p.get("objects") == "attached":
-            if source.attached_to != obj.id:
-                continue
-            applied("604.4")
-        elif p.get("objects") == "self":
-            if source.id != obj.id:
-                continue
-        elif obj.zone != BATTLEFIELD or not matches(game, obj, p["objects"], source.controller, source.id,
-                                                     ch=base(game, obj)):
-            continue
-        applied("604.1")
-        applied("604.2")
-        applied("604.7")
-        out.append(static)
-    return out
-
-
 def keywords(game, obj) -> frozenset:
-    """Keywords: printed, plus those static abilities give it (604.2)."""
+    """Keywords: printed, plus those static abilities and other effects give it (604.2, layer 6)."""
     card = characteristics(game, obj)
-    if obj.zone != BATTLEFIELD:
-        return card.keywords
-    extra = list(obj.memory.get("gains", ()))  # what the way it was cast gives it (dash: haste)
-    if continuous(game):
-        extra += [k for s in _modifiers(game, obj) for k in s.params.get("keywords", ())]
-    return card.keywords | frozenset(extra) if extra else card.keywords
+    gains = obj.memory.get("gains") if obj.zone == BATTLEFIELD else None
+    return card.keywords | frozenset(gains) if gains else card.keywords
 
 
 def mana_value(game, obj) -> int:
@@ -143,24 +95,16 @@ def _printed_or_defined(game, obj, which: str) -> int | None:
     return getattr(card, which)
 
 
-@enforces("604.3")
-def defined_number(game, obj, value) -> int:
-    """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
-    applied("604.3")
-    st = game.state
-    flt = value["count"]
-    zones = [st.objects[o] for o in st.objects if st.objects[o].ability is None]
-    return sum(1 for other in zones if matches(game, other, flt, obj.controller, obj.id)) + value.get("plus", 0)
-
-
 def _modified(game, obj, which: str) -> int | None:
+    active = _effects(game, obj)
+    if active:
+        card = base(game, obj)
+        res = compute(game, obj, _defined(card) if card.cda else card, active, finish=False)
+        return res.power if which == "power" else res.toughness
     n = _printed_or_defined(game, obj, which)
     if n is None:
         return None
-    n += obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-    if obj.zone == BATTLEFIELD and continuous(game):
-        n += sum(s.params.get(which, 0) for s in _modifiers(game, obj))
-    return n
+    return n + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
 
 
 def power(game, obj) -> int | None:

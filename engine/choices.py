@@ -40,6 +40,8 @@ class Choices:
     order: list = field(default_factory=list)
     triggers: list = field(default_factory=list)
     keep: list = field(default_factory=list)
+    #: the replacement or prevention effects (by source card name) the affected player applies first (616.1)
+    replace: list = field(default_factory=list)
     #: combat declarations: attackers (object id, what it attacks); blockers per defending player (player,
     #: [(blocker id, attacker id)])
     attack: list = field(default_factory=list)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .events import Event
 from .registry import applied, enforces
+from .replacement import exists, replace_event
 from .triggers import emit
 
 EN = "en-2024-11-08/"
@@ -24,21 +25,30 @@ def source_of(game, obj):
     return obj, game.db[obj.source_card] if obj.source_card in game.db else game.characteristics(obj)
 
 
-@enforces(EN + "120.3", EN + "120.3a", EN + "120.3c", EN + "120.3e", EN + "702.16e", "603.2h", EN + "702.15b")
-def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = False) -> list[Event]:
+@enforces(EN + "120.3", EN + "120.3a", EN + "120.3c", EN + "120.3e", "603.2h", EN + "702.15b", "614.7", "614.7a")
+def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = False,
+                unpreventable: bool = False) -> list[Event]:
     """``source`` deals damage: ``targets`` is a list of (target, amount), dealt at the same time."""
     st = game.state
     events = []
     for target, n in targets:
         if n <= 0:
+            if exists(game, "damage"):
+                applied("614.7")  # no damage is dealt: the replacement and prevention effects do nothing
+                applied("614.7a")
             continue
         kind, ref = target
         recipient = st.players[ref] if kind == "P" else st.objects.get(ref)
         if recipient is None:
             continue
-        if any(f"protection:{c}" in _protections(game, kind, recipient) for c in source_ch.colors):
-            applied(EN + "702.16e")  # prevented: the event does not happen and triggers nothing
-            applied("603.2h")
+        replaced = damage_event(game, source, source_ch, target, n, combat, unpreventable)
+        if replaced is None:
+            applied("603.2h")  # prevented or replaced: the event does not happen and triggers nothing
+            continue
+        target, n = replaced
+        kind, ref = target
+        recipient = st.players[ref] if kind == "P" else st.objects.get(ref)
+        if recipient is None:
             continue
         applied(EN + "120.3")
         if kind == "P":
@@ -58,10 +68,6 @@ def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = Fa
     return events
 
 
-def _protections(game, kind: str, recipient) -> frozenset:
-    return frozenset() if kind == "P" else game.keywords(recipient)
-
-
 def _keywords(game, source, source_ch) -> frozenset:
     return game.keywords(source) if source.id in game.state.objects else source_ch.keywords
 
@@ -76,3 +82,20 @@ def _to_permanent(game, obj, n: int, source_keywords: frozenset) -> None:
     if "planeswalker" in ch.types:
         applied(EN + "120.3c")
         obj.counters["loyalty"] = max(0, obj.counters.get("loyalty", 0) - n)
+
+
+@enforces("615.6")
+def damage_event(game, source, source_ch, target, n: int, combat: bool, unpreventable: bool = False) -> tuple | None:
+    """Damage about to be dealt, after the replacement and prevention effects that apply to it (protection among
+    them, 702.16e): (recipient, amount), or None when none is dealt (prevented: it never happens, 615.6)."""
+    kind, ref = target
+    protected = kind == "O" and any(k.startswith("protection:") for k in game.keywords(game.state.objects[ref]))
+    if not protected and not exists(game, "damage"):
+        return target, n
+    affected = ref if kind == "P" else game.state.objects[ref].controller
+    ev = replace_event(game, "damage", {"source": source, "source_ch": source_ch, "target": target, "amount": n,
+                                        "combat": combat, "unpreventable": unpreventable}, affected)
+    if ev is None or ev["amount"] <= 0:
+        applied("615.6")
+        return None
+    return ev["target"], ev["amount"]

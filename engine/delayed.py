@@ -15,10 +15,11 @@ from .triggers import Delayed
 
 
 @effect("delayed", required=("trigger",), optional=("about", "this_turn"))
-@enforces("610.1", "603.7", "603.7a", "603.7d", "603.7e")
+@enforces("610.1", "610.2", "603.7", "603.7a", "603.7d", "603.7e")
 def create_delayed(ctx: Resolution, spec: dict) -> None:
     """Create a delayed triggered ability; it cannot trigger on anything that happened before now (603.7a)."""
     applied("610.1")
+    applied("610.2")  # a one-shot effect that creates a delayed triggered ability
     applied("603.7")
     applied("603.7a")
     st = ctx.state

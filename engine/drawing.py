@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from .events import Event
 from .registry import applied, enforces
+from .replacement import exists, replace_event
 from .state import HAND
 from .triggers import emit
 from .zones import move
@@ -20,6 +21,8 @@ def draw_card(game, player: int) -> None:
     (today: the attempt is remembered for 704.5b; 1999: the player loses at once, 102.2)."""
     st = game.state
     p = st.players[player]
+    if exists(game, "draw") and replace_event(game, "draw", {"player": player}, player) is None:
+        return  # replaced: the draw never happens (614.6), even from an empty library (614.11)
     applied(EN + "121.2")
     if not p.library:
         game.variants.empty_library(game, player)

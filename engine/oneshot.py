@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import players
 from .carddefs import StaticDef
+from .continuous import enters_as
 from .costs import pool_from
 from .damage import deal_damage, source_of
 from .drawing import draw_card
@@ -15,7 +16,9 @@ from .effects import Resolution, effect, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .filters import Filter, matches
+from .instead import destruction, self_replacement
 from .registry import applied, enforces
+from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
 from .triggers import Triggered, emit
 from .zones import move_all, tap_all
@@ -25,7 +28,7 @@ ZONE_OF = {"hand": HAND, "graveyard": GRAVEYARD, "exile": EXILE, "battlefield": 
            "library_top": LIBRARY, "library_bottom": LIBRARY}
 
 
-@effect("damage", required=("amount",), optional=("to", "all"))
+@effect("damage", required=("amount",), optional=("to", "all", "unpreventable"))
 @enforces("610.1")
 def damage(ctx: Resolution, spec: dict) -> None:
     """Deal damage to targets or players, or to each permanent matching ``all`` (``amount = "divided"``: as
@@ -35,7 +38,7 @@ def damage(ctx: Resolution, spec: dict) -> None:
     recipients = ctx.targets(spec["to"]) if "to" in spec else [object_target(o.id) for o in _permanents(ctx, spec)]
     targets = [(t, ctx.ann.division.get(t, 0) if spec["amount"] == "divided" else ctx.amount(spec["amount"]))
                for t in recipients]
-    deal_damage(ctx.game, source, source_ch, targets)
+    deal_damage(ctx.game, source, source_ch, targets, unpreventable=bool(spec.get("unpreventable")))
 
 
 def _permanents(ctx, spec) -> list:
@@ -46,7 +49,7 @@ def _permanents(ctx, spec) -> list:
     return [o for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD]
 
 
-@effect("destroy", optional=("what", "all"))
+@effect("destroy", optional=("what", "all", "exile_instead"))
 @enforces("610.1", "609.2", EN + "702.12b")
 def destroy(ctx: Resolution, spec: dict) -> None:
     """Destroy target permanents, or all permanents matching ``all``, at the same time (indestructible ones stay)."""
@@ -59,7 +62,11 @@ def destroy(ctx: Resolution, spec: dict) -> None:
             applied(EN + "702.12b")
         else:
             ids.append(obj.id)
-    if ids:
+    ids = destruction(ctx.game, ids)
+    if ids and spec.get("exile_instead"):
+        with self_replacement(ctx, "to_graveyard", "exile_instead", ids):
+            move_all(ctx.game, ids, GRAVEYARD)
+    elif ids:
         move_all(ctx.game, ids, GRAVEYARD)
 
 
@@ -87,7 +94,7 @@ def counter(ctx: Resolution, spec: dict) -> None:
         emit(game, [Event("countered", player=before.controller, before=before, before_ch=before_ch)])
 
 
-@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount"))
+@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount", "becomes"))
 @enforces("610.1", "607.3")
 def move(ctx: Resolution, spec: dict) -> None:
     """Move objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom) at once;
@@ -105,8 +112,9 @@ def move(ctx: Resolution, spec: dict) -> None:
     if not objs:
         return
     controller = ctx.controller if spec.get("controller") == "you" else None
+    setup = (lambda old, made: enters_as(ctx, made, spec["becomes"])) if "becomes" in spec else None
     new = move_all(ctx.game, [o.id for o in objs], ZONE_OF[zone], controller=controller,
-                   bottom=zone == "library_bottom", queue=ctx.queue)
+                   bottom=zone == "library_bottom", queue=ctx.queue, setup=setup)
     if "link" in spec:
         remember_linked(ctx, spec["link"], new, zone)
     # later instructions about "it" follow the card to its new zone
@@ -127,12 +135,16 @@ def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
 
 
 @effect("draw", required=("who",), optional=("amount",))
-@enforces("610.1")
+@enforces("610.1", "614.11a")
 def draw(ctx: Resolution, spec: dict) -> None:
-    """Players draw cards, one at a time; drawing from an empty library loses the game (121.4, 704.5b)."""
+    """Players draw cards, one at a time; drawing from an empty library loses the game (121.4, 704.5b).  A draw
+    replaced within the sequence is completed before the next draw (614.11a)."""
     applied("610.1")
     for p in ctx.players(spec["who"]):
-        for _ in range(ctx.amount(spec.get("amount", 1))):
+        n = ctx.amount(spec.get("amount", 1))
+        if n > 1 and exists(ctx.game, "draw"):
+            applied("614.11a")
+        for _ in range(n):
             draw_card(ctx.game, p)
 
 
@@ -167,8 +179,14 @@ def gain_life(ctx: Resolution, spec: dict) -> None:
     applied("610.1")
     n = ctx.amount(spec["amount"])
     for p in ctx.players(spec["who"]):
-        ctx.state.players[p].life += n
-        emit(ctx.game, [Event("life_gained", player=p, amount=n)])
+        gained = n
+        if exists(ctx.game, "gain_life"):
+            ev = replace_event(ctx.game, "gain_life", {"player": p, "amount": n}, p)
+            if ev is None:
+                continue
+            gained = ev["amount"]
+        ctx.state.players[p].life += gained
+        emit(ctx.game, [Event("life_gained", player=p, amount=gained)])
 
 
 @effect("lose_life", required=("who", "amount"))
@@ -268,7 +286,12 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
     n = ctx.amount(spec.get("amount", 1))
     for obj in ctx.objects(spec["on"]):
         if obj.zone == BATTLEFIELD and n > 0:
-            obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + n
+            got = n
+            if exists(ctx.game, "counters"):
+                ev = replace_event(ctx.game, "counters", {"obj": obj.id, "kind": spec["kind"], "amount": n},
+                                   obj.controller)
+                got = ev["amount"] if ev is not None else 0
+            obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + got
 
 
 @effect("sacrifice", required=("who",),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from . import conditions, statics, timing
 from .errors import IllegalAction
+from .facedown import may_cast_face_down
 from .filters import matches
 from .registry import applied, enforces
 from .state import EXILE, HAND, LIBRARY, STACK, Announcement
@@ -26,7 +27,10 @@ def considered(game, obj, face: str | None):
     if face not in card.faces:
         raise IllegalAction("601.3e", f"{card.name} cannot be cast {face!r} (ways: "
                                       f"{', '.join(card.faces) or 'none'})")
-    return card.faces[face]
+    alternative = card.faces[face]
+    if alternative.way == "face_down":
+        may_cast_face_down(card)
+    return alternative
 
 
 @enforces("601.3", "601.3e")
@@ -48,7 +52,7 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
     if any(s.kind == "cast_only" for s in ch.statics):
         check_own_restrictions(game, player, obj, ch)
     if any_prohibition(game, player):
-        check_prohibitions(game, player, obj, ab)
+        check_prohibitions(game, player, obj, ab, choices.face)
 
 
 @enforces("601.3e", "en-2024-11-08/715.3d")
@@ -69,7 +73,7 @@ def allowed_from_elsewhere(game, player: int, obj, ch) -> bool:
     return False
 
 
-@enforces("601.3b", "601.3c", "601.3d")
+@enforces("601.3b", "601.3c", "601.3d", "609.4")
 def as_though_flash(game, player: int, obj, ch, choices) -> bool:
     """May it be cast as though it had flash — by an effect for spells like it (601.3b), by its own ability if
     a cost is paid (601.3c) or while a condition holds (601.3d)?"""
@@ -77,6 +81,7 @@ def as_though_flash(game, player: int, obj, ch, choices) -> bool:
         if source.controller == player and matches(game, obj, static.params["spells"], player, ch=ch,
                                                    any_zone=True):
             applied("601.3b")  # the choices made while announcing (how it is cast) give it those characteristics
+            applied("609.4")  # "as though it had flash"
             return True
     for static in ch.statics:
         if static.kind != "flash":
@@ -84,9 +89,11 @@ def as_though_flash(game, player: int, obj, ch, choices) -> bool:
         paid = set(choices.optional) | set(choices.chosen) | {choices.alternative}
         if "if_paid" in static.params and static.params["if_paid"] in paid:
             applied("601.3c")
+            applied("609.4")
             return True
         if "condition" in static.params and conditions.holds(game, static.params["condition"], obj, player):
             applied("601.3d")
+            applied("609.4")
             obj.memory["flash_condition"] = static.params["condition"]
             return True
     return False
@@ -104,10 +111,11 @@ def check_own_restrictions(game, player: int, obj, ch) -> None:
 
 
 @enforces("601.3", "601.3a")
-def check_prohibitions(game, player: int, obj, ab) -> None:
-    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition (601.3a)."""
+def check_prohibitions(game, player: int, obj, ab, face: str | None = None) -> None:
+    """No effect may forbid it — unless a choice made while announcing could avoid the prohibition (601.3a).  Cast
+    with alternative characteristics (face down), those are what a prohibition looks at (601.3e, 702.34b)."""
     for source, flt in statics.prohibitions(game, player):
-        outcomes = _prohibited_by_choice(game, player, obj, ab, flt)
+        outcomes = _prohibited_by_choice(game, player, obj, ab, flt, face)
         if not any(outcomes):
             continue  # the prohibition is not about this spell at all
         if all(outcomes):
@@ -116,9 +124,11 @@ def check_prohibitions(game, player: int, obj, ab) -> None:
         applied("601.3a")
 
 
-def _as_spell(obj, player: int, x: int):
+def _as_spell(obj, player: int, x: int, face: str | None = None):
     probe = obj.copy()
     probe.zone, probe.controller, probe.ann = STACK, player, Announcement(x=x)
+    if face is not None:
+        probe.face = face
     return probe
 
 
@@ -127,10 +137,10 @@ def any_prohibition(game, player: int) -> bool:
     return next(statics.prohibitions(game, player), None) is not None
 
 
-def _prohibited_by_choice(game, player: int, obj, ab, flt) -> list[bool]:
+def _prohibited_by_choice(game, player: int, obj, ab, flt, face: str | None = None) -> list[bool]:
     """For each value of X the player could announce: would the spell as announced be forbidden?"""
     xs = range(0, 21) if ab.cost.mana.x or any(a.cost.mana.x for a in ab.alternative) else (0,)
-    return [matches(game, _as_spell(obj, player, x), flt, player) for x in xs]
+    return [matches(game, _as_spell(obj, player, x, face), flt, player) for x in xs]
 
 
 @enforces("601.4a")

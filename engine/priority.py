@@ -8,7 +8,7 @@ instead (800.4j).  Chapter 1 and 7 rules are cited from the English 2024 rules.
 """
 from __future__ import annotations
 
-from . import sba, stacking, triggers
+from . import continuous, sba, stacking, triggers
 from .registry import applied, enforces
 
 EN = "en-2024-11-08/"
@@ -24,6 +24,7 @@ def give_priority(game, player: int, passing: bool = False) -> None:
     applied(EN + "117.5")
     stacked = False
     while not st.over:
+        continuous.refresh(game)
         sba.check_state_based_actions(game)
         triggers.check_state_triggers(game)
         if not st.pending:

@@ -260,3 +260,16 @@ def _unique(items, key) -> list:
             seen.add(k)
             out.append(item)
     return out
+
+
+class silenced:
+    """Nothing is recorded as applied inside (a trial application that may not happen: a dependency test)."""
+
+    def __enter__(self):
+        self._saved = _ACTIVE[:]
+        _ACTIVE.clear()
+        return self
+
+    def __exit__(self, *exc):
+        _ACTIVE[:] = self._saved
+        return False

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from . import conditions, statics
 from .carddefs import AbilityDef, Mode, TriggerDef
+from .continuous import restamp
+from .copies import becomes_copy_as_it_enters, enters_as_copy
 from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
@@ -148,7 +150,8 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
             attach_to = chosen[0][1]
     else:
         applied("608.3a")
-    if not can_enter(game, obj):
+    copy_of = enters_as_copy(game, obj, queue)
+    if not can_enter(game, obj, copy_of):
         applied("608.3e")
         move(game, obj.id, GRAVEYARD)
         return
@@ -159,9 +162,12 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
         new.memory["paid"] = tuple(ann.optional) + ((ann.alternative,) if ann.alternative else ())
         new.memory["x"] = ann.x
         new.face = before.face
+        if copy_of is not None:
+            becomes_copy_as_it_enters(game, new, copy_of)
         if attach_to is not None and aura:
             applied("608.3c")
             new.attached_to = attach_to
+            restamp(game, new, "613.7e")  # an Aura gets a new timestamp as it becomes attached
 
     new = move(game, obj.id, BATTLEFIELD, controller=obj.controller, queue=queue, setup=setup)
     dashed = next((n for n in ab.alternative if n.name == ann.alternative and (n.haste or n.returns)), None)
@@ -206,6 +212,6 @@ def adventure_to_exile(game, obj) -> None:
     move(game, obj.id, EXILE, setup=lambda before, new: new.memory.__setitem__("adventure", owner))
 
 
-def can_enter(game, obj) -> bool:
-    """Does a static ability say that objects like this cannot enter the battlefield?"""
-    return not statics.cant_enter(game, obj)
+def can_enter(game, obj, copy_of=None) -> bool:
+    """Does a static ability say that objects like this — as it would enter, a copy perhaps — cannot enter?"""
+    return not statics.cant_enter(game, obj, copy_of)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .characteristics import continuous
 from .errors import IllegalAction
+from .instead import destruction
 from .players import lose_game
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
@@ -151,7 +152,7 @@ def lethal_damage(game, ids: list[int], graveyard: list[int]) -> None:
         if "indestructible" in game.keywords(game.state.objects[oid]):
             applied(EN + "702.12b")
         else:
-            graveyard.append(oid)
+            graveyard.extend(destruction(game, [oid]))
 
 
 @enforces(EN + "704.5h", EN + "702.2b", EN + "702.12b")

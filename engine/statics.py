@@ -37,8 +37,9 @@ def _statics(game, kind: str):
     st = game.state
     for oid, s in statics_on_battlefield(game).get(kind, ()):
         yield st.objects[oid], s
-    for s, card, controller in st.effects:
-        if s.kind == kind:
+    for e in st.effects:
+        if isinstance(e, tuple) and e[0].kind == kind:
+            s, card, controller = e
             yield Obj(-1, -1, card, controller, controller, ""), s
 
 
@@ -113,11 +114,15 @@ def prohibitions(game, player: int, zone: str = BATTLEFIELD):
             yield obj, s.params.get("spells")
 
 
-@enforces("608.3e")
-def cant_enter(game, obj) -> bool:
-    """Objects like this cannot enter the battlefield ("Lands can't enter the battlefield")."""
+@enforces("608.3e", "614.17", "614.17d")
+def cant_enter(game, obj, ch=None) -> bool:
+    """Objects like this (with characteristics ``ch``: what it would enter as) cannot enter the battlefield
+    ("Lands can't enter the battlefield")."""
     for source, s in _statics(game, "cant_enter"):
-        if matches(game, obj, s.params["objects"], source.controller, ch=game.characteristics(obj), any_zone=True):
+        if matches(game, obj, s.params["objects"], source.controller, ch=ch or game.characteristics(obj),
+                   any_zone=True):
             applied("608.3e")
+            applied("614.17")  # a "can't" effect: not a replacement effect
+            applied("614.17d")
             return True
     return False

@@ -161,6 +161,7 @@ TRIGGERS: dict[str, tuple[str, Callable]] = {
     "becomes_target": ("target", _object_event("target")), "sacrificed": ("sacrificed", _object_event("sacrificed")),
     "mana_added": ("mana_added", _player_event("mana_added")),
     "unattached": ("unattached", _object_event("unattached")),
+    "damage_prevented": ("prevented", _player_event("prevented")),
 }
 #: event kinds whose trigger conditions are checked as the objects last existed (603.10)
 LOOK_BACK = ("zone", "lost", "countered", "unattached")

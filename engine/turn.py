@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable
 
 from . import combat, priority, resolution, sba
+from .continuous import end_of_turn
 from .drawing import draw_card
 from .errors import IllegalAction
 from .events import Event
@@ -141,7 +142,7 @@ def draw(game) -> None:
     draw_card(game, game.state.active)
 
 
-@enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a", "611.2a")
+@enforces(EN + "514.1", EN + "514.2", EN + "514.3", EN + "514.3a")
 def cleanup(game) -> bool:
     """Discard down to the maximum hand size; damage wears off; "until end of turn" effects end; then the game
     checks state-based actions: if any were performed or a triggered ability waits, players receive priority."""
@@ -155,8 +156,7 @@ def cleanup(game) -> bool:
     for oid in st.battlefield:
         st.objects[oid].damage = 0
     if st.effects:
-        applied("611.2a")  # "this turn": the effects end now
-        st.effects = []
+        end_of_turn(game)  # "until end of turn" and "this turn": the effects end now (611.2a)
     applied(EN + "514.3")
     performed = sba.check_state_based_actions(game)
     if performed or st.pending:

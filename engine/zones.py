@@ -9,11 +9,19 @@ tapped, with counters, with a choice made — as part of that event (603.6d).
 """
 from __future__ import annotations
 
+from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
+from .facedown import revealed
+from .layers import as_it_enters
 from .registry import applied, enforces
-from .state import BATTLEFIELD
+from .replacement import exists, replace_event
+from .state import BATTLEFIELD, GRAVEYARD
 from .triggers import emit
+
+#: what else happens right after objects moved (engine.until: objects exiled "until" their source leaves return;
+#: engine.copies: a copy of a spell off the stack ceases to exist)
+AFTER_MOVE: list = []
 
 
 def move(game, obj_id: int, zone: str, *, controller: int | None = None, bottom: bool = False,
@@ -31,22 +39,45 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     with: the spell's announcements it remembers, the object an Aura is attached to)."""
     st = game.state
     events, moved = [], []
+    instead = _destinations(game, ids) if zone == GRAVEYARD and exists(game, "to_graveyard") else {}
     for oid in ids:
         before = st.objects[oid]  # leaves the state with the move and is never changed again: its last known state
         before_ch = game.characteristics(before)
         attached = tuple(a for a in st.battlefield if st.objects[a].attached_to == oid) \
             if before.zone == BATTLEFIELD else ()
-        new = st.move(oid, zone, controller=controller, bottom=bottom)
+        to_zone = instead.get(oid, zone)
+        new = st.move(oid, to_zone, controller=controller, bottom=bottom or to_zone != zone)
+        if before.face is not None:
+            revealed(game, before, new)
         if setup is not None:
             setup(before, new)
-        if zone == BATTLEFIELD:
+        if to_zone == BATTLEFIELD:
             new.since_turn = st.turn
             enters_with(game, new, queue)
+            if exists(game, "enters"):
+                replace_event(game, "enters", {"obj": new.id}, new.controller)
+            if st.effects or continuous(game):
+                as_it_enters(game, new)
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
-                            from_zone=before.zone, to_zone=zone, cause=cause, attached=attached))
+                            from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
     emit(game, events + _unattached(game, events))
+    for hook in AFTER_MOVE:
+        hook(game, events)
     return moved
+
+
+def _destinations(game, ids: list[int]) -> dict:
+    """Where each object that would be put into a graveyard goes after the replacement effects (614.1a)."""
+    st = game.state
+    out = {}
+    for oid in ids:
+        obj = st.objects[oid]
+        ev = replace_event(game, "to_graveyard", {"obj": oid, "zone": GRAVEYARD, "from": obj.zone}, obj.controller
+                           if obj.zone == BATTLEFIELD else obj.owner)
+        if ev is not None and ev["zone"] != GRAVEYARD:
+            out[oid] = ev["zone"]
+    return out
 
 
 def _unattached(game, events: list) -> list:
@@ -87,7 +118,7 @@ def tap_all(game, objs: list, tapped: bool) -> None:
         emit(game, [Event("tapped" if tapped else "untapped", obj=o.id, player=o.controller) for o in changed])
 
 
-@enforces("603.6d", "en-2024-11-08/306.5b", "607.4")
+@enforces("603.6d", "en-2024-11-08/306.5b", "607.4", "614.1c", "614.12", "614.12a")
 def enters_with(game, obj, queue: list | None) -> None:
     """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger."""
     ch = game.characteristics(obj)
@@ -98,6 +129,8 @@ def enters_with(game, obj, queue: list | None) -> None:
         if static.kind != "enters":
             continue
         applied("603.6d")
+        applied("614.1c")  # "enters with …", "as … enters": a replacement effect of the permanent itself
+        applied("614.12")
         p = static.params
         if p.get("tapped"):
             obj.tapped = True
@@ -106,6 +139,7 @@ def enters_with(game, obj, queue: list | None) -> None:
             if n:
                 obj.counters[kind] = obj.counters.get(kind, 0) + n
         if "choose" in p:
+            applied("614.12a")  # the choice is made before it enters
             link = p.get("link", "chosen")
             obj.memory[link] = _choose(game, obj, p["choose"], p.get("options"), queue)
             if _link_users(ch, link) > 1:

@@ -14,6 +14,7 @@ from typing import Callable
 from ..activation import ability_of
 from ..costs import pool_from, pool_str
 from ..errors import IllegalAction
+from ..facedown import seen_by
 from ..mana import is_mana_ability
 from ..state import GameState, Obj, object_target
 from .model import PLAYER_EXPECT_ATTRS, StepResult, split_list
@@ -176,7 +177,8 @@ def _object(ex: Expectation, subject: str, value: str) -> Outcome:
             return handler(ex, obj, mm)
     raise names.fail(line, f"cannot check {value!r}: expected tapped, untapped, in ZONE, damage N, loyalty N, "
                            f"counters KIND N, mana value N, power N, toughness N, controller NAME, "
-                           f"attached to REF, attacking, blocking, blocked, has KEYWORD, chosen LINK VALUE, "
+                           f"attached to REF, attacking, blocking, blocked, has KEYWORD, not has KEYWORD, colors …, "
+                           f"types …, subtypes …, name …, chosen LINK VALUE, "
                            f"mana ability, not mana ability")
 
 
@@ -216,6 +218,27 @@ def _attached(ex: Expectation, obj: Obj, m: re.Match[str]) -> Outcome:
     return obj.attached_to == other, f"attached to {shown}"
 
 
+def _seen(ex: Expectation, obj: Obj, m: re.Match[str]) -> Outcome:
+    """``seen by Bob as Beispiel-X`` / ``seen by Bob as nothing``: what that player may know it to be (708.5)."""
+    game = ex.names.game
+    player = next((p.index for p in ex.state.players if p.name == m[1]), None)
+    if player is None:
+        raise ex.names.fail(ex.line, f"unknown player {m[1]!r}")
+    got = seen_by(game, obj, player)
+    return (got or "nothing") == m[2], f"{m[1]} sees {got or 'nothing'}"
+
+
+def _words(ex: Expectation, obj: Obj, m: re.Match[str]) -> Outcome:
+    """``colors W U`` / ``types artifact creature`` / ``subtypes Goblin`` / ``name X``: exactly these (``none``)."""
+    ch = ex.names.game.characteristics(obj)
+    if m[1] == "name":
+        want = "" if m[2] == "none" else m[2]
+        return ch.name == want, f"name is {ch.name!r}"
+    got = {"colors": ch.colors, "types": ch.types, "subtypes": ch.subtypes}[m[1]]
+    want = set() if m[2] == "none" else set(m[2].split())
+    return set(got) == want, f"{m[1]}: {' '.join(sorted(got)) or 'none'}"
+
+
 #: the values an object is checked for, in order (each regex must match the whole value)
 OBJECT: list[tuple[re.Pattern[str], Callable[[Expectation, Obj, re.Match[str]], Outcome]]] = [
     (re.compile(r"tapped"), lambda ex, obj, m: (obj.tapped, "untapped")),
@@ -228,6 +251,10 @@ OBJECT: list[tuple[re.Pattern[str], Callable[[Expectation, Obj, re.Match[str]], 
     (re.compile(r"attacking"), lambda ex, obj, m: (obj.id in ex.state.attackers, "not attacking")),
     (re.compile(r"blocking"), lambda ex, obj, m: (obj.id in ex.state.blockers, "not blocking")),
     (re.compile(r"blocked"), lambda ex, obj, m: (obj.id in ex.state.blocked, "not blocked")),
+    (re.compile(r"(colors|types|subtypes|name) (.+)"), _words),
+    (re.compile(r"seen by (\S+) as (.+)"), _seen),
+    (re.compile(r"not has (\S+)"), lambda ex, obj, m: (m[1] not in ex.names.game.keywords(obj),
+                                                       "keywords: " + ", ".join(sorted(ex.names.game.keywords(obj))))),
     (re.compile(r"has (\S+)"), lambda ex, obj, m: (m[1] in ex.names.game.keywords(obj),
                                                    "keywords: " + ", ".join(sorted(ex.names.game.keywords(obj))))),
     (re.compile(r"chosen (\S+) (\S+)"), lambda ex, obj, m: (obj.memory.get(m[1]) == m[2],

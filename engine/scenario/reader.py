@@ -28,6 +28,7 @@ _STEP_RE = [
     (re.compile(r"^(?P<player>\S+) attacks (?P<ref>(?:\S+ )?with .+)$"), "attack"),
     (re.compile(r"^(?P<player>\S+) blocks (?P<ref>.+)$"), "block"),
     (re.compile(r"^(?P<player>\S+) concedes$"), "concede"),
+    (re.compile(r"^(?P<player>\S+) turns (?P<ref>.+) face up$"), "turn_face_up"),
     (re.compile(r"^next step$"), "next_step"),
     (re.compile(r"^next phase$"), "next_phase"),
     (re.compile(r"^next turn$"), "next_turn"),

@@ -12,6 +12,7 @@ from typing import Callable
 from ..costs import CostSyntaxError, pool_from
 from ..errors import IllegalAction
 from ..game import Choices, ManaActivation
+from ..morph import turn_face_up
 from ..procedures import play_ability, play_card
 from ..state import PHASE_OF, STEP_ALIASES, STEPS, ZONES
 from ..turn import pass_priority
@@ -124,6 +125,12 @@ def _keep(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.keep += [names.known(opt.line, t) for t in split_list(opt.value)]
 
 
+def _replace(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``replace: CARD; CARD``: which replacement or prevention effect the affected player applies first (616.1),
+    named by its source's card name (``protection:R`` for protection)."""
+    ch.replace += split_list(opt.value)
+
+
 def _hybrid(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     """``hybrid: G; W``: the colour announced for each hybrid symbol, in the order of the cost (601.2b)."""
     colors = [c.strip("{}") for c in split_list(opt.value.replace(",", ";"))]
@@ -144,7 +151,7 @@ OPTIONS: dict[str, OptionHandler] = {
     "optional": _optional,
     "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
     "mana": _mana, "pay": _pay, "choose": _choose, "trigger": _trigger, "order": _order, "keep": _keep,
-    "hybrid": _hybrid, "chooser": _chooser,
+    "hybrid": _hybrid, "chooser": _chooser, "replace": _replace,
 }
 
 
@@ -343,9 +350,17 @@ def _concede(names: Names, step: Step) -> IllegalAction | None:
     return names.game.concede(_player(names, step))
 
 
+def _turn_face_up(names: Names, step: Step) -> IllegalAction | None:
+    """``Alice turns karte face up``: the special action of 702.34d (morph cost paid with ``mana:``/``pay:``)."""
+    game, p = names.game, _player(names, step)
+    ch = choices(names, step)
+    oid = names.ref(step.line, _ref(step))
+    return game.act(turn_face_up, p, oid, ch, choices=ch)
+
+
 #: one handler per verb of a step line (see reader._STEP_RE)
 VERBS: dict[str, VerbHandler] = {
     "cast": _cast, "activate": _activate, "pass": _pass, "all_pass": _resolve, "play": _play,
     "next_step": _next_step, "next_phase": _next_phase, "next_turn": _next_turn, "goto": _goto,
-    "attack": _attack, "block": _block, "concede": _concede,
+    "attack": _attack, "block": _block, "concede": _concede, "turn_face_up": _turn_face_up,
 }

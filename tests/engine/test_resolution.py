@@ -152,14 +152,13 @@ def test_effect_vocabulary_is_complete():
 
 
 def test_pending_effects_stop_with_a_clear_message():
-    game = new_game(alice="{G}{W}")
-    seeds = game.put("Samen der Stärke", "hand", ALICE)
+    game = new_game(alice="{W}")
+    befreien = game.put("Befreien", "hand", ALICE)
     baer = game.put("Grizzlybären", "battlefield", ALICE)
-    t = (object_target(baer),)
-    game.cast(ALICE, seeds, Choices(targets={"erste": t, "zweite": t, "dritte": t}))
+    game.cast(ALICE, befreien, Choices(targets={"kreatur": (object_target(baer),)}))
     before = game.state.copy()
     game.pass_priority(ALICE)
-    with pytest.raises(NotExecutable, match="611"):
+    with pytest.raises(NotExecutable, match="610.3"):
         game.pass_priority(BOB)
     before.passes, before.priority = 1, BOB
     assert game.state == before

@@ -21,6 +21,31 @@ def test_there_are_scenarios_for_every_example_family():
     assert len(re.findall(r"source 003:\d+", tags)) >= 40
 
 
+def test_every_chapter_6_example_is_a_scenario_or_listed_as_missing(kb_db):
+    """Each "Beispiel:" of the German 2024 chapter 6 is tagged by a scenario or named in UNEXPRESSED.md's table."""
+    import sqlite3
+    from collections import Counter
+
+    from engine.paths import ROOT
+    with sqlite3.connect(kb_db) as db:
+        rows = db.execute("SELECT r.number FROM items i JOIN rules r ON i.rule_id = r.id WHERE r.edition_id = "
+                          "'de-2024' AND i.kind = 'example' ORDER BY i.line_start").fetchall()
+    seen: Counter = Counter()
+    labels = []
+    for (number,) in rows:
+        seen[number] += 1
+        labels.append(number + (f"#{seen[number]}" if seen[number] > 1 else ""))
+    assert len(labels) == 74
+    tags = {t for p in SCENARIOS for t in run_file(p).scenario.tags}
+    missing_table = (ROOT / "data" / "scenarios" / "UNEXPRESSED.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| (\d{3}\.\d+[a-z]?(?:, (?:first|second|fourth))?)", missing_table, re.M))
+    ordinal = {"first": "", "second": "#2", "fourth": "#4"}
+    listed_labels = {m.split(",")[0] + ordinal[m.split(", ")[1]] if ", " in m else m for m in listed}
+    missing = [label for label in labels if f"example {label}" not in tags]
+    assert missing and sorted(missing) == sorted(listed_labels)
+    assert len(labels) - len(missing) >= 63
+
+
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.name for p in SCENARIOS])
 def test_scenario_passes(path):
     result = run_file(path)

@@ -1,0 +1,488 @@
+"""The layer system (613): an object's characteristics, computed from its printed ones when they are read.
+
+Nothing computed here is stored (613.5: the game does it continually and automatically): every
+read of a characteristic starts from the object (its card, or the alternative characteristics it
+has: a face-down permanent's, 613.2b) and applies the continuous effects in force in layer order
+(613.1) — one function per layer, each citing its rule (:data:`LAYER_FUNCTIONS`).  Within a layer,
+characteristic-defining abilities apply first (613.3, 613.4a), then the others in timestamp order
+(613.7) unless one depends on another (613.8).  Whether an effect applies to the object is decided
+with the characteristics the earlier layers gave it (613.9: "white creatures get +1/+1" and
+"enchanted creature is white").
+
+When no continuous effect is in force, :mod:`engine.characteristics` takes a fast path and never
+comes here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from dataclasses import replace as dc_replace
+from operator import attrgetter
+
+from .carddefs import CardDef, StaticDef
+from .continuous import Continuous, affects, from_statics, layered, timestamp_of
+from .filters import Filter
+from .printed import base, continuous, defined_number
+from .registry import _ACTIVE as TRACING
+from .registry import applied, enforces, silenced
+
+EN = "en-2024-11-08/"
+_FIELDS = tuple(f.name for f in fields(CardDef))
+_new = object.__new__
+_set = object.__setattr__
+
+
+_GET_ALL = attrgetter(*_FIELDS)
+
+
+class Draft:
+    """The characteristics while the layers are applied: changed in place, made a CardDef once at the end."""
+
+    @staticmethod
+    def of(card) -> "Draft":
+        d = _new(Draft)
+        d.__dict__.update(zip(_FIELDS, _GET_ALL(card)))
+        return d
+
+    def done(self) -> CardDef:
+        new = _new(CardDef)
+        for name, value in self.__dict__.items():
+            _set(new, name, value)
+        return new
+
+
+@dataclass(slots=True)
+class Result:
+    ch: CardDef  # characteristics after layers 1–6, power and toughness after 7a–7b (base values)
+    controller: int
+    power: int | None
+    toughness: int | None
+
+
+@dataclass(slots=True)
+class Active:
+    """The continuous effects in force, grouped by layer."""
+
+    by_layer: dict  # layer -> [Continuous]
+    shapes: bool  # some effect changes layers 1–7b (the CardDef); if not, only power and toughness change
+    plan: tuple = ()  # (layer function, its effects) for each layer with something to do, in order
+    sensitive: frozenset = frozenset()  # layers with an effect whose criteria another effect of the layer may change
+    elsewhere: bool = False  # some effect applies to objects in a zone other than the battlefield
+
+    def __bool__(self) -> bool:
+        return bool(self.by_layer)
+
+
+NONE = Active({}, False)
+#: the layers whose results are part of the characteristics (CardDef); 7c and 7d change only power and toughness
+SHAPING = frozenset({"1a", "2", "3", "4", "5", "6", "7b"})
+
+
+def _grouped(game, all_effects: list) -> Active:
+    """The effects by layer, ordered, with what the reads need to know about them."""
+    by_layer: dict = {}
+    for e in all_effects:
+        for layer in e.parts:
+            by_layer.setdefault(layer, []).append(e)
+    for effects_of_layer in by_layer.values():  # CDAs first, then timestamps (613.3, 613.7); a new timestamp
+        effects_of_layer.sort(key=lambda e: (not e.cda, _ts(game, e)))  # takes a new id: the cache is made again
+    plan = tuple((fn, by_layer.get(layer, [])) for layer, fn in LAYER_FUNCTIONS.items()
+                 if layer in by_layer or layer in ALWAYS)
+    sensitive = frozenset(layer for layer, effects in by_layer.items() if any(_sensitive(e, layer) for e in effects))
+    elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield" for e in all_effects)
+    return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere) if by_layer else NONE
+
+
+@enforces("613.8a", "613.6")
+def still_has_ability(game, eff: Continuous) -> bool:
+    """An effect of a static ability exists only while its source has that ability: an effect that removes
+    abilities (layer 6) can end another effect — which then does not apply in any layer, not even in the earlier
+    ones (613.8a: it changes whether the other exists)."""
+    if eff.duration != "static":
+        return True
+    source = game.state.objects.get(eff.source_id)
+    if source is None:
+        return False
+    ch = base_characteristics(game, source)
+    if ch.statics:
+        return True
+    applied("613.8a")
+    return False
+
+
+def effects_in_force(game) -> Active:
+    """All continuous effects that change characteristics now — from static abilities and from resolved spells
+    and abilities — by layer; made again only when the battlefield or the effects in force change."""
+    statics = continuous(game)
+    effects = game.state.effects
+    cache = getattr(game, "continuous_cache", None)
+    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == game.state.next_id:
+        return cache[2]
+    all_effects = from_statics(game, statics) + layered(game.state)
+    active = _grouped(game, all_effects)
+    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
+    if any(p.get("lose_all_abilities") for e in active.by_layer.get("6", ()) for p in (e.parts["6"],)):
+        kept = [e for e in all_effects if still_has_ability(game, e)]
+        if len(kept) != len(all_effects):
+            active = _grouped(game, kept)
+    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
+    return active
+
+
+def base_characteristics(game, source) -> CardDef:
+    """The source's characteristics with the effects found so far (the cache holds them while this runs)."""
+    active = game.continuous_cache[2]
+    return compute(game, source, base(game, source), active).ch if active else base(game, source)
+
+
+_COMPUTING: set = set()
+#: the effects in force of the computations going on (innermost last)
+_CURRENT: list = []
+
+
+@enforces("613.1", "613.5", "613.3")
+def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Result:
+    """Apply the layers in order (613.1) to ``card``, the object's values after layer 1 (``finish``: also make the
+    characteristics a CardDef again — not needed when only power and toughness are read)."""
+    if obj.id in _COMPUTING:  # an effect's criterion asks about the object being computed: its values so far
+        return Result(card, obj.controller, card.power, card.toughness)
+    _COMPUTING.add(obj.id)
+    try:
+        applied("613.1")
+        applied("613.5")
+        res = Result(card, _base_controller(obj), card.power, card.toughness)
+        if card.cda and ("4" in active.by_layer or "5" in active.by_layer):
+            applied("613.3")  # its characteristic-defining abilities were applied first (604.3), then the others
+        if active.shapes:
+            res.ch = Draft.of(card)  # type: ignore[assignment]
+        _CURRENT.append(active)
+        try:
+            for fn, effects in active.plan:
+                fn(game, obj, res, effects)
+        finally:
+            _CURRENT.pop()
+        if active.shapes and finish:
+            res.ch = res.ch.done()  # type: ignore[attr-defined]
+        return res
+    finally:
+        _COMPUTING.discard(obj.id)
+
+
+def _base_controller(obj) -> int:
+    return obj.memory.get("base_controller", obj.controller)
+
+
+def _ts(game, eff: Continuous) -> int:
+    if eff.duration != "static":
+        return eff.timestamp
+    source = game.state.objects.get(eff.source_id)
+    return timestamp_of(source) if source is not None else eff.timestamp
+
+
+@enforces("613.3", "613.7", "613.8", "613.8a", "613.8b", "613.8c", "613.9")
+def in_order(game, obj, res: Result, layer: str, effects: list[Continuous]) -> list[Continuous]:
+    """The effects of one layer that apply to ``obj``, in the order they apply: characteristic-defining ones first
+    (613.3), then by timestamp (613.7) — except that an effect that depends on another waits until just after it
+    (613.8b), re-evaluated after each effect applied (613.8c); a dependency loop falls back to timestamps."""
+    if len(effects) == 1 and not effects[0].cda:
+        return effects
+    if layer not in _CURRENT[-1].sensitive:
+        if TRACING:
+            applied("613.7")
+            if effects[0].cda:
+                applied("613.3")
+        return effects  # already in that order
+    cdas = [e for e in effects if e.cda]
+    rest = sorted((e for e in effects if not e.cda), key=lambda e: _ts(game, e))
+    if cdas:
+        applied("613.3")
+    if len(rest) > 1:
+        applied("613.7")
+    if len(rest) < 2 or not any(_sensitive(e, layer) for e in rest):  # no effect's criteria can change here
+        return cdas + rest
+    ordered: list[Continuous] = []
+    probe = _copy_result(res)
+    while rest:
+        pick = next((a for a in rest if not any(depends(game, obj, probe, layer, a, b) for b in rest if b is not a)),
+                    None)
+        if pick is None:
+            pick = rest[0]  # a dependency loop: timestamp order (613.8b)
+        elif pick is not rest[0]:
+            applied("613.8")
+            applied("613.8b")
+        applied("613.8c")
+        rest.remove(pick)
+        ordered.append(pick)
+        with silenced():
+            if affects(game, pick, obj, probe.ch):
+                APPLY[layer](game, obj, probe, pick)
+    return cdas + ordered
+
+
+def _copy_result(res: Result) -> Result:
+    ch = Draft.of(res.ch) if isinstance(res.ch, Draft) else res.ch
+    return Result(ch, res.controller, res.power, res.toughness)  # type: ignore[arg-type]
+
+
+def _criteria_based(eff: Continuous) -> bool:
+    return eff.locked is None and not isinstance(eff.objects, str)
+
+
+#: the criteria that what a layer changes can make true or false
+CRITERIA_OF = {"2": ("controller",), "4": ("types", "all_types", "not_types", "subtypes", "supertypes"),
+               "5": ("colors", "not_colors"), "7b": ("power_max", "power_min"), "7c": ("power_max", "power_min"),
+               "7d": ("power_max", "power_min")}
+
+
+def _sensitive(eff: Continuous, layer: str) -> bool:
+    """Could another effect of this layer change whether ``eff`` applies?  Only if its criteria look at what the
+    layer changes."""
+    if not _criteria_based(eff):
+        return False
+    flt = eff.objects
+    return any(getattr(flt, key) for key in CRITERIA_OF.get(layer, ()))
+
+
+@enforces("613.8a")
+def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) -> bool:
+    """``a`` depends on ``b`` (613.8a): same layer, ``b`` does not come from a characteristic-defining ability, and
+    applying ``b`` would change whether ``a`` applies to the object."""
+    with silenced():
+        if b.cda or not _criteria_based(a) or not affects(game, b, obj, res.ch):
+            return False
+        before = affects(game, a, obj, res.ch)
+        trial = _copy_result(res)
+        APPLY[layer](game, obj, trial, b)
+        changed = affects(game, a, obj, trial.ch) != before
+    if changed:
+        applied("613.8a")
+        return True
+    return False
+
+
+def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
+    for eff in in_order(game, obj, res, layer, effects):
+        if affects(game, eff, obj, res.ch):
+            APPLY[layer](game, obj, res, eff)
+
+
+# -- the layers ----------------------------------------------------------------------------------------------------
+
+@enforces("613.1a", "613.2", "613.2a", "613.2c", EN + "707.2")
+def layer_1(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 1: copy effects (1a) — the object takes the copiable values of what it copies — then face-down
+    characteristics (1b, already the object's alternative characteristics); the result is its copiable values."""
+    if not effects:
+        return
+    applied("613.1a")
+    applied("613.2")
+    applied("613.2a")
+    _run(game, obj, res, "1a", effects)
+    applied("613.2c")
+
+
+def _copy(game, obj, res: Result, eff: Continuous) -> None:
+    """The copiable values fixed as the copy effect began (707.2b) replace the object's."""
+    if TRACING:
+        applied(EN + "707.2")
+    copied = eff.parts["1a"]["copy_of"]
+    res.ch = Draft.of(copied)  # type: ignore[assignment]
+    res.power, res.toughness = copied.power, copied.toughness
+
+
+@enforces("613.1b")
+def layer_2(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 2: control-changing effects."""
+    if effects:
+        _run(game, obj, res, "2", effects)
+
+
+def _control(game, obj, res: Result, eff: Continuous) -> None:
+    if TRACING:
+        applied("613.1b")
+    res.controller = eff.parts["2"]["control"]
+
+
+@enforces("613.1c", "612.1", "612.2", "612.3", "612.8")
+def layer_3(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 3: text-changing effects (612): a colour word used as a colour word in the object's rules text —
+    its keywords (protection from a colour) and the criteria of its static abilities — is replaced; abilities
+    it gets from other effects are not its text and are not changed (612.3: they are added in layer 6)."""
+    if effects:
+        _run(game, obj, res, "3", effects)
+
+
+def _text(game, obj, res: Result, eff: Continuous) -> None:
+    if "set_name" in eff.parts["3"]:
+        if TRACING:
+            applied("613.1c")
+            applied("612.8")  # the object has this name and loses the others
+        res.ch.name = eff.parts["3"]["set_name"]  # type: ignore[misc]
+        if "change_text" not in eff.parts["3"]:
+            return
+    if TRACING:
+        applied("613.1c")
+        applied("612.1")
+        applied("612.2")
+        applied("612.3")
+    change = eff.parts["3"]["change_text"]
+    old, new = change["from"], change["to"]
+    kws = frozenset(f"protection:{new}" if k == f"protection:{old}" else k for k in res.ch.keywords)
+    statics = tuple(_swap_static(s, old, new) for s in res.ch.statics)
+    res.ch.keywords, res.ch.statics = kws, statics  # type: ignore[misc]
+
+
+def _swap_static(static, old: str, new: str):
+    params = dict(static.params)
+    changed = False
+    for key, value in static.params.items():
+        if isinstance(value, Filter) and (old in value.colors or old in value.not_colors):
+            params[key] = dc_replace(value, colors=_swap(value.colors, old, new),
+                                     not_colors=_swap(value.not_colors, old, new))
+            changed = True
+    return StaticDef(static.kind, params) if changed else static
+
+
+def _swap(words: frozenset, old: str, new: str) -> frozenset:
+    return frozenset(new if w == old else w for w in words)
+
+
+@enforces("613.1d")
+def layer_4(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 4: type-changing effects (card types, subtypes, supertypes)."""
+    if effects:
+        _run(game, obj, res, "4", effects)
+
+
+def _types(game, obj, res: Result, eff: Continuous) -> None:
+    if TRACING:
+        applied("613.1d")
+    p = eff.parts["4"]
+    ch = res.ch
+    types = frozenset(p["types"]) if "types" in p else ch.types | frozenset(p.get("add_types", ()))
+    subtypes = frozenset(p["set_subtypes"]) if "set_subtypes" in p else ch.subtypes | frozenset(
+        p.get("add_subtypes", ()))
+    supertypes = ch.supertypes - frozenset(p.get("lose_supertypes", ()))
+    ch.types, ch.subtypes, ch.supertypes = types, subtypes, supertypes  # type: ignore[misc]
+
+
+@enforces("613.1e")
+def layer_5(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 5: colour-changing effects."""
+    if effects:
+        _run(game, obj, res, "5", effects)
+
+
+def _colors(game, obj, res: Result, eff: Continuous) -> None:
+    if TRACING:
+        applied("613.1e")
+    p = eff.parts["5"]
+    colors = frozenset(p["colors"]) if "colors" in p else res.ch.colors | frozenset(p.get("add_colors", ()))
+    res.ch.colors = colors  # type: ignore[misc]
+
+
+@enforces("613.1f")
+def layer_6(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 6: ability-adding and ability-removing effects."""
+    if effects:
+        _run(game, obj, res, "6", effects)
+
+
+def _abilities(game, obj, res: Result, eff: Continuous) -> None:
+    if TRACING:
+        applied("613.1f")
+    p = eff.parts["6"]
+    ch = res.ch
+    if p.get("lose_all_abilities"):
+        ch.keywords, ch.statics, ch.triggers, ch.abilities = frozenset(), (), (), ()  # type: ignore[misc]
+    kws = (ch.keywords | frozenset(p.get("keywords", ()))) - frozenset(p.get("lose_keywords", ()))
+    ch.keywords = kws  # type: ignore[misc]
+
+
+@enforces("613.4", "613.4a", "604.3")
+def layer_7a(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7a: characteristic-defining abilities that define power and toughness — only if the object still has
+    them after layer 6."""
+    for static in res.ch.statics:
+        if static.kind == "cda" and ("power" in static.params or "toughness" in static.params):
+            applied("613.4")
+            applied("613.4a")
+            if "power" in static.params:
+                res.power = defined_number(game, obj, static.params["power"])
+            if "toughness" in static.params:
+                res.toughness = defined_number(game, obj, static.params["toughness"])
+
+
+@enforces("613.4b", "613.1g")
+def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7b: effects that set power and/or toughness to a number."""
+    if effects:
+        _run(game, obj, res, "7b", effects)
+
+
+def _set_pt(game, obj, res: Result, eff: Continuous) -> None:
+    if TRACING:
+        applied("613.1g")
+        applied("613.4b")
+    p = eff.parts["7b"]
+    res.power = p.get("set_power", res.power)
+    res.toughness = p.get("set_toughness", res.toughness)
+
+
+@enforces("613.4c", "613.7c", "613.1g")
+def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7c: effects and counters that modify power and/or toughness."""
+    plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    if plus and res.power is not None:
+        applied("613.4c")
+        applied("613.7c")
+        res.power += plus
+        res.toughness = (res.toughness or 0) + plus
+    if effects:
+        _run(game, obj, res, "7c", effects)
+
+
+def _modify_pt(game, obj, res: Result, eff: Continuous) -> None:
+    if res.power is None:
+        return
+    if TRACING:
+        applied("613.1g")
+        applied("613.4c")
+    p = eff.parts["7c"]
+    res.power += p.get("power", 0)
+    res.toughness = (res.toughness or 0) + p.get("toughness", 0)
+
+
+@enforces("613.4d", "613.1g")
+def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
+    """Layer 7d: effects that switch power and toughness."""
+    if effects:
+        _run(game, obj, res, "7d", effects)
+
+
+def _switch(game, obj, res: Result, eff: Continuous) -> None:
+    if res.power is None:
+        return
+    if TRACING:
+        applied("613.1g")
+        applied("613.4d")
+    res.power, res.toughness = res.toughness, res.power
+
+
+#: layers that have something to do without effects: face-down (1b), defined power (7a), counters (7c)
+ALWAYS = frozenset({"1a", "7a", "7c"})
+LAYER_FUNCTIONS = {"1a": layer_1, "2": layer_2, "3": layer_3, "4": layer_4, "5": layer_5, "6": layer_6,
+                   "7a": layer_7a, "7b": layer_7b, "7c": layer_7c, "7d": layer_7d}
+#: how one effect's part applies in its layer
+APPLY = {"1a": _copy, "2": _control, "3": _text, "4": _types, "5": _colors, "6": _abilities, "7b": _set_pt,
+         "7c": _modify_pt, "7d": _switch}
+
+
+@enforces("611.3c", "603.6b")
+def as_it_enters(game, obj) -> None:
+    """A permanent entering: the continuous effects that apply to it do so from the moment it enters, not after
+    (611.3c) — its characteristics are read through the layers, so the event already sees them."""
+    active = effects_in_force(game)
+    ch = game.characteristics(obj)
+    if any(affects(game, e, obj, ch) for effects in active.by_layer.values() for e in effects):
+        applied("611.3c")
+        applied("603.6b")  # never on the battlefield with its unmodified characteristics

@@ -1,0 +1,84 @@
+"""What an object is before any continuous effect: its printed or alternative characteristics (layer 1b for a
+face-down one), the static abilities on the battlefield, and numbers characteristic-defining abilities define.
+
+The layer system (:mod:`engine.layers`) starts from these; :mod:`engine.characteristics` is what the rest of
+the engine reads.
+"""
+from __future__ import annotations
+
+from .carddefs import CardDef
+from .filters import matches
+from .registry import applied, enforces
+
+EN = "en-2024-11-08/"
+
+#: an ability on the stack has the text of its ability and no other characteristics (602.2a)
+ABILITY = CardDef(name="", types=frozenset(), token=True)
+
+
+def base(game, obj) -> CardDef:
+    """The printed characteristics, or the alternative ones the object has (``face``)."""
+    if obj.card is None:
+        return ABILITY
+    card = game.db.cards[obj.card]
+    if obj.face is not None:
+        face = card.faces[obj.face]
+        return face_down(face) if face.way == "face_down" else face
+    return card
+
+
+@enforces("613.2b", EN + "708.2")
+def face_down(card: CardDef) -> CardDef:
+    """Layer 1b: a face-down spell or permanent has only the characteristics its rules give it (708.2) — the
+    alternative characteristics the object has."""
+    applied("613.2b")
+    applied(EN + "708.2")
+    return card
+
+
+def statics_on_battlefield(game) -> dict[str, list]:
+    """Static abilities on the battlefield by kind: (source id, static), kept until the battlefield or the copy
+    effects change (an object id always names the same object, so the ids on the battlefield say which abilities
+    are there).  A permanent that is a copy has the static abilities of what it copies (707.2)."""
+    st = game.state
+    copies = _copy_effects(st) if st.effects else ()
+    cache = game.statics_cache
+    if cache is not None and cache[0] == st.battlefield and cache[2] == copies:
+        return cache[1]
+    copied = {oid: e.parts["1a"]["copy_of"] for e in copies for oid in e.locked}
+    out: dict[str, list] = {}
+    for oid in st.battlefield:
+        card = copied.get(oid) or base(game, st.objects[oid])
+        for static in card.statics:
+            out.setdefault(static.kind, []).append((oid, static))
+    game.statics_cache = (st.battlefield[:], out, copies)
+    return out
+
+
+def _copy_effects(st) -> tuple:
+    return tuple(e for e in st.effects if getattr(e, "parts", None) and "1a" in e.parts and e.locked)
+
+
+#: the same empty value every time (the layers' cache compares by identity)
+NO_STATICS: list = []
+
+
+def statics_of_kind_on_battlefield(game, kind: str):
+    """(source object, static) for each static ability of ``kind`` on the battlefield."""
+    st = game.state
+    return [(st.objects[oid], s) for oid, s in statics_on_battlefield(game).get(kind, ())]
+
+
+def continuous(game) -> list:
+    """(source id, static) for each static ability on the battlefield that changes other objects' characteristics."""
+    return statics_on_battlefield(game).get("modify", NO_STATICS)
+
+
+@enforces("604.3")
+def defined_number(game, obj, value) -> int:
+    """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
+    applied("604.3")
+    st = game.state
+    flt = value["count"]
+    zones = [st.objects[o] for o in st.objects if st.objects[o].ability is None]
+    return sum(1 for other in zones if matches(game, other, flt, obj.controller, obj.id)) + value.get("plus", 0)

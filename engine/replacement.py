@@ -1,0 +1,178 @@
+"""Replacement effects (614) and how several of them, and prevention effects, apply to one event (616).
+
+An event the engine is about to perform — damage being dealt, an object going to a graveyard, a
+permanent being destroyed or entering the battlefield, a player drawing a card or gaining life —
+is a small dict handed to :func:`replace_event` before it happens.  Every replacement or
+prevention effect that would modify it is a :class:`Replacement`: from a static ability on the
+battlefield (``replace`` and ``prevent`` statics of card files), from a keyword (protection,
+:mod:`engine.prevention`), or from a resolved spell or ability (a shield, a regeneration shield).
+They apply one at a time: self-replacement effects first (616.1a), otherwise the one the affected
+player or the affected object's controller chooses (616.1e); each applies to an event at most once
+(614.5), and the choice is made again for the modified event until none is left (616.1f).  An event
+replaced entirely never happens (614.6): :func:`replace_event` returns None.
+
+Each kind of replacement is one handler in :data:`HANDLERS`; card files name it with ``how``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from .printed import statics_on_battlefield
+from .registry import applied, enforces
+
+#: the events replacement effects may modify, and what their dict holds
+EVENTS = {
+    "damage": "source, source_ch, target (a target tuple), amount, combat, unpreventable",
+    "destroy": "obj: the permanent that would be destroyed",
+    "to_graveyard": "obj, zone: an object that would be put into a graveyard (zone: where it goes instead)",
+    "enters": "obj: the permanent entering the battlefield (already there, before the event is reported)",
+    "draw": "player: a player who would draw a card",
+    "gain_life": "player, amount: a player who would gain life",
+    "counters": "obj, kind, amount: counters an effect would put on a permanent",
+}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Replacement:
+    """One replacement or prevention effect that may modify events of one kind."""
+
+    event: str  # a key of EVENTS
+    how: str  # a key of HANDLERS
+    controller: int
+    card: str  # the source's name: how a player names the effect when choosing (616.1)
+    timestamp: int
+    params: dict = field(default_factory=dict)
+    source_id: int | None = None
+    locked: frozenset | None = None  # the objects (ids) or players (("P", i)) a resolved effect protects
+    left: int | None = None  # a shield: damage it still prevents (615.7), or uses left
+    self_replacement: bool = False  # 614.15
+    duration: str = "static"  # "static", "end_of_turn", "used_up"
+    key: tuple = ()  # what identifies it among the effects applied to one event (614.5)
+
+
+#: handlers that change under whose control a permanent enters (616.1b: chosen before the others)
+CONTROL = frozenset({"enters_under_your_control"})
+#: handlers: (game, replacement, event) -> the modified event, or None when it no longer happens
+HANDLERS: dict[str, Callable] = {}
+
+
+def handler(name: str):
+    def register(fn):
+        HANDLERS[name] = fn
+        return fn
+    return register
+
+
+#: the sources of replacement effects other than static abilities and resolved effects: fn(game, event kind,
+#: event) -> [Replacement]  (protection, engine.prevention)
+BUILT_IN: list[Callable] = []
+
+
+def candidates(game, kind: str, ev: dict) -> list[Replacement]:
+    """Every replacement or prevention effect that exists now for events of ``kind`` (614.4, 615.4: it must exist
+    before the event happens — nothing created later goes back in time)."""
+    st = game.state
+    out = []
+    on_bf = statics_on_battlefield(game)
+    for static_kind in ("replace", "prevent"):
+        for index, (oid, static) in enumerate(on_bf.get(static_kind, ())):
+            if static.params.get("event", "damage") == kind:
+                source = st.objects[oid]
+                out.append(Replacement(kind, static.params["how"], source.controller, source.card or "", oid,
+                                       static.params, oid, key=("static", oid, index)))
+    for e in st.effects:
+        if isinstance(e, Replacement) and e.event == kind:
+            out.append(e)
+    for fn in BUILT_IN:
+        out += fn(game, kind, ev)
+    return out
+
+
+def exists(game, kind: str) -> bool:
+    """A quick test: could any replacement effect apply to an event of ``kind``?"""
+    on_bf = statics_on_battlefield(game)
+    if any(s.params.get("event", "damage") == kind for k in ("replace", "prevent") for _, s in on_bf.get(k, ())):
+        return True
+    return any(isinstance(e, Replacement) and e.event == kind for e in game.state.effects)
+
+
+@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1b", "616.1e", "616.1f", "616.2", "609.6")
+def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
+    """Apply the replacement and prevention effects to an event before it happens; ``affected`` is the affected
+    player or the affected object's controller, who chooses the order (616.1).  Returns the event that happens
+    instead, or None if nothing happens (614.6)."""
+    used: set = set()
+    seen: set = set()
+    rounds = 0
+    while ev is not None:
+        found = [r for r in candidates(game, kind, ev)
+                 if r.key not in used and APPLIES.get(r.how, _always)(game, r, ev)]
+        if not found:
+            break
+        applied("609.6")
+        applied("614.1")
+        if rounds:
+            applied("616.1f")  # once one is applied, the remaining applicable ones are looked at again
+            if any(r.key not in seen for r in found):
+                applied("616.2")  # it became applicable through the modified event
+        seen = {r.key for r in found}
+        selfs = [r for r in found if r.self_replacement]
+        control = [r for r in found if r.how in CONTROL]
+        if selfs:
+            applied("616.1a")
+        elif control:
+            applied("616.1b")  # one that changes under whose control it enters must be chosen first
+        pool = selfs or control or found
+        if len(pool) > 1:
+            applied("616.1")
+            applied("616.1e")
+        chosen = choose(game, affected, pool)
+        used.add(chosen.key)
+        applied("614.5")  # it gets only this one opportunity to affect the event
+        ev = HANDLERS[chosen.how](game, chosen, ev)
+        rounds += 1
+    if ev is None:
+        applied("614.6")  # replaced: the original event never happens
+    return ev
+
+
+def choose(game, player: int, pool: list[Replacement]) -> Replacement:
+    """The affected player's choice among several (``replace: CARD; CARD`` in a scenario step: the first named that
+    applies); by default the earliest."""
+    if len(pool) == 1:
+        return pool[0]
+    decisions = game.decisions
+    for name in (getattr(decisions, "replace", None) or ()):
+        for r in pool:
+            if r.card == name:
+                return r
+    return min(pool, key=lambda r: r.timestamp)
+
+
+def use(game, r: Replacement, left: int | None = None) -> None:
+    """A resolved effect was used: a shield with ``left`` damage to prevent stays, one used up goes (615.7, 614.8)."""
+    st = game.state
+    if r not in st.effects:
+        return
+    i = st.effects.index(r)
+    if left:
+        from dataclasses import replace
+        st.effects[i] = replace(r, left=left)
+    else:
+        del st.effects[i]
+
+
+def _always(game, r: Replacement, ev: dict) -> bool:
+    return True
+
+
+#: whether a replacement applies to an event: one test per handler (default: always)
+APPLIES: dict[str, Callable] = {}
+
+
+def applies_when(name: str):
+    def register(fn):
+        APPLIES[name] = fn
+        return fn
+    return register

@@ -1,0 +1,91 @@
+"""The layer system (613) and continuous effects (611): values computed on read, in layer and dependency order."""
+from engine.continuous import Continuous
+from engine.filters import Filter
+from tests.engine.helpers import ALICE, BOB, Choices, new_game, object_target, resolve
+
+
+def _types(game, oid):
+    return game.characteristics(game.state.objects[oid]).types
+
+
+def test_dependency_wins_over_timestamps_in_both_orders_613_8():
+    for first, second in (("Beispiel-Artefaktbeseelung", "Beispiel-Landschmiede"),
+                          ("Beispiel-Landschmiede", "Beispiel-Artefaktbeseelung")):
+        game = new_game()
+        game.put(first, "battlefield", ALICE)
+        game.put(second, "battlefield", ALICE)
+        wald = game.put("Wald", "battlefield", ALICE)
+        assert _types(game, wald) == {"land", "artifact", "creature"}, first
+        assert game.power(game.state.objects[wald]) == 2
+
+
+def test_nothing_is_stored_the_value_follows_the_source_613_5():
+    game = new_game()
+    banner = game.put("Ehre der Reinen", "battlefield", ALICE)
+    knight = game.put("Beispiel-Weißer Wächter", "battlefield", ALICE)
+    obj = game.state.objects[knight]
+    assert game.power(obj) == 2
+    game.state.move(banner, "graveyard")
+    assert game.power(obj) == 1
+    assert game.db["Beispiel-Weißer Wächter"].power == 1  # the card itself never changes
+
+
+def test_without_effects_the_printed_characteristics_are_read_directly():
+    game = new_game()
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    assert game.characteristics(game.state.objects[baer]) is game.db["Grizzlybären"]
+
+
+def test_a_locked_set_and_a_static_ability_differ_611_2c_611_3a():
+    game = new_game()
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    st = game.state
+    locked = Continuous({"7c": {"power": 1, "toughness": 1}}, 10_000, ALICE, "t", None, locked=frozenset(),
+                        duration="indefinite")
+    by_colour = Continuous({"7c": {"power": 5}}, 10_001, ALICE, "t", baer,
+                           objects=Filter(types=frozenset({"creature"}), colors=frozenset({"W"})),
+                           duration="indefinite")
+    st.effects += [locked, by_colour]
+    assert game.power(st.objects[baer]) == 2  # not in the locked set, not white
+    st.effects.append(Continuous({"5": {"colors": ["W"]}}, 10_002, ALICE, "t", None, locked=frozenset({baer}),
+                                 duration="indefinite"))
+    assert game.power(st.objects[baer]) == 7  # now white: the criteria are judged after layer 5 (613.9)
+
+
+def test_until_end_of_turn_ends_in_the_cleanup_step_and_control_returns_611_2a():
+    game = new_game(alice="{C}{C}{R}")
+    tat = game.put("Verräterische Tat", "hand", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", BOB)
+    game.put("Insel", "library", BOB)
+    assert game.cast(ALICE, tat, Choices(targets={"kreatur": (object_target(baer),)})) is None
+    resolve(game)
+    assert game.state.objects[baer].controller == ALICE
+    assert game.advance_to("upkeep", next_turn=True) is None
+    assert game.state.objects[baer].controller == BOB
+    assert "haste" not in game.keywords(game.state.objects[baer])
+
+
+def test_each_replacement_applies_once_to_one_event_614_5():
+    game = new_game()
+    for _ in range(3):
+        game.put("Beispiel-Verdoppler", "battlefield", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    from engine.damage import deal_damage
+    obj = game.state.objects[baer]
+    deal_damage(game, obj, game.characteristics(obj), [(("P", BOB), 2)])
+    assert game.state.players[BOB].life == 20 - 16
+
+
+def test_a_shield_is_used_up_and_prevents_only_its_amount_615_7():
+    game = new_game()
+    heiler = game.put("Beispiel-Heiler", "battlefield", ALICE)
+    wesen = game.put("Beispiel-Mauerwesen", "battlefield", ALICE)
+    assert game.activate(ALICE, heiler, None, Choices(targets={"kreatur": (object_target(wesen),)})) is None
+    resolve(game)
+    from engine.damage import deal_damage
+    from engine.prevention import shield_left
+    src = game.state.objects[heiler]
+    deal_damage(game, src, game.characteristics(src), [(object_target(wesen), 2)])
+    assert game.state.objects[wesen].damage == 0 and shield_left(game, object_target(wesen)) == 1
+    deal_damage(game, src, game.characteristics(src), [(object_target(wesen), 2)])
+    assert game.state.objects[wesen].damage == 1 and shield_left(game, object_target(wesen)) == 0
