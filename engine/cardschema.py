@@ -216,23 +216,28 @@ def _next_header(headers, after: int, default: int) -> int:
     return next((h[0] for h in headers if h[0] >= after), default)
 
 
+def _skip(text: str, i: int) -> int:
+    """The position after the string or comment that starts at ``text[i]`` (the end of the text if unclosed)."""
+    c = text[i]
+    if c == "#":
+        nl = text.find("\n", i)
+        return nl if nl >= 0 else len(text)
+    triple = text[i:i + 3] == c * 3
+    close = text.find(c * 3 if triple else c, i + (3 if triple else 1))
+    while not triple and close > 0 and c == '"' and text[close - 1] == "\\":
+        close = text.find(c, close + 1)
+    return (close + (3 if triple else 1)) if close >= 0 else len(text)
+
+
 def _scan(text: str, start: int, end: int):
     """(position, character) at nesting depth 0 of the region, skipping strings and comments."""
     depth, i = 0, start
     while i < end:
         c = text[i]
-        if c in "\"'":
-            triple = text[i:i + 3] == c * 3
-            close = text.find(c * 3 if triple else c, i + (3 if triple else 1))
-            while not triple and close > 0 and c == '"' and text[close - 1] == "\\":
-                close = text.find(c, close + 1)
-            if depth == 0:
+        if c in "\"'#":
+            if c != "#" and depth == 0:
                 yield i, c
-            i = (close + (3 if triple else 1)) if close >= 0 else end
-            continue
-        if c == "#":
-            nl = text.find("\n", i)
-            i = nl if nl >= 0 else end
+            i = min(_skip(text, i), end)
             continue
         if c in "[{":
             if depth == 0:
@@ -292,16 +297,8 @@ def _scan_all(text: str, start: int):
     i = start
     while i < len(text):
         c = text[i]
-        if c in "\"'":
-            triple = text[i:i + 3] == c * 3
-            close = text.find(c * 3 if triple else c, i + (3 if triple else 1))
-            while not triple and close > 0 and c == '"' and text[close - 1] == "\\":
-                close = text.find(c, close + 1)
-            i = (close + (3 if triple else 1)) if close >= 0 else len(text)
-            continue
-        if c == "#":
-            nl = text.find("\n", i)
-            i = nl if nl >= 0 else len(text)
+        if c in "\"'#":
+            i = _skip(text, i)
             continue
         if c in "[]{}":
             yield i, c
