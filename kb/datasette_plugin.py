@@ -49,14 +49,22 @@ def _number_link(row, value: str, column: str, prefix: str):
     return Markup('<a href="{}">{}</a>').format(rule_path(edition, norm, prefix), value)
 
 
+def _rendered(table: str | None, column: str) -> bool:
+    """Whether a cell of ``column`` (of ``table``; None for query results) may be rendered here: most are not,
+    and Datasette asks for every cell of a page."""
+    if table is None:
+        return column in NUMBER_COLUMNS or column in ("text", "key")
+    return table == "diffs" or column == "key" or (table, column) in LINKED_TEXT
+
+
 @hookimpl
 def render_cell(row, value, column, table, database, datasette):
+    if not isinstance(value, str) or not _rendered(table, column):
+        return None
     prefix = datasette.urls.path("/")
     html = diff_cell(value, column, table, row, prefix)
-    if html is not None:
+    if html is not None or row is None:
         return html
-    if not isinstance(value, str) or row is None:
-        return None
     keys = row.keys()
     if table is None and column in NUMBER_COLUMNS:
         return _number_link(row, value, column, prefix)

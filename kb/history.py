@@ -64,7 +64,7 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -
     """The life of rule ``number`` (of ``edition``; default: the newest edition that has it)."""
     norm = numbers.normalize(number).lower()
     found = _rows(conn, "select r.*, e.date from rules r join editions e on e.id = r.edition_id "
-                        "where lower(r.norm) = ? and (? is null or r.edition_id = ?) order by e.date desc",
+                        "where r.norm = ? and (? is null or r.edition_id = ?) order by e.date desc",
                   norm, edition, edition)
     if not found:
         raise HistoryError(f"no rule {number}" + (f" in edition {edition}" if edition else " in any edition"))

@@ -90,7 +90,7 @@ def metadata(db_name: str = "kb", debug_pages: bool = False) -> dict:
                 "rules": {
                     "description": "Rule nodes: chapter, section, rule, subrule. Printed number, normalised number "
                                    "and text are kept apart; text_norm has canonical mana symbols.",
-                    "facets": ["edition_id", "language", "level", "chapter"], "label_column": "key", "sort": "id",
+                    "facets": ["edition_id"], "label_column": "key", "sort": "id",
                     "size": 25,
                     "columns": {
                         "key": "edition/normalised number (#line for a duplicate number); links to the rule page",
@@ -107,7 +107,7 @@ def metadata(db_name: str = "kb", debug_pages: bool = False) -> dict:
                 "items": {
                     "description": "Everything that is not a rule: examples, notes, FAQ bullets, glossary and index "
                                    "entries, article paragraphs and steps, headings, table of contents, boilerplate.",
-                    "facets": ["edition_id", "language", "kind"], "sort": "id", "size": 25,
+                    "facets": ["edition_id", "kind"], "sort": "id", "size": 25,
                     "columns": {"rule_id": "the rule this item hangs off", "label": "printed label (Beispiel, ...)",
                                 "title": "heading, glossary or index term", "meta": "format-specific details (JSON)"},
                 },
