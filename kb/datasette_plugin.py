@@ -13,7 +13,8 @@ The site itself lives in :mod:`kb.site`; this module only wires it into Datasett
 from __future__ import annotations
 
 from datasette import hookimpl
-from markupsafe import Markup
+from datasette.utils import to_css_class
+from markupsafe import Markup, escape
 
 from .diff.table import render_cell as diff_cell
 from .links import linkify, rule_path
@@ -78,6 +79,22 @@ def render_cell(row, value, column, table, database, datasette):
         ed, _, rest = value.partition("/")
         return Markup('<a href="{}">{}</a>').format(rule_path(ed, rest.split("#")[0], prefix), value)
     return None
+
+
+def rows_html(display_rows) -> Markup:
+    """The ``<tr>`` rows of Datasette's ``_table.html``: what its Jinja loop prints, built in one pass."""
+    out = []
+    for row in display_rows:
+        out.append("<tr>")
+        out.extend(f'<td class="col-{escape(to_css_class(cell["column"]))} type-{escape(cell["value_type"])}">'
+                   f'{escape(cell["value"])}</td>' for cell in row)
+        out.append("</tr>\n")
+    return Markup("".join(out))
+
+
+@hookimpl
+def prepare_jinja2_environment(env, datasette):
+    env.globals["kb_rows_html"] = rows_html
 
 
 @hookimpl

@@ -78,3 +78,30 @@ def test_served_read_only_with_metadata_and_facets(get):
     r = get("/kb/rules")
     assert "facet" in r.text and "edition_id" in r.text
     assert "Rule nodes" in r.text  # table description from the metadata
+
+
+def test_table_rows_in_python_match_datasettes_jinja_loop():
+    """kb_rows_html replaces the cell loop of Datasette's _table.html; Jinja, given the loop, prints the same."""
+    import jinja2
+    from datasette.utils import to_css_class
+    from markupsafe import Markup
+
+    from kb.datasette_plugin import rows_html
+
+    loop = ('{% for row in display_rows %}<tr>{% for cell in row %}<td class="col-{{ cell.column|to_css_class }} '
+            'type-{{ cell.value_type }}">{{ cell.value }}</td>{% endfor %}</tr>\n{% endfor %}')
+    env = jinja2.Environment(autoescape=True)
+    env.filters["to_css_class"] = to_css_class
+    rows = [[{"column": "text", "value_type": "str", "value": "<b>Zauber & Co</b>"},
+             {"column": "key", "value_type": "pk", "value": Markup('<a href="/rule/x/1">1</a>')}],
+            [{"column": "weird col!", "value_type": "int", "value": 3},
+             {"column": "_x", "value_type": "none", "value": Markup("&nbsp;")}]]
+    assert str(rows_html(rows)) == env.from_string(loop).render(display_rows=rows)
+    assert "&lt;b&gt;Zauber &amp; Co&lt;/b&gt;" in rows_html(rows)
+
+
+def test_table_search_page_shows_its_rows(get):
+    r = get("/kb/rules?_search=Zaubersprüche&_size=3")
+    assert r.status_code == 200
+    cells = re.findall(r'<td class="col-key type-[a-z]+"><a href="/rule/([^"]+)"', r.text)
+    assert len(cells) == 3 and all(c.count("/") == 1 for c in cells)
