@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 
 from .. import lemmas as lemmas_mod
 
@@ -33,10 +33,10 @@ class AlignRule:
     id: int | None = None       # rules.id or items.id in the KB
     kind: str = "rule"          # "rule" or the item kind
 
-    @cached_property
+    @property
     def identity(self) -> tuple[str | None, str, str]:
         """(level, title, text with whitespace collapsed): equal for a rule printed identically."""
-        return (self.level, (self.title or "").strip(), " ".join(self.text.split()))
+        return _identity(self.level, self.title, self.text)
 
 
 @dataclass
@@ -83,6 +83,12 @@ def views_from_db(db, edition_id: str) -> list[AlignRule]:
 
 def _shared(text: str) -> str:
     return sys.intern(text)
+
+
+@lru_cache(maxsize=1 << 18)
+def _identity(level: str | None, title: str | None, text: str) -> tuple[str | None, str, str]:
+    """Consecutive editions print most rules identically: one tuple per distinct rule, not per view."""
+    return (level, (title or "").strip(), " ".join(text.split()))
 
 
 @lru_cache(maxsize=1 << 18)
