@@ -442,7 +442,7 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
         [lk for (_, _, kind), links in runs.items() if kind == "cross-edition" for lk in links],
         anchor_ranks(specs),
         [lk for (_, _, kind), links in runs.items() if kind == "cross-language" for lk in links])
-    rule_ids = {r["key"]: r["id"] for r in db.query("select id, key from rules")}
+    rule_ids = dict(db.conn.execute("select key, id from rules"))
     # every rule gets a concept: anchors first, then singletons
     anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))
     for key in rule_ids:
@@ -450,7 +450,9 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
             concept_of[key] = key
             anchors.append(key)
     concept_id = {anchor: n for n, anchor in enumerate(dict.fromkeys(anchors), 1)}
-    info = {r["id"]: r for r in db.query("select id, key, edition_id, number, title, text from rules")}
+    anchor_ids = {rule_ids[a] for a in concept_id}
+    info = {row[0]: dict(zip(("id", "edition_id", "number", "title", "text"), row)) for row in db.conn.execute(
+        "select id, edition_id, number, title, text from rules") if row[0] in anchor_ids}
     members: dict[str, set] = defaultdict(set)
     for key, anchor in concept_of.items():
         members[anchor].add(key.split("/")[0])
