@@ -20,6 +20,7 @@ from . import (  # noqa: F401  # noqa: F401
     instructions,
     oneshot,
     prevention,
+    skip,
     triggers,
     until,
 )
@@ -213,6 +214,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
     "reflexive_each": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
+    "step": Word((*STEPS, "turn"), "step or turn"), "then": ListOf(EFFECT, 10),
     **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
     "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),

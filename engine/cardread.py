@@ -213,9 +213,10 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     if "if_paid" in spec:
         _names_cost(spec["if_paid"], cost_names, (*path, "if_paid"))
     _read_values(spec, path, slots)
-    if "otherwise" in spec:
-        spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
-                             for i, e in enumerate(spec["otherwise"])]
+    for key in ("otherwise", "then"):
+        if key in spec:
+            spec[key] = [_effect(e, (*path, key, i), slots, cost_names, tokens, file)
+                         for i, e in enumerate(spec[key])]
     if spec["do"] == "for_each":
         spec["effects"] = [_effect(e, (*path, "effects", i), slots | {"each"}, cost_names, tokens, file)
                            for i, e in enumerate(spec["effects"])]

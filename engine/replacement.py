@@ -30,6 +30,7 @@ EVENTS = {
     "draw": "player: a player who would draw a card",
     "gain_life": "player, amount: a player who would gain life",
     "counters": "obj, kind, amount: counters an effect would put on a permanent",
+    "step": "step, player: a step (or \"turn\": a turn) of a player would begin (engine.skip)",
 }
 
 
