@@ -196,6 +196,9 @@ def lose_life(ctx: Resolution, spec: dict) -> None:
     applied("610.1")
     n = ctx.amount(spec["amount"])
     for p in ctx.players(spec["who"]):
+        if exists(ctx.game, "lose_life") and replace_event(ctx.game, "lose_life", {"player": p, "amount": n}, p) \
+                is None:
+            continue
         ctx.state.players[p].life -= n
 
 

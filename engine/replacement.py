@@ -29,6 +29,8 @@ EVENTS = {
     "enters": "obj: the permanent entering the battlefield (already there, before the event is reported)",
     "draw": "player: a player who would draw a card",
     "gain_life": "player, amount: a player who would gain life",
+    "lose_life": "player, amount: a player who would lose life (through an effect)",
+    "pay_life": "player, amount, entering: a player who would pay life (entering: objects entering the battlefield)",
     "counters": "obj, kind, amount: counters an effect would put on a permanent",
     "step": "step, player: a step (or \"turn\": a turn) of a player would begin (engine.skip)",
 }
@@ -65,6 +67,8 @@ def handler(name: str):
     return register
 
 
+#: "can't" effects (614.17, engine.cant): event kind -> fn(game, kind, event), whether the event can't happen
+FORBIDS: dict[str, Callable] = {}
 #: the sources of replacement effects other than static abilities and resolved effects: fn(game, event kind,
 #: event) -> [Replacement]  (protection, engine.prevention)
 BUILT_IN: list[Callable] = []
@@ -95,6 +99,8 @@ def exists(game, kind: str) -> bool:
     on_bf = statics_on_battlefield(game)
     if any(s.params.get("event", "damage") == kind for k in ("replace", "prevent") for _, s in on_bf.get(k, ())):
         return True
+    if kind in FORBIDS and "cant" in on_bf:
+        return True
     return any(isinstance(e, Replacement) and e.event == kind for e in game.state.effects)
 
 
@@ -106,9 +112,13 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     used: set = set()
     seen: set = set()
     rounds = 0
+    forbids = FORBIDS.get(kind)
+    cant = forbids is not None and forbids(game, kind, ev)
     while ev is not None:
         found = [r for r in candidates(game, kind, ev)
                  if r.key not in used and APPLIES.get(r.how, _always)(game, r, ev)]
+        if cant:
+            found = only_self_replacement(found)
         if not found:
             break
         applied("609.6")
@@ -135,7 +145,19 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
         rounds += 1
     if ev is None:
         applied("614.6")  # replaced: the original event never happens
+    elif cant:
+        return None  # it can't happen (614.17)
     return ev
+
+
+@enforces("614.17c")
+def only_self_replacement(found: list[Replacement]) -> list[Replacement]:
+    """An event that can't happen can be replaced only by a self-replacement effect; other replacement and
+    prevention effects can't modify it (614.17c)."""
+    selfs = [r for r in found if r.self_replacement]
+    if len(selfs) != len(found):
+        applied("614.17c")
+    return selfs
 
 
 def choose(game, player: int, pool: list[Replacement]) -> Replacement:

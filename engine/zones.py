@@ -14,6 +14,7 @@ from .errors import IllegalAction
 from .events import Event
 from .facedown import revealed
 from .layers import as_it_enters
+from .paylife import pay_life
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
@@ -40,6 +41,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     st = game.state
     events, moved = [], []
     instead = _destinations(game, ids) if zone == GRAVEYARD and exists(game, "to_graveyard") else {}
+    entering = tuple(st.objects[i] for i in ids) if zone == BATTLEFIELD else ()
     for oid in ids:
         before = st.objects[oid]  # leaves the state with the move and is never changed again: its last known state
         before_ch = game.characteristics(before)
@@ -53,7 +55,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
             setup(before, new)
         if to_zone == BATTLEFIELD:
             new.since_turn = st.turn
-            enters_with(game, new, queue)
+            enters_with(game, new, queue, entering)
             if exists(game, "enters"):
                 replace_event(game, "enters", {"obj": new.id}, new.controller)
             if st.effects or continuous(game):
@@ -119,8 +121,9 @@ def tap_all(game, objs: list, tapped: bool) -> None:
 
 
 @enforces("603.6d", "en-2024-11-08/306.5b", "607.4", "614.1c", "614.12", "614.12a")
-def enters_with(game, obj, queue: list | None) -> None:
-    """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger."""
+def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
+    """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger.
+    ``entering``: every object entering the battlefield in this event, as it was before it moved (614.13)."""
     ch = game.characteristics(obj)
     if ch.loyalty is not None and "loyalty" not in obj.counters:
         applied("en-2024-11-08/306.5b")
@@ -145,7 +148,9 @@ def enters_with(game, obj, queue: list | None) -> None:
             if _link_users(ch, link) > 1:
                 applied("607.4")  # one ability, part of several pairs of linked abilities
         if p.get("pay_life"):
-            obj.memory[p.get("link", "paid")] = _pay_life(game, obj, queue)
+            obj.memory[p.get("link", "paid")] = paid = _pay_life(game, obj, p["pay_life"], queue, entering)
+            if p.get("tapped_unless_paid") and not paid:
+                obj.tapped = True
 
 
 def _link_users(card, link: str) -> int:
@@ -160,14 +165,23 @@ def _link_users(card, link: str) -> int:
 CHOICES = {"color": ("W", "U", "B", "R", "G")}
 
 
-def _pay_life(game, obj, queue: list | None) -> int:
-    """"As this enters, you may pay any amount of life": the amount, paid now."""
+def _pay_life(game, obj, fixed: bool | int, queue: list | None, entering: tuple) -> int:
+    """"As this enters, you may pay any amount of life" (``fixed`` true: ``choose: N``) or "you may pay N life"
+    (``choose: yes`` or ``no``): the amount, paid now."""
     player = game.state.players[obj.controller]
-    pick = queue.pop(0) if queue else "0"
-    if not pick.isdigit() or int(pick) > max(player.life, 0):
-        raise IllegalAction("603.6d", f"{obj.card} enters: pay a number of life from 0 to {max(player.life, 0)}")
-    player.life -= int(pick)
-    return int(pick)
+    most = max(player.life, 0)
+    if fixed is True:
+        pick = queue.pop(0) if queue else "0"
+        if not pick.isdigit() or int(pick) > most:
+            raise IllegalAction("603.6d", f"{obj.card} enters: pay a number of life from 0 to {most}")
+        amount = int(pick)
+    else:
+        pick = queue.pop(0) if queue else "no"
+        if pick not in ("yes", "no") or (pick == "yes" and fixed > most):
+            raise IllegalAction("603.6d", f"{obj.card} enters: pay {fixed} life (yes) or not (no); {most} life")
+        amount = fixed if pick == "yes" else 0
+    pay_life(game, obj.controller, amount, entering)
+    return amount
 
 
 def _choose(game, obj, what: str, words: list | None, queue: list | None) -> str:
