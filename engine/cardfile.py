@@ -53,7 +53,8 @@ KEYWORDS = {
     "devoid": "702.114: a characteristic-defining ability: it is colourless",
     "cant_be_countered": "604.5: a static ability that functions on the stack: the spell cannot be countered",
 }
-KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS)
+KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS) + \
+    tuple(f"devour:{n}" for n in range(1, 11))  # 702.82a (engine.asitenters)
 
 NAME = Str(80, r"[^\n;]+", "a name (no line breaks or ';')")
 TEXT = Str(4000)
@@ -245,6 +246,10 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
                    "your_turn": Bool(), "controlled_since_last_upkeep": Bool(),
                    "chosen": Table({"link": NAME, "value": NAME}, required=("link", "value"))},
                   describe="a condition (a table of tests that must all hold)")
+#: a number a characteristic-defining ability defines: a count, or the total of the cards a linked ability exiled
+DEFINED = Either(((dict,), Table({"count": FILTER, "plus": Int(-100, 100),
+                                  "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME})),
+                 describe="{ count = criteria, plus = N } or { exiled_total = \"power\", link = NAME }")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
              "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
@@ -254,14 +259,13 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "enters": {"tapped": Bool(), "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
                "choose": Word(("color", "word"), "choice"), "options": ListOf(NAME, 10),
                "pay_life": Either(((bool,), Bool()), ((int,), Int(1, 100)), describe="true (any amount) or N"),
-               "tapped_unless_paid": Bool(),
+               "tapped_unless_paid": Bool(), "exile": FILTER,
                "link": NAME, "text": TEXT},
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
                "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
                **{k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")}},
-    "cda": {"power": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
-            "toughness": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
+    "cda": {"power": DEFINED, "toughness": DEFINED,
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
     "cant_enter": {"objects": FILTER, "text": TEXT},

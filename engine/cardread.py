@@ -291,12 +291,12 @@ def _static(data: dict, path: Path) -> StaticDef:
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    for key in ("objects", "to", "from", "of"):
+    for key in ("objects", "to", "from", "of", "exile"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":
         params.update(event="damage", how="prevent")
     for key in ("power", "toughness"):
-        if data["kind"] == "cda" and key in params:
+        if data["kind"] == "cda" and "count" in params.get(key, {}):
             params[key] = {**params[key], "count": Filter.from_table(params[key]["count"], "")}
     return StaticDef(data["kind"], params)

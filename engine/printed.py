@@ -6,6 +6,7 @@ the engine reads.
 """
 from __future__ import annotations
 
+from .asitenters import exiled_total
 from .carddefs import CardDef
 from .filters import matches
 from .registry import applied, enforces
@@ -77,6 +78,8 @@ def continuous(game) -> list:
 @enforces("604.3")
 def defined_number(game, obj, value) -> int:
     """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
+    if "exiled_total" in value:
+        return exiled_total(game, obj, value)
     applied("604.3")
     st = game.state
     flt = value["count"]

@@ -9,6 +9,7 @@ tapped, with counters, with a choice made — as part of that event (603.6d).
 """
 from __future__ import annotations
 
+from .asitenters import devour, devours, exile_as_it_enters
 from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
@@ -128,6 +129,7 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
     if ch.loyalty is not None and "loyalty" not in obj.counters:
         applied("en-2024-11-08/306.5b")
         obj.counters["loyalty"] = ch.loyalty
+    chosen: set = set()  # objects chosen to change zones by its effects for entering (614.13b)
     for static in ch.statics:
         if static.kind != "enters":
             continue
@@ -151,6 +153,10 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
             obj.memory[p.get("link", "paid")] = paid = _pay_life(game, obj, p["pay_life"], queue, entering)
             if p.get("tapped_unless_paid") and not paid:
                 obj.tapped = True
+        if "exile" in p:
+            obj.memory[p.get("link", "exiled")] = exile_as_it_enters(game, obj, p["exile"], queue, entering, chosen)
+    for n in devours(ch.keywords):
+        devour(game, obj, n, queue, entering, chosen)
 
 
 def _link_users(card, link: str) -> int:
