@@ -16,6 +16,7 @@ chosen (614.13a); the same object can't be chosen twice while the effects for on
 """
 from __future__ import annotations
 
+from .effects import Resolution, effect
 from .errors import IllegalAction
 from .filters import matches
 from .registry import applied, enforces
@@ -24,38 +25,49 @@ from .state import EXILE, GRAVEYARD
 EN = "en-2024-11-08/"
 
 
-def _picked(game, obj, candidates: list[int], queue: list | None, what: str) -> list[int]:
-    """The objects the controller chose for one effect (``choose: a, b`` or ``nothing``)."""
+def _picked(game, obj, candidates: tuple[list[int], dict], queue: list | None, what: str) -> list[int]:
+    """The objects the controller chose for one effect (``choose: a, b`` or ``nothing``); ``candidates``: those
+    that may be chosen, and those that may not with the rule that says so."""
+    allowed, excluded = candidates
     item = queue.pop(0) if queue else "nothing"
     if item == "nothing":
         return []
     picked: list[int] = []
     for name in (n.strip() for n in item.split(",")):
-        pool = [c for c in candidates if c not in picked]
-        oid = game.namer(name, pool) if game.namer is not None else \
-            next((c for c in pool if game.state.objects[c].card == name), None)
+        oid = _named(game, name, [c for c in allowed if c not in picked])
         if oid is None:
-            raise IllegalAction("614.13a", f"{obj.card} enters: {name} can't be chosen to {what}")
+            barred = _named(game, name, list(excluded))
+            rule = excluded[barred] if barred is not None else "614.13"
+            raise IllegalAction(rule, f"{obj.card} enters: {name} can't be chosen to {what}")
         picked.append(oid)
     return picked
 
 
+def _named(game, name: str, pool: list[int]) -> int | None:
+    if game.namer is not None:
+        return game.namer(name, pool)
+    return next((c for c in pool if game.state.objects[c].card == name), None)
+
+
 @enforces("614.13", "614.13a", "614.13b")
-def choosable(game, obj, candidates: list[int], entering: tuple, chosen: set) -> list[int]:
+def choosable(game, obj, candidates: list[int], entering: tuple, chosen: set) -> tuple[list[int], dict]:
     """The objects that may be chosen to change zones while ``obj`` enters: not the object that becomes it nor
-    another entering at the same time (614.13a), nor one already chosen for another of its effects (614.13b)."""
+    another entering at the same time (614.13a), nor one already chosen for another of its effects (614.13b).
+    Returns them, and the others with the rule that excludes each."""
     applied("614.13")
     st = game.state
     also = {b.uid for b in entering} | {obj.uid}
-    out = []
+    allowed, excluded = [], {}
     for oid in candidates:
         if st.objects[oid].uid in also:
             applied("614.13a")
+            excluded[oid] = "614.13a"
         elif oid in chosen:
             applied("614.13b")
+            excluded[oid] = "614.13b"
         else:
-            out.append(oid)
-    return out
+            allowed.append(oid)
+    return allowed, excluded
 
 
 @enforces("614.13", "614.14", "607.2a")
@@ -77,19 +89,24 @@ def exile_as_it_enters(game, obj, spec, queue: list | None, entering: tuple, cho
 
 
 @enforces(EN + "702.82a", "614.13")
-def devour(game, obj, n: int, queue: list | None, entering: tuple, chosen: set) -> None:
-    """Devour N: sacrifice any number of other creatures as it enters; it enters with N +1/+1 counters for each."""
+def devour(game, obj, amounts: list[int], queue: list | None, entering: tuple, chosen: set) -> None:
+    """Devour N (each of ``amounts``): for each, the creatures to sacrifice are chosen as it enters — no creature
+    for two of them (614.13b) — then sacrificed; it enters with N +1/+1 counters for each devoured by devour N."""
     from .zones import move_all
     st = game.state
     creatures = [oid for oid in st.battlefield if oid != obj.id and st.objects[oid].controller == obj.controller
                  and "creature" in game.characteristics(st.objects[oid]).types]
-    picked = _picked(game, obj, choosable(game, obj, creatures, entering, chosen), queue, "sacrifice")
-    applied(EN + "702.82a")
-    chosen.update(picked)
-    if picked:
+    counters, devoured = 0, []
+    for n in amounts:
+        applied(EN + "702.82a")
+        picked = _picked(game, obj, choosable(game, obj, creatures, entering, chosen), queue, "sacrifice")
+        chosen.update(picked)
+        devoured += picked
+        counters += n * len(picked)
+    if devoured:
         applied("614.13")
-        move_all(game, picked, GRAVEYARD)
-        obj.counters["+1/+1"] = obj.counters.get("+1/+1", 0) + n * len(picked)
+        move_all(game, devoured, GRAVEYARD)
+        obj.counters["+1/+1"] = obj.counters.get("+1/+1", 0) + counters
 
 
 @enforces("614.14", "604.3")
@@ -113,3 +130,22 @@ DEVOUR = "devour:"
 def devours(keywords) -> list[int]:
     """The N of each devour N the permanent has, in order."""
     return sorted(int(k[len(DEVOUR):]) for k in keywords if k.startswith(DEVOUR))
+
+
+@effect("grant", required=("what", "keywords"))
+@enforces("610.1")
+def grant(ctx: Resolution, spec: dict) -> None:
+    """"[The spell] gains devour 5": keywords for a spell on the stack (not a layered effect: it changes only what
+    the permanent enters with, 400.7a)."""
+    applied("610.1")
+    for obj in ctx.objects(spec["what"]):
+        obj.memory["gains"] = tuple(obj.memory.get("gains", ())) + tuple(spec["keywords"])
+
+
+@enforces(EN + "400.7a")
+def keeps_gained(before, new) -> None:
+    """An effect from a triggered ability that gave a permanent spell an ability continues to apply to the
+    permanent that spell becomes (400.7a)."""
+    if "gains" in before.memory:
+        applied(EN + "400.7a")
+        new.memory["gains"] = before.memory["gains"]

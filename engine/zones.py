@@ -155,8 +155,10 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
                 obj.tapped = True
         if "exile" in p:
             obj.memory[p.get("link", "exiled")] = exile_as_it_enters(game, obj, p["exile"], queue, entering, chosen)
-    for n in devours(ch.keywords):
-        devour(game, obj, n, queue, entering, chosen)
+    gains = obj.memory.get("gains")  # an ability an effect gave the spell it was (400.7a)
+    amounts = devours(ch.keywords | frozenset(gains) if gains else ch.keywords)
+    if amounts:
+        devour(game, obj, amounts, queue, entering, chosen)
 
 
 def _link_users(card, link: str) -> int:
