@@ -77,7 +77,24 @@ def keywords(game, obj) -> frozenset:
     """Keywords: printed, plus those static abilities and other effects give it (604.2, layer 6)."""
     card = characteristics(game, obj)
     gains = obj.memory.get("gains") if obj.zone == BATTLEFIELD else None
-    return card.keywords | frozenset(gains) if gains else card.keywords
+    kws = card.keywords | frozenset(gains) if gains else card.keywords
+    if obj.memory and card.statics:
+        kws = kws | chosen_protection(card, obj)
+    return kws
+
+
+@enforces("607.2d", EN + "702.16a")
+def chosen_protection(card: CardDef, obj) -> frozenset:
+    """"[This] has protection from the chosen colour": linked to its "as [this] enters, choose a colour" (607.2d);
+    without a choice, nothing."""
+    out = set()
+    for static in card.statics:
+        color = obj.memory.get(static.params.get("link")) if static.kind == "chosen_protection" else None
+        if color:
+            applied("607.2d")
+            applied(EN + "702.16a")
+            out.add(f"protection:{color}")
+    return frozenset(out)
 
 
 def mana_value(game, obj) -> int:

@@ -359,25 +359,6 @@ def reflexive(ctx: Resolution, ability, memory: tuple) -> None:
                                        None, memory))
 
 
-@effect("create_token", required=("token",), optional=("amount", "who", "link"))
-@enforces("610.1")
-def create_token(ctx: Resolution, spec: dict) -> None:
-    """Create tokens under a player's control."""
-    applied("610.1")
-    token = spec["_token"]
-    if token.name not in ctx.game.db:
-        ctx.game.db.add(token)
-    made = []
-    for p in ctx.players(spec.get("who", "you")):
-        for _ in range(ctx.amount(spec.get("amount", 1))):
-            obj = ctx.state.new_object(token.name, p, BATTLEFIELD, token=True)
-            obj.since_turn = ctx.state.turn
-            made.append(obj)
-    emit(ctx.game, [Event("zone", obj=o.id, player=o.owner, from_zone="", to_zone=BATTLEFIELD) for o in made])
-    if "link" in spec:
-        remember_linked(ctx, spec["link"], made, "battlefield")
-
-
 @effect("fight", required=("a", "b"))
 @enforces("610.1")
 def fight(ctx: Resolution, spec: dict) -> None:

@@ -32,6 +32,7 @@ EVENTS = {
     "lose_life": "player, amount: a player who would lose life (through an effect)",
     "pay_life": "player, amount, entering: a player who would pay life (entering: objects entering the battlefield)",
     "counters": "obj, kind, amount: counters an effect would put on a permanent",
+    "create_token": "player, amount: an effect would create tokens under a player's control (engine.tokens)",
     "step": "step, player: a step (or \"turn\": a turn) of a player would begin (engine.skip)",
 }
 

@@ -55,12 +55,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         if setup is not None:
             setup(before, new)
         if to_zone == BATTLEFIELD:
-            new.since_turn = st.turn
-            enters_with(game, new, queue, entering)
-            if exists(game, "enters"):
-                replace_event(game, "enters", {"obj": new.id}, new.controller)
-            if st.effects or continuous(game):
-                as_it_enters(game, new)
+            enter(game, new, queue, entering)
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
@@ -68,6 +63,25 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     for hook in AFTER_MOVE:
         hook(game, events)
     return moved
+
+
+def enter(game, new, queue: list | None, entering: tuple = ()) -> None:
+    """A permanent enters the battlefield: what its own abilities say it enters with, then the replacement effects
+    for entering, then the continuous effects that apply to it as it enters."""
+    st = game.state
+    new.since_turn = st.turn
+    enters_with(game, new, queue, entering)
+    if exists(game, "enters"):
+        replace_event(game, "enters", {"obj": new.id}, new.controller)
+    if st.effects or continuous(game):
+        as_it_enters(game, new)
+
+
+def created(game, made: list, queue: list | None) -> None:
+    """Tokens created on the battlefield enter it (each with what it enters with), as one event."""
+    for new in made:
+        enter(game, new, queue)
+    emit(game, [Event("zone", obj=o.id, player=o.owner, from_zone="", to_zone=BATTLEFIELD) for o in made])
 
 
 def _destinations(game, ids: list[int]) -> dict:
