@@ -18,7 +18,7 @@ from .filters import Filter
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
-FILTER_KEYS = ("all", "filter", "per", "from")
+FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless")
 COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
 
 

@@ -134,18 +134,29 @@ def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
     memory[link] = tuple(memory.get(link, ())) + tuple((o.uid, o.zone) for o in objs)
 
 
-@effect("draw", required=("who",), optional=("amount",))
-@enforces("610.1", "614.11a")
+@effect("draw", required=("who",), optional=("amount", "discard_unless"))
+@enforces("610.1", "614.11a", "614.11b")
 def draw(ctx: Resolution, spec: dict) -> None:
     """Players draw cards, one at a time; drawing from an empty library loses the game (121.4, 704.5b).  A draw
-    replaced within the sequence is completed before the next draw (614.11a)."""
+    replaced within the sequence is completed before the next draw (614.11a).  "Draw a card and reveal it; if it
+    isn't [criteria], discard it" (``discard_unless``): not done to cards drawn because the draw was replaced
+    (614.11b)."""
     applied("610.1")
     for p in ctx.players(spec["who"]):
         n = ctx.amount(spec.get("amount", 1))
         if n > 1 and exists(ctx.game, "draw"):
             applied("614.11a")
         for _ in range(n):
-            draw_card(ctx.game, p)
+            cards, replaced = draw_card(ctx.game, p)
+            flt = spec.get("discard_unless")
+            if flt is None:
+                continue
+            if replaced:
+                applied("614.11b")  # the additional action is not performed on what the replacement drew
+                continue
+            misses = [c.id for c in cards if not matches(ctx.game, c, flt, ctx.controller, any_zone=True)]
+            if misses:
+                move_all(ctx.game, misses, GRAVEYARD)
 
 
 @effect("discard", required=("who",), optional=("amount", "whole_hand"))
