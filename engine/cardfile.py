@@ -328,6 +328,8 @@ TRIGGER_FIELDS: dict[str, Spec] = {
     "who": Word(("you", "opponent", "any"), "player"), "from": Word(ZONES, "zone"), "to": Word(ZONES, "zone"),
     "step": Word(STEPS, "step"), "if": CONDITION, "state": CONDITION, "once_each_turn": Bool(), "link": NAME,
     "cant_be_countered": Bool(),
+    "anchor": Table({"link": NAME, "word": NAME}, required=("link", "word"),
+                    describe="{ link = NAME, word = WORD }: an ability marked with an anchor word (614.12b)"),
     "text": TEXT, **{k: v for k, v in CASTABLE_FIELDS.items() if k in ("targets", "effects", "modes", "choose")},
 }
 TRIGGER = Table(TRIGGER_FIELDS, required=("when",), describe="a triggered ability (a table with 'when')")

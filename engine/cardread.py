@@ -52,7 +52,7 @@ def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardD
         power=data.get("power"), toughness=data.get("toughness"), loyalty=data.get("loyalty"),
         keywords=keywords, spell=spell, abilities=abilities, statics=statics, triggers=triggers, pending=pending,
         text=data.get("text", ""), name_en=data.get("name_en", ""), token=token, file=file, cda=cda, faces=faces,
-        way=data.get("way", ""))
+        way=data.get("way", ""), anchored=any(t.anchor for t in triggers))
 
 
 #: what a face-down spell or permanent is (708.2, 702.37c): a 2/2 creature with no name, text or mana cost
@@ -98,7 +98,8 @@ def _trigger(data: dict, index: int, path: Path, tokens: list, file: str) -> Tri
                       from_zone=data.get("from"), to_zone=data.get("to"), step=data.get("step"),
                       condition=conditions.read(data.get("if", {})), state=conditions.read(data.get("state", {})),
                       once_each_turn=data.get("once_each_turn", False), link=data.get("link"),
-                      cant_be_countered=data.get("cant_be_countered", False), text=data.get("text", ""))
+                      cant_be_countered=data.get("cant_be_countered", False), text=data.get("text", ""),
+                      anchor=(data["anchor"]["link"], data["anchor"]["word"]) if "anchor" in data else None)
 
 
 def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens: list, file: str) -> AbilityDef:

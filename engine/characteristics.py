@@ -35,6 +35,8 @@ def characteristics(game, obj) -> CardDef:
     card = base(game, obj)
     if card.cda:
         card = _defined(card)
+    if card.anchored:
+        card = anchored(card, obj)
     active = _effects(game, obj)
     if not active.shapes:
         return card
@@ -47,6 +49,18 @@ def _effects(game, obj) -> Active:
         return NONE
     active = effects_in_force(game)
     return active if obj.zone == BATTLEFIELD or active.elsewhere else NONE
+
+
+@enforces("614.12b", "607.2d")
+def anchored(card: CardDef, obj) -> CardDef:
+    """"[Anchor word] — [ability]": it has the ability only as long as that word was chosen as it entered the
+    battlefield (614.12b); the choice is the one its "as … enters, choose" ability linked to it made (607.2d)."""
+    kept = tuple(t for t in card.triggers if t.anchor is None or obj.memory.get(t.anchor[0]) == t.anchor[1])
+    if len(kept) == len(card.triggers):
+        return card
+    applied("614.12b")
+    applied("607.2d")
+    return replace(card, triggers=kept)
 
 
 @enforces("604.3", "604.3a", EN + "702.73a", EN + "702.114a")
