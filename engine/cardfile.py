@@ -24,6 +24,7 @@ from . import (  # noqa: F401  # noqa: F401
     prevention,
     skip,
     tokens,
+    transform,
     triggers,
     until,
 )
@@ -281,7 +282,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",
                              "return_instead_of_draw", "enter_as_copy", "redirect_to_self", "double_counters",
                              "enters_under_your_control", "exile_top_instead", "double_tokens",
-                             "draw_two_instead"),
+                             "draw_two_instead", "enters_transformed"),
                             "replacement"),
                 "objects": FILTER, "text": TEXT},
     "prevent": {"to": Either(((str,), Word(("you",), "player")), ((dict,), FILTER),
@@ -347,7 +348,8 @@ CARD_FIELDS: dict[str, Spec] = {
 FACE_FIELDS: dict[str, Spec] = {
     **{k: v for k, v in CARD_FIELDS.items() if k not in ("name_en", "synthetic", "source", "note", "abilities",
                                                           "triggers")},
-    "way": Word(("face_down", "bestow", "adventure"), "way of casting"), "inherit": Bool(),
+    "way": Word(("face_down", "bestow", "adventure", "back"), "way of casting (or back: the back face)"),
+    "inherit": Bool(),
     "pay": MANA_COST,  # what is paid instead of the mana cost (morph's {3}, a bestow cost)
 }
 CARD_FIELDS["faces"] = ListOf(Table(FACE_FIELDS, required=("name", "way"),

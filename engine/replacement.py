@@ -57,6 +57,8 @@ class Replacement:
 
 #: handlers that change under whose control a permanent enters (616.1b: chosen before the others)
 CONTROL = frozenset({"enters_under_your_control"})
+#: handlers that have a card enter with its back face up (616.1d: chosen next)
+BACK_FACE = frozenset({"enters_transformed"})
 #: handlers: (game, replacement, event) -> the modified event, or None when it no longer happens
 HANDLERS: dict[str, Callable] = {}
 
@@ -105,7 +107,7 @@ def exists(game, kind: str) -> bool:
     return any(isinstance(e, Replacement) and e.event == kind for e in game.state.effects)
 
 
-@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1b", "616.1e", "616.1f", "616.2", "609.6")
+@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1b", "616.1d", "616.1e", "616.1f", "616.2", "609.6")
 def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     """Apply the replacement and prevention effects to an event before it happens; ``affected`` is the affected
     player or the affected object's controller, who chooses the order (616.1).  Returns the event that happens
@@ -131,11 +133,14 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
         seen = {r.key for r in found}
         selfs = [r for r in found if r.self_replacement]
         control = [r for r in found if r.how in CONTROL]
+        back = [r for r in found if r.how in BACK_FACE]
         if selfs:
             applied("616.1a")
         elif control:
             applied("616.1b")  # one that changes under whose control it enters must be chosen first
-        pool = selfs or control or found
+        elif back and len(back) < len(found):
+            applied("616.1d")  # then one that has it enter with its back face up
+        pool = selfs or control or back or found
         if len(pool) > 1:
             applied("616.1")
             applied("616.1e")
