@@ -21,6 +21,7 @@ from .errors import IllegalAction
 from .filters import matches
 from .registry import applied, enforces
 from .state import EXILE, GRAVEYARD
+from .zones import ENTERING, ENTERS_KEYS, move_all
 
 EN = "en-2024-11-08/"
 
@@ -71,28 +72,34 @@ def choosable(game, obj, candidates: list[int], entering: tuple, chosen: set) ->
 
 
 @enforces("614.13", "614.14", "607.2a")
-def exile_as_it_enters(game, obj, spec, queue: list | None, entering: tuple, chosen: set) -> tuple:
+def exile_as_it_enters(game, obj, params: dict, queue: list | None, entering: tuple, chosen: set) -> None:
     """"As [this] enters, exile any number of [cards] from your graveyard": the cards exiled by this replacement
-    are remembered for the ability linked to it (614.14).  ``spec``: the criteria of the cards."""
-    from .zones import move_all
+    are remembered for the ability linked to it (614.14).  ``params["exile"]``: the criteria of the cards."""
     st = game.state
+    spec = params["exile"]
     graveyard = [oid for oid in st.players[obj.controller].graveyard
                  if matches(game, st.objects[oid], spec, obj.controller, obj.id, any_zone=True)]
     picked = _picked(game, obj, choosable(game, obj, graveyard, entering, chosen), queue, "exile")
     chosen.update(picked)
+    link = params.get("link", "exiled")
+    obj.memory[link] = ()
     if not picked:
-        return ()
+        return
     applied("614.13")
     applied("614.14")
     applied("607.2a")
-    return tuple(o.uid for o in move_all(game, picked, EXILE))
+    obj.memory[link] = tuple(o.uid for o in move_all(game, picked, EXILE))
 
 
 @enforces(EN + "702.82a", "614.13")
-def devour(game, obj, amounts: list[int], queue: list | None, entering: tuple, chosen: set) -> None:
-    """Devour N (each of ``amounts``): for each, the creatures to sacrifice are chosen as it enters — no creature
-    for two of them (614.13b) — then sacrificed; it enters with N +1/+1 counters for each devoured by devour N."""
-    from .zones import move_all
+def devour(game, obj, ch, queue: list | None, entering: tuple, chosen: set) -> None:
+    """Devour N (each devour ability it has, its own and one an effect gave the spell it was, 400.7a): for each,
+    the creatures to sacrifice are chosen as it enters — no creature for two of them (614.13b) — then
+    sacrificed; it enters with N +1/+1 counters for each devoured by devour N."""
+    gains = obj.memory.get("gains")
+    amounts = devours(ch.keywords | frozenset(gains) if gains else ch.keywords)
+    if not amounts:
+        return
     st = game.state
     creatures = [oid for oid in st.battlefield if oid != obj.id and st.objects[oid].controller == obj.controller
                  and "creature" in game.characteristics(st.objects[oid]).types]
@@ -107,21 +114,6 @@ def devour(game, obj, amounts: list[int], queue: list | None, entering: tuple, c
         applied("614.13")
         move_all(game, devoured, GRAVEYARD)
         obj.counters["+1/+1"] = obj.counters.get("+1/+1", 0) + counters
-
-
-@enforces("614.14", "604.3")
-def exiled_total(game, obj, value: dict) -> int:
-    """"Its power is equal to the total power of the exiled cards": only the cards in exile that were put there
-    by the linked replacement effect (614.14) count."""
-    applied("604.3")
-    uids = set(obj.memory.get(value["link"], ()))
-    if not uids:
-        return 0
-    applied("614.14")
-    st = game.state
-    which = value["exiled_total"]
-    return sum(getattr(game.characteristics(st.objects[oid]), which) or 0 for oid in st.exile
-               if st.objects[oid].uid in uids)
 
 
 DEVOUR = "devour:"
@@ -149,3 +141,7 @@ def keeps_gained(before, new) -> None:
     if "gains" in before.memory:
         applied(EN + "400.7a")
         new.memory["gains"] = before.memory["gains"]
+
+
+ENTERS_KEYS["exile"] = exile_as_it_enters
+ENTERING.append(devour)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 # the modules whose effect kinds and handlers card files may name (imported for their registrations)
 from . import (  # noqa: F401  # noqa: F401
+    asitenters,
     cant,
     conditions,
     continuous,

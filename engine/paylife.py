@@ -8,9 +8,11 @@ cards from the top of your library instead" is the handler ``exile_top_instead``
 from __future__ import annotations
 
 from .cant import check_payment
+from .errors import IllegalAction
 from .registry import applied, enforces
 from .replacement import Replacement, applies_when, exists, handler, replace_event
 from .state import EXILE, LIBRARY
+from .zones import ENTERS_KEYS, move_all
 
 
 def pay_life(game, player: int, amount: int, entering: tuple = ()) -> bool:
@@ -45,7 +47,6 @@ def exile_top_instead(game, r: Replacement, ev: dict) -> None:
     """Exile that many cards from the top of your library instead of paying life.  While an effect modifies how a
     permanent enters, a card entering the battlefield from that library is not included, even though it is in the
     library as the effect is applied (614.13c): the next cards are exiled."""
-    from .zones import move_all
     applied("614.1a")
     player, entering = ev["player"], ev.get("entering", ())
     if _from_library(player, entering):
@@ -62,3 +63,29 @@ def _library_large_enough(game, r: Replacement, ev: dict) -> bool:
     player = ev["player"]
     size = len(game.state.players[player].library) + len(_from_library(player, ev.get("entering", ())))
     return player == r.controller and size >= ev["amount"]
+
+
+def pay_as_it_enters(game, obj, params: dict, queue: list | None, entering: tuple, chosen: set) -> None:
+    """"As this enters, you may pay any amount of life" (``pay_life = true``: ``choose: N``) or "you may pay N
+    life" (``choose: yes`` or ``no``; ``tapped_unless_paid``: "if you don't, it enters tapped"): the amount paid
+    is remembered for the linked ability."""
+    fixed = params["pay_life"]
+    player = game.state.players[obj.controller]
+    most = max(player.life, 0)
+    if fixed is True:
+        pick = queue.pop(0) if queue else "0"
+        if not pick.isdigit() or int(pick) > most:
+            raise IllegalAction("603.6d", f"{obj.card} enters: pay a number of life from 0 to {most}")
+        amount = int(pick)
+    else:
+        pick = queue.pop(0) if queue else "no"
+        if pick not in ("yes", "no") or (pick == "yes" and fixed > most):
+            raise IllegalAction("603.6d", f"{obj.card} enters: pay {fixed} life (yes) or not (no); {most} life")
+        amount = fixed if pick == "yes" else 0
+    pay_life(game, obj.controller, amount, entering)
+    obj.memory[params.get("link", "paid")] = amount
+    if params.get("tapped_unless_paid") and not amount:
+        obj.tapped = True
+
+
+ENTERS_KEYS["pay_life"] = pay_as_it_enters

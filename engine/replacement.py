@@ -151,8 +151,8 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
         rounds += 1
     if ev is None:
         applied("614.6")  # replaced: the original event never happens
-    elif cant:
-        return None  # it can't happen (614.17)
+    elif cant and (not rounds or forbids is None or forbids(game, kind, ev)):
+        return None  # it can't happen (614.17) — nor what a self-replacement effect made of it, if that can't
     return ev
 
 

@@ -9,18 +9,24 @@ tapped, with counters, with a choice made — as part of that event (603.6d).
 """
 from __future__ import annotations
 
-from .asitenters import devour, devours, exile_as_it_enters
+from typing import Callable
+
 from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
 from .facedown import revealed
 from .layers import as_it_enters
-from .paylife import pay_life
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
 from .triggers import emit
 
+#: keys of an ``enters`` static ability other modules act on: key -> fn(game, obj, params, queue, entering, chosen)
+#: (engine.paylife: paying life as it enters; engine.asitenters: exiling other cards as it enters)
+ENTERS_KEYS: dict[str, Callable] = {}
+#: what else happens as a permanent enters, after its ``enters`` static abilities: fn(game, obj, characteristics,
+#: queue, entering, chosen) (engine.asitenters: devour)
+ENTERING: list[Callable] = []
 #: what else happens right after objects moved (engine.until: objects exiled "until" their source leaves return;
 #: engine.copies: a copy of a spell off the stack ceases to exist)
 AFTER_MOVE: list = []
@@ -163,16 +169,11 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
             obj.memory[link] = _choose(game, obj, p["choose"], p.get("options"), queue)
             if _link_users(ch, link) > 1:
                 applied("607.4")  # one ability, part of several pairs of linked abilities
-        if p.get("pay_life"):
-            obj.memory[p.get("link", "paid")] = paid = _pay_life(game, obj, p["pay_life"], queue, entering)
-            if p.get("tapped_unless_paid") and not paid:
-                obj.tapped = True
-        if "exile" in p:
-            obj.memory[p.get("link", "exiled")] = exile_as_it_enters(game, obj, p["exile"], queue, entering, chosen)
-    gains = obj.memory.get("gains")  # an ability an effect gave the spell it was (400.7a)
-    amounts = devours(ch.keywords | frozenset(gains) if gains else ch.keywords)
-    if amounts:
-        devour(game, obj, amounts, queue, entering, chosen)
+        for key, fn in ENTERS_KEYS.items():
+            if key in p:
+                fn(game, obj, p, queue, entering, chosen)
+    for hook in ENTERING:
+        hook(game, obj, ch, queue, entering, chosen)
 
 
 def _link_users(card, link: str) -> int:
@@ -185,25 +186,6 @@ def _link_users(card, link: str) -> int:
 
 #: what "as … enters, choose …" may ask for
 CHOICES = {"color": ("W", "U", "B", "R", "G")}
-
-
-def _pay_life(game, obj, fixed: bool | int, queue: list | None, entering: tuple) -> int:
-    """"As this enters, you may pay any amount of life" (``fixed`` true: ``choose: N``) or "you may pay N life"
-    (``choose: yes`` or ``no``): the amount, paid now."""
-    player = game.state.players[obj.controller]
-    most = max(player.life, 0)
-    if fixed is True:
-        pick = queue.pop(0) if queue else "0"
-        if not pick.isdigit() or int(pick) > most:
-            raise IllegalAction("603.6d", f"{obj.card} enters: pay a number of life from 0 to {most}")
-        amount = int(pick)
-    else:
-        pick = queue.pop(0) if queue else "no"
-        if pick not in ("yes", "no") or (pick == "yes" and fixed > most):
-            raise IllegalAction("603.6d", f"{obj.card} enters: pay {fixed} life (yes) or not (no); {most} life")
-        amount = fixed if pick == "yes" else 0
-    pay_life(game, obj.controller, amount, entering)
-    return amount
 
 
 def _choose(game, obj, what: str, words: list | None, queue: list | None) -> str:
