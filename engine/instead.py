@@ -192,12 +192,11 @@ def return_instead_of_draw(game, r: Replacement, ev: dict) -> None:
 
 
 @handler("draw_two_instead")
-@enforces("614.1a", "614.5")
+@enforces("614.1a")
 def draw_two_instead(game, r: Replacement, ev: dict) -> dict:
     """"If you would draw a card, draw two cards instead": the modified event is two draws, which this effect
-    does not modify again (614.5)."""
+    does not modify again (614.5, :func:`engine.replacement.replace_event`)."""
     applied("614.1a")
-    applied("614.5")
     return {**ev, "amount": ev["amount"] * 2}
 
 
