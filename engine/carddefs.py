@@ -100,6 +100,7 @@ class CardDef:
     cda: bool = False  # it has a characteristic-defining ability for colour or creature types (604.3)
     way: str = ""  # alternative characteristics: how they are had — "face_down", "bestow" or "adventure"
     faces: dict = field(default_factory=dict)  # name -> alternative characteristics (a CardDef)
+    anchored: bool = False  # some of its triggered abilities are marked with an anchor word (614.12b)
 
     @property
     def is_permanent(self) -> bool:
@@ -129,3 +130,4 @@ class TriggerDef:
     link: str | None = None  # the static ability it is linked to (603.11, 607.2h)
     cant_be_countered: bool = False  # "This ability can't be countered." (603.1a)
     text: str = ""
+    anchor: tuple | None = None  # (link, word): it has this ability only if that word was chosen (614.12b)

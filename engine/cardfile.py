@@ -11,6 +11,8 @@ from __future__ import annotations
 
 # the modules whose effect kinds and handlers card files may name (imported for their registrations)
 from . import (  # noqa: F401  # noqa: F401
+    asitenters,
+    cant,
     conditions,
     continuous,
     copies,
@@ -19,7 +21,11 @@ from . import (  # noqa: F401  # noqa: F401
     instead,
     instructions,
     oneshot,
+    paylife,
     prevention,
+    skip,
+    tokens,
+    transform,
     triggers,
     until,
 )
@@ -50,7 +56,8 @@ KEYWORDS = {
     "devoid": "702.114: a characteristic-defining ability: it is colourless",
     "cant_be_countered": "604.5: a static ability that functions on the stack: the spell cannot be countered",
 }
-KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS)
+KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS) + \
+    tuple(f"devour:{n}" for n in range(1, 11))  # 702.82a (engine.asitenters)
 
 NAME = Str(80, r"[^\n;]+", "a name (no line breaks or ';')")
 TEXT = Str(4000)
@@ -213,6 +220,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
     "reflexive_each": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
+    "step": Word((*STEPS, "turn"), "step or turn"), "discard_unless": FILTER, "then": ListOf(EFFECT, 10),
     **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
     "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
@@ -241,6 +249,10 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
                    "your_turn": Bool(), "controlled_since_last_upkeep": Bool(),
                    "chosen": Table({"link": NAME, "value": NAME}, required=("link", "value"))},
                   describe="a condition (a table of tests that must all hold)")
+#: a number a characteristic-defining ability defines: a count, or the total of the cards a linked ability exiled
+DEFINED = Either(((dict,), Table({"count": FILTER, "plus": Int(-100, 100),
+                                  "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME})),
+                 describe="{ count = criteria, plus = N } or { exiled_total = \"power\", link = NAME }")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
              "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
@@ -248,23 +260,30 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
     "enters": {"tapped": Bool(), "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
-               "choose": Word(("color", "word"), "choice"), "options": ListOf(NAME, 10), "pay_life": Bool(),
+               "choose": Word(("color", "word"), "choice"), "options": ListOf(NAME, 10),
+               "pay_life": Either(((bool,), Bool()), ((int,), Int(1, 100)), describe="true (any amount) or N"),
+               "tapped_unless_paid": Bool(), "exile": FILTER,
                "link": NAME, "text": TEXT},
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
                "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
                **{k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")}},
-    "cda": {"power": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
-            "toughness": Table({"count": FILTER, "plus": Int(-100, 100)}, required=("count",)),
+    "cda": {"power": DEFINED, "toughness": DEFINED,
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
     "cant_enter": {"objects": FILTER, "text": TEXT},
+    "cant": {"event": Word(tuple(cant.EVENTS), "event"), "who": Word(("you", "opponents", "all"), "players"),
+             "text": TEXT},
     "morph": {"cost": MANA_COST, "as_turned_face_up": Word(("color",), "choice"), "link": NAME, "text": TEXT},
     "enters_as_copy": {"of": FILTER, "text": TEXT},
-    "replace": {"event": Word(("damage", "to_graveyard", "enters", "draw", "gain_life", "counters"), "event"),
+    "chosen_protection": {"link": NAME, "text": TEXT},
+    "replace": {"event": Word(("damage", "to_graveyard", "enters", "draw", "gain_life", "counters", "pay_life",
+                               "create_token"),
+                              "event"),
                 "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",
                              "return_instead_of_draw", "enter_as_copy", "redirect_to_self", "double_counters",
-                             "enters_under_your_control"),
+                             "enters_under_your_control", "exile_top_instead", "double_tokens",
+                             "draw_two_instead", "enters_transformed"),
                             "replacement"),
                 "objects": FILTER, "text": TEXT},
     "prevent": {"to": Either(((str,), Word(("you",), "player")), ((dict,), FILTER),
@@ -311,6 +330,8 @@ TRIGGER_FIELDS: dict[str, Spec] = {
     "who": Word(("you", "opponent", "any"), "player"), "from": Word(ZONES, "zone"), "to": Word(ZONES, "zone"),
     "step": Word(STEPS, "step"), "if": CONDITION, "state": CONDITION, "once_each_turn": Bool(), "link": NAME,
     "cant_be_countered": Bool(),
+    "anchor": Table({"link": NAME, "word": NAME}, required=("link", "word"),
+                    describe="{ link = NAME, word = WORD }: an ability marked with an anchor word (614.12b)"),
     "text": TEXT, **{k: v for k, v in CASTABLE_FIELDS.items() if k in ("targets", "effects", "modes", "choose")},
 }
 TRIGGER = Table(TRIGGER_FIELDS, required=("when",), describe="a triggered ability (a table with 'when')")
@@ -328,7 +349,8 @@ CARD_FIELDS: dict[str, Spec] = {
 FACE_FIELDS: dict[str, Spec] = {
     **{k: v for k, v in CARD_FIELDS.items() if k not in ("name_en", "synthetic", "source", "note", "abilities",
                                                           "triggers")},
-    "way": Word(("face_down", "bestow", "adventure"), "way of casting"), "inherit": Bool(),
+    "way": Word(("face_down", "bestow", "adventure", "back"), "way of casting (or back: the back face)"),
+    "inherit": Bool(),
     "pay": MANA_COST,  # what is paid instead of the mana cost (morph's {3}, a bestow cost)
 }
 CARD_FIELDS["faces"] = ListOf(Table(FACE_FIELDS, required=("name", "way"),

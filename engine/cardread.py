@@ -18,7 +18,7 @@ from .filters import Filter
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
-FILTER_KEYS = ("all", "filter", "per", "from")
+FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless")
 COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
 
 
@@ -52,7 +52,7 @@ def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardD
         power=data.get("power"), toughness=data.get("toughness"), loyalty=data.get("loyalty"),
         keywords=keywords, spell=spell, abilities=abilities, statics=statics, triggers=triggers, pending=pending,
         text=data.get("text", ""), name_en=data.get("name_en", ""), token=token, file=file, cda=cda, faces=faces,
-        way=data.get("way", ""))
+        way=data.get("way", ""), anchored=any(t.anchor for t in triggers))
 
 
 #: what a face-down spell or permanent is (708.2, 702.37c): a 2/2 creature with no name, text or mana cost
@@ -65,7 +65,8 @@ def _face(face: dict, card: dict, file: str, path: Path, tokens: list) -> CardDe
     if face["way"] == "face_down":
         data = dict(FACE_DOWN)
     data.update({k: v for k, v in face.items() if k not in ("inherit", "pay")})
-    data["name"] = "" if face["way"] == "face_down" else face["name"] if face["way"] == "adventure" else card["name"]
+    data["name"] = "" if face["way"] == "face_down" else face["name"] if face["way"] in ("adventure", "back") \
+        else card["name"]
     data.setdefault("types", card["types"])
     made = _card(data, file, path, tokens, token=False)
     if "pay" in face and made.spell is not None:  # paid instead of the mana cost, which stays what it is
@@ -98,7 +99,8 @@ def _trigger(data: dict, index: int, path: Path, tokens: list, file: str) -> Tri
                       from_zone=data.get("from"), to_zone=data.get("to"), step=data.get("step"),
                       condition=conditions.read(data.get("if", {})), state=conditions.read(data.get("state", {})),
                       once_each_turn=data.get("once_each_turn", False), link=data.get("link"),
-                      cant_be_countered=data.get("cant_be_countered", False), text=data.get("text", ""))
+                      cant_be_countered=data.get("cant_be_countered", False), text=data.get("text", ""),
+                      anchor=(data["anchor"]["link"], data["anchor"]["word"]) if "anchor" in data else None)
 
 
 def _castable(data: dict, kind: str, index: int, cost: Cost, path: Path, tokens: list, file: str) -> AbilityDef:
@@ -213,9 +215,10 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     if "if_paid" in spec:
         _names_cost(spec["if_paid"], cost_names, (*path, "if_paid"))
     _read_values(spec, path, slots)
-    if "otherwise" in spec:
-        spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
-                             for i, e in enumerate(spec["otherwise"])]
+    for key in ("otherwise", "then"):
+        if key in spec:
+            spec[key] = [_effect(e, (*path, key, i), slots, cost_names, tokens, file)
+                         for i, e in enumerate(spec[key])]
     if spec["do"] == "for_each":
         spec["effects"] = [_effect(e, (*path, "effects", i), slots | {"each"}, cost_names, tokens, file)
                            for i, e in enumerate(spec["effects"])]
@@ -290,12 +293,12 @@ def _static(data: dict, path: Path) -> StaticDef:
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    for key in ("objects", "to", "from", "of"):
+    for key in ("objects", "to", "from", "of", "exile"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":
         params.update(event="damage", how="prevent")
     for key in ("power", "toughness"):
-        if data["kind"] == "cda" and key in params:
+        if data["kind"] == "cda" and "count" in params.get(key, {}):
             params[key] = {**params[key], "count": Filter.from_table(params[key]["count"], "")}
     return StaticDef(data["kind"], params)

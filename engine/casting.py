@@ -16,10 +16,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from . import loyalty, statics
+from .cant import check_payment
 from .costs import Cost, Requirement, TotalCost, find_payment, pool_str
 from .errors import IllegalAction
 from .events import Event
 from .filters import matches
+from .paylife import pay_life
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD, HAND, STACK, Announcement
 from .triggers import emit
@@ -273,6 +275,8 @@ def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
     discard = _check_objects(game, player, obj, cost.discard, choices.discard, HAND, source, problems, "discard")
     if cost.life and p.life < cost.life:
         problems.append(f"{p.name} has {p.life} life and cannot pay {cost.life}")
+    if cost.life:
+        check_payment(game, player, cost.life)  # a payment that can't happen can't be chosen (614.17b)
     if cost.loyalty is not None and cost.loyalty < 0:
         loyalty.check_loyalty_payable(source, cost.loyalty, problems)
     if problems or spend is None:
@@ -292,7 +296,7 @@ def _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source) -> No
     if cost.loyalty:
         source.counters["loyalty"] = source.counters.get("loyalty", 0) + cost.loyalty
     if cost.life:
-        p.life -= cost.life
+        pay_life(game, p.index, cost.life)
     obj.ann.sacrificed = tuple(st.objects[oid].card for oid in sacrifice)
     obj.ann.discarded = tuple(st.objects[oid].card for oid in discard)
     if sacrifice:

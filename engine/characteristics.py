@@ -35,6 +35,8 @@ def characteristics(game, obj) -> CardDef:
     card = base(game, obj)
     if card.cda:
         card = _defined(card)
+    if card.anchored:
+        card = anchored(card, obj)
     active = _effects(game, obj)
     if not active.shapes:
         return card
@@ -47,6 +49,18 @@ def _effects(game, obj) -> Active:
         return NONE
     active = effects_in_force(game)
     return active if obj.zone == BATTLEFIELD or active.elsewhere else NONE
+
+
+@enforces("614.12b", "607.2d")
+def anchored(card: CardDef, obj) -> CardDef:
+    """"[Anchor word] — [ability]": it has the ability only as long as that word was chosen as it entered the
+    battlefield (614.12b); the choice is the one its "as … enters, choose" ability linked to it made (607.2d)."""
+    kept = tuple(t for t in card.triggers if t.anchor is None or obj.memory.get(t.anchor[0]) == t.anchor[1])
+    if len(kept) == len(card.triggers):
+        return card
+    applied("614.12b")
+    applied("607.2d")
+    return replace(card, triggers=kept)
 
 
 @enforces("604.3", "604.3a", EN + "702.73a", EN + "702.114a")
@@ -77,7 +91,24 @@ def keywords(game, obj) -> frozenset:
     """Keywords: printed, plus those static abilities and other effects give it (604.2, layer 6)."""
     card = characteristics(game, obj)
     gains = obj.memory.get("gains") if obj.zone == BATTLEFIELD else None
-    return card.keywords | frozenset(gains) if gains else card.keywords
+    kws = card.keywords | frozenset(gains) if gains else card.keywords
+    if obj.memory and card.statics:
+        kws = kws | chosen_protection(card, obj)
+    return kws
+
+
+@enforces("607.2d", EN + "702.16a")
+def chosen_protection(card: CardDef, obj) -> frozenset:
+    """"[This] has protection from the chosen colour": linked to its "as [this] enters, choose a colour" (607.2d);
+    without a choice, nothing."""
+    out = set()
+    for static in card.statics:
+        color = obj.memory.get(static.params.get("link")) if static.kind == "chosen_protection" else None
+        if color:
+            applied("607.2d")
+            applied(EN + "702.16a")
+            out.add(f"protection:{color}")
+    return frozenset(out)
 
 
 def mana_value(game, obj) -> int:

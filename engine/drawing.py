@@ -16,22 +16,32 @@ EN = "en-2024-11-08/"
 
 
 @enforces(EN + "121.1", EN + "121.2")
-def draw_card(game, player: int) -> None:
+def draw_card(game, player: int) -> tuple[list, bool]:
     """Draw one card: the top card of the library into the hand; from an empty library, what the rule set says
-    (today: the attempt is remembered for 704.5b; 1999: the player loses at once, 102.2)."""
+    (today: the attempt is remembered for 704.5b; 1999: the player loses at once, 102.2).  A replacement effect
+    may make it several draws ("draw two cards instead": ``amount``), none of them offered to it again (614.5).
+    Returns the cards drawn and whether the draw was replaced."""
     st = game.state
     p = st.players[player]
-    if exists(game, "draw") and replace_event(game, "draw", {"player": player}, player) is None:
-        return  # replaced: the draw never happens (614.6), even from an empty library (614.11)
-    applied(EN + "121.2")
-    if not p.library:
-        game.variants.empty_library(game, player)
-        return
-    applied(EN + "121.1")
-    card = move(game, p.library[-1], HAND)
-    p.drawn_this_turn += 1
-    emit(game, [Event("draw", obj=card.id, player=player, amount=p.drawn_this_turn)])
-    reveal_draw(game, player, card)
+    amount = 1
+    if exists(game, "draw"):
+        ev = replace_event(game, "draw", {"player": player, "amount": 1}, player)
+        if ev is None:
+            return [], True  # replaced: the draw never happens (614.6), even from an empty library (614.11)
+        amount = ev["amount"]
+    drawn = []
+    for _ in range(amount):
+        applied(EN + "121.2")
+        if not p.library:
+            game.variants.empty_library(game, player)
+            continue
+        applied(EN + "121.1")
+        card = move(game, p.library[-1], HAND)
+        p.drawn_this_turn += 1
+        emit(game, [Event("draw", obj=card.id, player=player, amount=p.drawn_this_turn)])
+        reveal_draw(game, player, card)
+        drawn.append(card)
+    return drawn, amount != 1
 
 
 @enforces(EN + "121.4")

@@ -191,6 +191,20 @@ def return_instead_of_draw(game, r: Replacement, ev: dict) -> None:
     return None
 
 
+@handler("draw_two_instead")
+@enforces("614.1a")
+def draw_two_instead(game, r: Replacement, ev: dict) -> dict:
+    """"If you would draw a card, draw two cards instead": the modified event is two draws, which this effect
+    does not modify again (614.5, :func:`engine.replacement.replace_event`)."""
+    applied("614.1a")
+    return {**ev, "amount": ev["amount"] * 2}
+
+
+@applies_when("draw_two_instead")
+def _you_draw_two(game, r: Replacement, ev: dict) -> bool:
+    return ev["player"] == r.controller
+
+
 @applies_when("return_instead_of_draw")
 def _you_draw(game, r: Replacement, ev: dict) -> bool:
     return ev["player"] == r.controller

@@ -6,8 +6,10 @@ as a land or casting it as a spell (601.1a).
 from __future__ import annotations
 
 from .errors import IllegalAction
+from .filters import matches
+from .printed import statics_of_kind_on_battlefield
 from .registry import applied, enforces
-from .state import BATTLEFIELD, HAND, MAIN_PHASES
+from .state import BATTLEFIELD, HAND, LIBRARY, MAIN_PHASES
 from .timing import has_priority
 from .zones import move
 
@@ -15,11 +17,12 @@ EN = "en-2024-11-08/"
 
 
 @enforces(EN + "305.1", EN + "305.2", EN + "305.2a", EN + "305.3", EN + "116.2a", EN + "117.3c")
-def play_land(game, player: int, obj_id: int) -> None:
-    """Put a land card from one's hand onto the battlefield; the player keeps priority."""
+def play_land(game, player: int, obj_id: int, queue: list | None = None) -> None:
+    """Put a land card from one's hand (or, if an effect allows it, from the top of one's library) onto the
+    battlefield; the player keeps priority.  ``queue``: the choices made as it enters (614.12a)."""
     st = game.state
     obj = st.objects.get(obj_id)
-    if obj is None or obj.zone != HAND or obj.owner != player:
+    if obj is None or obj.owner != player or (obj.zone != HAND and not _from_library_top(game, player, obj)):
         raise IllegalAction(EN + "305.1", "a land is played from its owner's hand")
     ch = game.characteristics(obj)
     if "land" not in ch.types:
@@ -37,5 +40,13 @@ def play_land(game, player: int, obj_id: int) -> None:
     if st.lands_played >= 1:
         raise IllegalAction(EN + "305.2", f"{st.players[player].name} has already played a land this turn")
     st.lands_played += 1
-    move(game, obj_id, BATTLEFIELD, controller=player)
+    move(game, obj_id, BATTLEFIELD, controller=player, queue=queue)
     applied(EN + "117.3c")
+
+
+def _from_library_top(game, player: int, obj) -> bool:
+    """"You may play lands from the top of your library" (a ``cast_from`` static whose ``spells`` match it)."""
+    if obj.zone != LIBRARY or game.state.players[player].library[-1:] != [obj.id]:
+        return False
+    return any(source.controller == player and matches(game, obj, static.params["spells"], player, any_zone=True)
+               for source, static in statics_of_kind_on_battlefield(game, "cast_from"))

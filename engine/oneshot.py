@@ -134,18 +134,29 @@ def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
     memory[link] = tuple(memory.get(link, ())) + tuple((o.uid, o.zone) for o in objs)
 
 
-@effect("draw", required=("who",), optional=("amount",))
-@enforces("610.1", "614.11a")
+@effect("draw", required=("who",), optional=("amount", "discard_unless"))
+@enforces("610.1", "614.11a", "614.11b")
 def draw(ctx: Resolution, spec: dict) -> None:
     """Players draw cards, one at a time; drawing from an empty library loses the game (121.4, 704.5b).  A draw
-    replaced within the sequence is completed before the next draw (614.11a)."""
+    replaced within the sequence is completed before the next draw (614.11a).  "Draw a card and reveal it; if it
+    isn't [criteria], discard it" (``discard_unless``): not done to cards drawn because the draw was replaced
+    (614.11b)."""
     applied("610.1")
     for p in ctx.players(spec["who"]):
         n = ctx.amount(spec.get("amount", 1))
         if n > 1 and exists(ctx.game, "draw"):
             applied("614.11a")
         for _ in range(n):
-            draw_card(ctx.game, p)
+            cards, replaced = draw_card(ctx.game, p)
+            flt = spec.get("discard_unless")
+            if flt is None:
+                continue
+            if replaced:
+                applied("614.11b")  # the additional action is not performed on what the replacement drew
+                continue
+            misses = [c.id for c in cards if not matches(ctx.game, c, flt, ctx.controller, any_zone=True)]
+            if misses:
+                move_all(ctx.game, misses, GRAVEYARD)
 
 
 @effect("discard", required=("who",), optional=("amount", "whole_hand"))
@@ -196,6 +207,9 @@ def lose_life(ctx: Resolution, spec: dict) -> None:
     applied("610.1")
     n = ctx.amount(spec["amount"])
     for p in ctx.players(spec["who"]):
+        if exists(ctx.game, "lose_life") and replace_event(ctx.game, "lose_life", {"player": p, "amount": n}, p) \
+                is None:
+            continue
         ctx.state.players[p].life -= n
 
 
@@ -354,25 +368,6 @@ def reflexive(ctx: Resolution, ability, memory: tuple) -> None:
     ctx.state.pending.append(Triggered(ability, None, ctx.source_id, t.source_uid if t else ctx.obj.source_uid,
                                        ctx.obj.source_card or ctx.obj.card or "", ctx.controller, None, "reflexive",
                                        None, memory))
-
-
-@effect("create_token", required=("token",), optional=("amount", "who", "link"))
-@enforces("610.1")
-def create_token(ctx: Resolution, spec: dict) -> None:
-    """Create tokens under a player's control."""
-    applied("610.1")
-    token = spec["_token"]
-    if token.name not in ctx.game.db:
-        ctx.game.db.add(token)
-    made = []
-    for p in ctx.players(spec.get("who", "you")):
-        for _ in range(ctx.amount(spec.get("amount", 1))):
-            obj = ctx.state.new_object(token.name, p, BATTLEFIELD, token=True)
-            obj.since_turn = ctx.state.turn
-            made.append(obj)
-    emit(ctx.game, [Event("zone", obj=o.id, player=o.owner, from_zone="", to_zone=BATTLEFIELD) for o in made])
-    if "link" in spec:
-        remember_linked(ctx, spec["link"], made, "battlefield")
 
 
 @effect("fight", required=("a", "b"))

@@ -77,8 +77,25 @@ def continuous(game) -> list:
 @enforces("604.3")
 def defined_number(game, obj, value) -> int:
     """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
+    if "exiled_total" in value:
+        return exiled_total(game, obj, value)
     applied("604.3")
     st = game.state
     flt = value["count"]
     zones = [st.objects[o] for o in st.objects if st.objects[o].ability is None]
     return sum(1 for other in zones if matches(game, other, flt, obj.controller, obj.id)) + value.get("plus", 0)
+
+
+@enforces("614.14", "604.3")
+def exiled_total(game, obj, value: dict) -> int:
+    """"Its power is equal to the total power of the exiled cards": only the cards in exile that were put there
+    by the linked replacement effect (614.14) count."""
+    applied("604.3")
+    uids = set(obj.memory.get(value["link"], ()))
+    if not uids:
+        return 0
+    applied("614.14")
+    st = game.state
+    which = value["exiled_total"]
+    return sum(getattr(game.characteristics(st.objects[oid]), which) or 0 for oid in st.exile
+               if st.objects[oid].uid in uids)

@@ -184,7 +184,7 @@ def cast_spell(game, player: int, obj_id: int, choices) -> int:
 
 def play_land(game, player: int, obj_id: int, choices=None) -> None:
     """Play a land (a special action); the player receives priority again (117.3c)."""
-    lands.play_land(game, player, obj_id)
+    lands.play_land(game, player, obj_id, list(choices.resolve) if choices is not None else None)
     priority.give_priority(game, player)
 
 
@@ -202,7 +202,7 @@ def play_card(game, player: int, obj_id: int, choices) -> None:
     applied("601.1a")
     obj = game.state.objects.get(obj_id)
     if obj is not None and "land" in game.characteristics(obj).types:
-        play_land(game, player, obj_id)
+        play_land(game, player, obj_id, choices)
     else:
         applied("601.1")
         cast_spell(game, player, obj_id, choices)

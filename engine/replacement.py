@@ -29,7 +29,11 @@ EVENTS = {
     "enters": "obj: the permanent entering the battlefield (already there, before the event is reported)",
     "draw": "player: a player who would draw a card",
     "gain_life": "player, amount: a player who would gain life",
+    "lose_life": "player, amount: a player who would lose life (through an effect)",
+    "pay_life": "player, amount, entering: a player who would pay life (entering: objects entering the battlefield)",
     "counters": "obj, kind, amount: counters an effect would put on a permanent",
+    "create_token": "player, amount: an effect would create tokens under a player's control (engine.tokens)",
+    "step": "step, player: a step (or \"turn\": a turn) of a player would begin (engine.skip)",
 }
 
 
@@ -53,6 +57,8 @@ class Replacement:
 
 #: handlers that change under whose control a permanent enters (616.1b: chosen before the others)
 CONTROL = frozenset({"enters_under_your_control"})
+#: handlers that have a card enter with its back face up (616.1d: chosen next)
+BACK_FACE = frozenset({"enters_transformed"})
 #: handlers: (game, replacement, event) -> the modified event, or None when it no longer happens
 HANDLERS: dict[str, Callable] = {}
 
@@ -64,6 +70,8 @@ def handler(name: str):
     return register
 
 
+#: "can't" effects (614.17, engine.cant): event kind -> fn(game, kind, event), whether the event can't happen
+FORBIDS: dict[str, Callable] = {}
 #: the sources of replacement effects other than static abilities and resolved effects: fn(game, event kind,
 #: event) -> [Replacement]  (protection, engine.prevention)
 BUILT_IN: list[Callable] = []
@@ -94,10 +102,12 @@ def exists(game, kind: str) -> bool:
     on_bf = statics_on_battlefield(game)
     if any(s.params.get("event", "damage") == kind for k in ("replace", "prevent") for _, s in on_bf.get(k, ())):
         return True
+    if kind in FORBIDS and "cant" in on_bf:
+        return True
     return any(isinstance(e, Replacement) and e.event == kind for e in game.state.effects)
 
 
-@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1b", "616.1e", "616.1f", "616.2", "609.6")
+@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1b", "616.1d", "616.1e", "616.1f", "616.2", "609.6")
 def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     """Apply the replacement and prevention effects to an event before it happens; ``affected`` is the affected
     player or the affected object's controller, who chooses the order (616.1).  Returns the event that happens
@@ -105,9 +115,13 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     used: set = set()
     seen: set = set()
     rounds = 0
+    forbids = FORBIDS.get(kind)
+    cant = forbids is not None and forbids(game, kind, ev)
     while ev is not None:
         found = [r for r in candidates(game, kind, ev)
                  if r.key not in used and APPLIES.get(r.how, _always)(game, r, ev)]
+        if cant:
+            found = only_self_replacement(found)
         if not found:
             break
         applied("609.6")
@@ -119,11 +133,14 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
         seen = {r.key for r in found}
         selfs = [r for r in found if r.self_replacement]
         control = [r for r in found if r.how in CONTROL]
+        back = [r for r in found if r.how in BACK_FACE]
         if selfs:
             applied("616.1a")
         elif control:
             applied("616.1b")  # one that changes under whose control it enters must be chosen first
-        pool = selfs or control or found
+        elif back and len(back) < len(found):
+            applied("616.1d")  # then one that has it enter with its back face up
+        pool = selfs or control or back or found
         if len(pool) > 1:
             applied("616.1")
             applied("616.1e")
@@ -134,7 +151,19 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
         rounds += 1
     if ev is None:
         applied("614.6")  # replaced: the original event never happens
+    elif cant and (not rounds or forbids is None or forbids(game, kind, ev)):
+        return None  # it can't happen (614.17) — nor what a self-replacement effect made of it, if that can't
     return ev
+
+
+@enforces("614.17c")
+def only_self_replacement(found: list[Replacement]) -> list[Replacement]:
+    """An event that can't happen can be replaced only by a self-replacement effect; other replacement and
+    prevention effects can't modify it (614.17c)."""
+    selfs = [r for r in found if r.self_replacement]
+    if len(selfs) != len(found):
+        applied("614.17c")
+    return selfs
 
 
 def choose(game, player: int, pool: list[Replacement]) -> Replacement:

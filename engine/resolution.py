@@ -8,6 +8,7 @@ leave the stack (608.2); permanent spells become permanents (608.3).
 from __future__ import annotations
 
 from . import conditions, statics
+from .asitenters import keeps_gained
 from .carddefs import AbilityDef, Mode, TriggerDef
 from .continuous import restamp
 from .copies import becomes_copy_as_it_enters, enters_as_copy
@@ -162,6 +163,7 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
         new.memory["paid"] = tuple(ann.optional) + ((ann.alternative,) if ann.alternative else ())
         new.memory["x"] = ann.x
         new.face = before.face
+        keeps_gained(before, new)
         if copy_of is not None:
             becomes_copy_as_it_enters(game, new, copy_of)
         if attach_to is not None and aura:

@@ -17,6 +17,7 @@ from .drawing import draw_card
 from .errors import IllegalAction
 from .events import Event
 from .registry import applied, enforces
+from .skip import first_thing, skipped
 from .state import STEPS
 from .timing import has_priority
 from .triggers import emit
@@ -87,7 +88,8 @@ def begin_turn(game) -> None:
     applied(EN + "500.1")
     st.turn += 1
     order = st.in_turn_order(st.active)
-    st.active = order[1] if len(order) > 1 else order[0]
+    order = order[1:] + order[:1]
+    st.active = next((p for p in order if not skipped(game, "turn", p)), order[0])
     p = st.players[st.active]
     p.previous_turn, p.last_turn = p.last_turn, st.turn
     st.lands_played = 0
@@ -101,6 +103,10 @@ def begin_turn(game) -> None:
 def begin_step(game, step: str) -> None:
     """Turn-based actions, then "at the beginning of" triggers, then the active player receives priority."""
     st = game.state
+    if skipped(game, step, st.active):
+        st.step = step  # it never began: nothing scheduled for it happens (614.10a)
+        next_step(game)
+        return
     if step in ("declare_blockers", "combat_damage", "first_strike_damage") and not st.attackers:
         applied(EN + "508.8")  # no attackers: these steps are skipped
         st.step = step
@@ -111,6 +117,8 @@ def begin_step(game, step: str) -> None:
         next_step(game)
         return
     st.step = step
+    if st.effects:
+        first_thing(game)  # "skip …, then …": the first thing in the next step that begins (614.10b)
     priority_in_cleanup = TURN_BASED.get(step, _nothing)(game)
     emit(game, [Event("step", step=step, active=st.active)])
     if step == "declare_attackers" and not st.attackers and game.variants.no_attackers(game):

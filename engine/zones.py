@@ -9,6 +9,8 @@ tapped, with counters, with a choice made — as part of that event (603.6d).
 """
 from __future__ import annotations
 
+from typing import Callable
+
 from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
@@ -19,6 +21,12 @@ from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
 from .triggers import emit
 
+#: keys of an ``enters`` static ability other modules act on: key -> fn(game, obj, params, queue, entering, chosen)
+#: (engine.paylife: paying life as it enters; engine.asitenters: exiling other cards as it enters)
+ENTERS_KEYS: dict[str, Callable] = {}
+#: what else happens as a permanent enters, after its ``enters`` static abilities: fn(game, obj, characteristics,
+#: queue, entering, chosen) (engine.asitenters: devour)
+ENTERING: list[Callable] = []
 #: what else happens right after objects moved (engine.until: objects exiled "until" their source leaves return;
 #: engine.copies: a copy of a spell off the stack ceases to exist)
 AFTER_MOVE: list = []
@@ -40,6 +48,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     st = game.state
     events, moved = [], []
     instead = _destinations(game, ids) if zone == GRAVEYARD and exists(game, "to_graveyard") else {}
+    entering = tuple(st.objects[i] for i in ids) if zone == BATTLEFIELD else ()
     for oid in ids:
         before = st.objects[oid]  # leaves the state with the move and is never changed again: its last known state
         before_ch = game.characteristics(before)
@@ -52,12 +61,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         if setup is not None:
             setup(before, new)
         if to_zone == BATTLEFIELD:
-            new.since_turn = st.turn
-            enters_with(game, new, queue)
-            if exists(game, "enters"):
-                replace_event(game, "enters", {"obj": new.id}, new.controller)
-            if st.effects or continuous(game):
-                as_it_enters(game, new)
+            enter(game, new, queue, entering)
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
@@ -65,6 +69,25 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     for hook in AFTER_MOVE:
         hook(game, events)
     return moved
+
+
+def enter(game, new, queue: list | None, entering: tuple = ()) -> None:
+    """A permanent enters the battlefield: what its own abilities say it enters with, then the replacement effects
+    for entering, then the continuous effects that apply to it as it enters."""
+    st = game.state
+    new.since_turn = st.turn
+    enters_with(game, new, queue, entering)
+    if exists(game, "enters"):
+        replace_event(game, "enters", {"obj": new.id}, new.controller)
+    if st.effects or continuous(game):
+        as_it_enters(game, new)
+
+
+def created(game, made: list, queue: list | None) -> None:
+    """Tokens created on the battlefield enter it (each with what it enters with), as one event."""
+    for new in made:
+        enter(game, new, queue)
+    emit(game, [Event("zone", obj=o.id, player=o.owner, from_zone="", to_zone=BATTLEFIELD) for o in made])
 
 
 def _destinations(game, ids: list[int]) -> dict:
@@ -119,12 +142,14 @@ def tap_all(game, objs: list, tapped: bool) -> None:
 
 
 @enforces("603.6d", "en-2024-11-08/306.5b", "607.4", "614.1c", "614.12", "614.12a")
-def enters_with(game, obj, queue: list | None) -> None:
-    """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger."""
+def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
+    """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger.
+    ``entering``: every object entering the battlefield in this event, as it was before it moved (614.13)."""
     ch = game.characteristics(obj)
     if ch.loyalty is not None and "loyalty" not in obj.counters:
         applied("en-2024-11-08/306.5b")
         obj.counters["loyalty"] = ch.loyalty
+    chosen: set = set()  # objects chosen to change zones by its effects for entering (614.13b)
     for static in ch.statics:
         if static.kind != "enters":
             continue
@@ -144,8 +169,11 @@ def enters_with(game, obj, queue: list | None) -> None:
             obj.memory[link] = _choose(game, obj, p["choose"], p.get("options"), queue)
             if _link_users(ch, link) > 1:
                 applied("607.4")  # one ability, part of several pairs of linked abilities
-        if p.get("pay_life"):
-            obj.memory[p.get("link", "paid")] = _pay_life(game, obj, queue)
+        for key, fn in ENTERS_KEYS.items():
+            if key in p:
+                fn(game, obj, p, queue, entering, chosen)
+    for hook in ENTERING:
+        hook(game, obj, ch, queue, entering, chosen)
 
 
 def _link_users(card, link: str) -> int:
@@ -158,16 +186,6 @@ def _link_users(card, link: str) -> int:
 
 #: what "as … enters, choose …" may ask for
 CHOICES = {"color": ("W", "U", "B", "R", "G")}
-
-
-def _pay_life(game, obj, queue: list | None) -> int:
-    """"As this enters, you may pay any amount of life": the amount, paid now."""
-    player = game.state.players[obj.controller]
-    pick = queue.pop(0) if queue else "0"
-    if not pick.isdigit() or int(pick) > max(player.life, 0):
-        raise IllegalAction("603.6d", f"{obj.card} enters: pay a number of life from 0 to {max(player.life, 0)}")
-    player.life -= int(pick)
-    return int(pick)
 
 
 def _choose(game, obj, what: str, words: list | None, queue: list | None) -> str:

@@ -16,7 +16,7 @@ CAST_OPTIONS = ("from", "face", "mode", "modes", "x", "alternative", "optional",
                 "divide", "sacrifice", "discard", "mana", "pay", "chooser")
 #: every option a step may have: the above, the choices made while resolving, and the decisions made as the
 #: action goes on (triggered abilities, the legend rule)
-OPTIONS = CAST_OPTIONS + ("choose", "trigger", "order", "keep", "replace")
+OPTIONS = CAST_OPTIONS + ("choose", "trigger", "order", "keep", "replace", "tokens")
 
 
 #: bounds on the numbers a scenario may contain: hostile input must not hang the runner or exhaust memory

@@ -100,12 +100,14 @@ class Runner:
         res = StepResult(step.line, step.text, "ok", [], [])
         if step.verb == "start":
             return res
+        first_uid = game.state.next_uid
         with Tracer() as tracer:
             try:
                 outcome = do(self.names, step)
             except NotExecutable as e:
                 outcome = None
                 res.outcome = f"error: {e}"
+        self.label_tokens(step, first_uid)
         res.rules = [str(c) for c in tracer.citations()]
         res.functions = [f"{f.qualname}" for f in tracer.links()]
         res.appliers = [(str(c), f.qualname) for c, f in tracer.appliers()]
@@ -118,6 +120,16 @@ class Runner:
             if top.ann is not None:
                 res.details = [describe(s) for s in top.ann.cost_steps]  # how the locked total cost came about
         return res
+
+    def label_tokens(self, step: Step, first_uid: int) -> None:
+        """``tokens: t1; t2``: the tokens the step created get these labels, in the order they were made."""
+        for opt in (o for o in step.options if o.key == "tokens"):
+            made = sorted(o.uid for o in self.game.state.objects.values() if o.token and o.uid >= first_uid)
+            labels = split_list(opt.value)
+            if len(labels) > len(made):
+                raise self.fail(opt.line, f"tokens: {len(labels)} labels, but the step created {len(made)} token(s)")
+            for label, uid in zip(labels, made):
+                self.names.add_label(opt.line, label, uid)
 
     def check(self, line: int, text: str, res: StepResult) -> tuple[bool, str]:
         return check_expectation(self.names, line, text, res, self.last_illegal)

@@ -139,6 +139,10 @@ def _hybrid(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.hybrid += tuple(colors)
 
 
+def _tokens(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``tokens: t1; t2``: labels for the tokens the step creates, in order (the runner gives them)."""
+
+
 def _chooser(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     if opt.value not in names.players:
         raise names.fail(opt.line, f"chooser: unknown player {opt.value!r}")
@@ -151,7 +155,7 @@ OPTIONS: dict[str, OptionHandler] = {
     "optional": _optional,
     "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
     "mana": _mana, "pay": _pay, "choose": _choose, "trigger": _trigger, "order": _order, "keep": _keep,
-    "hybrid": _hybrid, "chooser": _chooser, "replace": _replace,
+    "hybrid": _hybrid, "chooser": _chooser, "replace": _replace, "tokens": _tokens,
 }
 
 
