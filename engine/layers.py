@@ -14,7 +14,7 @@ comes here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from dataclasses import replace as dc_replace
 from operator import attrgetter
 
@@ -31,22 +31,33 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-_GET_ALL = attrgetter(*_FIELDS)
+#: the values the layers and the criteria of effects read most: copied at once (the others on first use)
+_EAGER = ("name", "types", "subtypes", "supertypes", "colors", "keywords", "statics", "power", "toughness", "cda")
+_GET_EAGER = attrgetter(*_EAGER)
 
 
 class Draft:
-    """The characteristics while the layers are applied: changed in place, made a CardDef once at the end."""
+    """The characteristics while the layers are applied: the values a layer changed are kept on the draft, the
+    others are read from the card it started from; made a CardDef once at the end (only if something changed)."""
 
     @staticmethod
     def of(card) -> "Draft":
         d = _new(Draft)
-        d.__dict__.update(zip(_FIELDS, _GET_ALL(card)))
+        if card.__class__ is Draft:
+            d.__dict__.update(card.__dict__)
+        else:
+            d.__dict__.update(zip(_EAGER, _GET_EAGER(card)), _card=card)
         return d
 
+    def __getattr__(self, name: str):  # only for a value no layer changed
+        return getattr(self.__dict__["_card"], name)
+
     def done(self) -> CardDef:
+        values = self.__dict__
+        card = values["_card"]
         new = _new(CardDef)
-        for name, value in self.__dict__.items():
-            _set(new, name, value)
+        for name in _FIELDS:
+            _set(new, name, values[name] if name in values else getattr(card, name))
         return new
 
 
@@ -67,6 +78,7 @@ class Active:
     plan: tuple = ()  # (layer function, its effects) for each layer with something to do, in order
     sensitive: frozenset = frozenset()  # layers with an effect whose criteria another effect of the layer may change
     elsewhere: bool = False  # some effect applies to objects in a zone other than the battlefield
+    tests: dict = field(default_factory=dict)  # layer -> ((effect, a quicker equivalent of affects()), …)
 
     def __bool__(self) -> bool:
         return bool(self.by_layer)
@@ -89,7 +101,30 @@ def _grouped(game, all_effects: list) -> Active:
                  if layer in by_layer or layer in ALWAYS)
     sensitive = frozenset(layer for layer, effects in by_layer.items() if any(_sensitive(e, layer) for e in effects))
     elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield" for e in all_effects)
-    return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere) if by_layer else NONE
+    tests = {layer: tuple((e, _test_of(e)) for e in effects) for layer, effects in by_layer.items()}
+    return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere,
+                  tests) if by_layer else NONE
+
+
+def _test_of(eff: Continuous):
+    """How to decide quickly, when no rules are being recorded, whether ``eff`` applies to an object: the same
+    answer as :func:`engine.continuous.affects`, without its general criteria for the two common cases."""
+    if eff.locked is not None:
+        return _in_locked_set
+    if eff.objects.__class__ is Filter and eff.objects == Filter(types=eff.objects.types):
+        return _of_type
+    return affects
+
+
+def _in_locked_set(game, eff: Continuous, obj, ch) -> bool:
+    return obj.id in eff.locked  # type: ignore[operator]
+
+
+def _of_type(game, eff: Continuous, obj, ch) -> bool:
+    """Criteria that name only card types ("creatures get …"): a permanent with one of them, while the source
+    exists."""
+    return obj.zone == "battlefield" and obj.ability is None and bool(eff.objects.types & ch.types) \
+        and eff.source_id in game.state.objects
 
 
 @enforces("613.8a", "613.6")
@@ -111,20 +146,24 @@ def still_has_ability(game, eff: Continuous) -> bool:
 
 def effects_in_force(game) -> Active:
     """All continuous effects that change characteristics now — from static abilities and from resolved spells
-    and abilities — by layer; made again only when the battlefield or the effects in force change."""
-    statics = continuous(game)
-    effects = game.state.effects
+    and abilities — by layer; made again only when the battlefield or the effects in force change (a permanent
+    that turns face up or transforms, whose static abilities change with it, receives a new timestamp)."""
+    st = game.state
+    effects = st.effects
     cache = getattr(game, "continuous_cache", None)
-    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == game.state.next_id:
+    if cache is not None and cache[3] == st.next_id and cache[1] == effects and cache[4] == st.battlefield:
         return cache[2]
-    all_effects = from_statics(game, statics) + layered(game.state)
+    statics = continuous(game)
+    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == st.next_id:
+        return cache[2]
+    all_effects = from_statics(game, statics) + layered(st)
     active = _grouped(game, all_effects)
-    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
+    game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     if any(p.get("lose_all_abilities") for e in active.by_layer.get("6", ()) for p in (e.parts["6"],)):
         kept = [e for e in all_effects if still_has_ability(game, e)]
         if len(kept) != len(all_effects):
             active = _grouped(game, kept)
-    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
+    game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     return active
 
 
@@ -147,11 +186,12 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Re
         return Result(card, obj.controller, card.power, card.toughness)
     _COMPUTING.add(obj.id)
     try:
-        applied("613.1")
-        applied("613.5")
-        res = Result(card, _base_controller(obj), card.power, card.toughness)
-        if card.cda and ("4" in active.by_layer or "5" in active.by_layer):
-            applied("613.3")  # its characteristic-defining abilities were applied first (604.3), then the others
+        if TRACING:
+            applied("613.1")
+            applied("613.5")
+            if card.cda and ("4" in active.by_layer or "5" in active.by_layer):
+                applied("613.3")  # its characteristic-defining abilities were applied first (604.3), then the others
+        res = Result(card, obj.memory.get("base_controller", obj.controller), card.power, card.toughness)
         if active.shapes:
             res.ch = Draft.of(card)  # type: ignore[assignment]
         _CURRENT.append(active)
@@ -165,10 +205,6 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Re
         return res
     finally:
         _COMPUTING.discard(obj.id)
-
-
-def _base_controller(obj) -> int:
-    return obj.memory.get("base_controller", obj.controller)
 
 
 def _ts(game, eff: Continuous) -> int:
@@ -260,9 +296,21 @@ def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) ->
 
 
 def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
-    for eff in in_order(game, obj, res, layer, effects):
-        if affects(game, eff, obj, res.ch):
-            APPLY[layer](game, obj, res, eff)
+    apply = APPLY[layer]
+    if TRACING:
+        for eff in in_order(game, obj, res, layer, effects):
+            if affects(game, eff, obj, res.ch):
+                apply(game, obj, res, eff)
+        return
+    active = _CURRENT[-1]
+    if layer in active.sensitive:
+        for eff in in_order(game, obj, res, layer, effects):
+            if affects(game, eff, obj, res.ch):
+                apply(game, obj, res, eff)
+        return
+    for eff, test in active.tests[layer]:  # in timestamp order already (613.7), as in_order() would give them
+        if test(game, eff, obj, res.ch):
+            apply(game, obj, res, eff)
 
 
 # -- the layers ----------------------------------------------------------------------------------------------------
@@ -394,8 +442,9 @@ def _abilities(game, obj, res: Result, eff: Continuous) -> None:
     ch = res.ch
     if p.get("lose_all_abilities"):
         ch.keywords, ch.statics, ch.triggers, ch.abilities = frozenset(), (), (), ()  # type: ignore[misc]
-    kws = (ch.keywords | frozenset(p.get("keywords", ()))) - frozenset(p.get("lose_keywords", ()))
-    ch.keywords = kws  # type: ignore[misc]
+    gained, lost = p.get("keywords"), p.get("lose_keywords")
+    kws = ch.keywords.union(gained) if gained else ch.keywords
+    ch.keywords = kws.difference(lost) if lost else kws  # type: ignore[misc]
 
 
 @enforces("613.4", "613.4a", "604.3")
