@@ -123,7 +123,8 @@ def _in_locked_set(game, eff: Continuous, obj, ch) -> bool:
 def _of_type(game, eff: Continuous, obj, ch) -> bool:
     """Criteria that name only card types ("creatures get …"): a permanent with one of them, while the source
     exists."""
-    return obj.zone == "battlefield" and obj.ability is None and bool(eff.objects.types & ch.types) \
+    types: frozenset = eff.objects.types  # type: ignore[attr-defined]
+    return obj.zone == "battlefield" and obj.ability is None and bool(types & ch.types) \
         and eff.source_id in game.state.objects
 
 
