@@ -20,6 +20,8 @@ from . import (  # noqa: F401  # noqa: F401
     instructions,
     oneshot,
     prevention,
+    stickers,
+    timestamps,
     triggers,
     until,
 )
@@ -27,7 +29,8 @@ from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Sp
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
 
-CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery")
+CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery",
+              "plane", "phenomenon", "scheme", "vanguard", "conspiracy")  # the last five: engine.command
 SUPERTYPES = ("basic", "legendary", "snow", "world")
 COLORS = ("W", "U", "B", "R", "G")
 
@@ -187,6 +190,9 @@ LAYER_CHANGES: dict[str, Spec] = {
     "copy_of": NAME, "control": Word(("you",), "controller"),
     "change_text": Table({"from": Word(COLORS, "colour"), "to": Word(COLORS, "colour")}, required=("from", "to")),
     "set_name": NAME,
+    "change_subtype": Table({"from": NAME, "to": NAME}, required=("from", "to")),
+    "exchange_text": Bool(), "full_text_of": Word(("top_of_graveyard",), "object"), "all_names": Bool(),
+    "name_word": Str(40, r"\S+", "one word (no spaces)"), "position": Int(0, 20),
     "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
     "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
     "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
@@ -275,6 +281,11 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cast_from": {"zone": Word(("library_top",), "zone"), "spells": FILTER, "text": TEXT},
     "flash_for": {"spells": FILTER, "text": TEXT},
     "flash": {"if_paid": NAME, "condition": CONDITION, "text": TEXT},
+    "hidden_agenda": {"text": TEXT},
+    "player": {"players": Word(("you", "opponents", "all"), "players"),
+               "keywords": ListOf(Word(("hexproof",), "ability")),
+               "lose_keywords": ListOf(Word(("hexproof",), "ability")),
+               "condition": CONDITION, "text": TEXT},
 }
 
 
@@ -328,7 +339,7 @@ CARD_FIELDS: dict[str, Spec] = {
 FACE_FIELDS: dict[str, Spec] = {
     **{k: v for k, v in CARD_FIELDS.items() if k not in ("name_en", "synthetic", "source", "note", "abilities",
                                                           "triggers")},
-    "way": Word(("face_down", "bestow", "adventure"), "way of casting"), "inherit": Bool(),
+    "way": Word(("face_down", "bestow", "adventure", "transform"), "way of casting"), "inherit": Bool(),
     "pay": MANA_COST,  # what is paid instead of the mana cost (morph's {3}, a bestow cost)
 }
 CARD_FIELDS["faces"] = ListOf(Table(FACE_FIELDS, required=("name", "way"),

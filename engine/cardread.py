@@ -65,7 +65,8 @@ def _face(face: dict, card: dict, file: str, path: Path, tokens: list) -> CardDe
     if face["way"] == "face_down":
         data = dict(FACE_DOWN)
     data.update({k: v for k, v in face.items() if k not in ("inherit", "pay")})
-    data["name"] = "" if face["way"] == "face_down" else face["name"] if face["way"] == "adventure" else card["name"]
+    data["name"] = "" if face["way"] == "face_down" else face["name"] if face["way"] in ("adventure", "transform") \
+        else card["name"]
     data.setdefault("types", card["types"])
     made = _card(data, file, path, tokens, token=False)
     if "pay" in face and made.spell is not None:  # paid instead of the mana cost, which stays what it is

@@ -15,15 +15,15 @@ comes here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from dataclasses import replace as dc_replace
 from operator import attrgetter
 
-from .carddefs import CardDef, StaticDef
+from .carddefs import CardDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
 from .filters import Filter
 from .printed import base, continuous, defined_number
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces, silenced
+from .textchange import apply_text
 
 EN = "en-2024-11-08/"
 _FIELDS = tuple(f.name for f in fields(CardDef))
@@ -351,48 +351,12 @@ def _control(game, obj, res: Result, eff: Continuous) -> None:
     res.controller = eff.parts["2"]["control"]
 
 
-@enforces("613.1c", "612.1", "612.2", "612.3", "612.8")
+@enforces("613.1c")
 def layer_3(game, obj, res: Result, effects: list[Continuous]) -> None:
-    """Layer 3: text-changing effects (612): a colour word used as a colour word in the object's rules text —
-    its keywords (protection from a colour) and the criteria of its static abilities — is replaced; abilities
-    it gets from other effects are not its text and are not changed (612.3: they are added in layer 6)."""
+    """Layer 3: text-changing effects (612, :mod:`engine.textchange`)."""
     if effects:
-        _run(game, obj, res, "3", effects)
-
-
-def _text(game, obj, res: Result, eff: Continuous) -> None:
-    if "set_name" in eff.parts["3"]:
-        if TRACING:
-            applied("613.1c")
-            applied("612.8")  # the object has this name and loses the others
-        res.ch.name = eff.parts["3"]["set_name"]  # type: ignore[misc]
-        if "change_text" not in eff.parts["3"]:
-            return
-    if TRACING:
         applied("613.1c")
-        applied("612.1")
-        applied("612.2")
-        applied("612.3")
-    change = eff.parts["3"]["change_text"]
-    old, new = change["from"], change["to"]
-    kws = frozenset(f"protection:{new}" if k == f"protection:{old}" else k for k in res.ch.keywords)
-    statics = tuple(_swap_static(s, old, new) for s in res.ch.statics)
-    res.ch.keywords, res.ch.statics = kws, statics  # type: ignore[misc]
-
-
-def _swap_static(static, old: str, new: str):
-    params = dict(static.params)
-    changed = False
-    for key, value in static.params.items():
-        if isinstance(value, Filter) and (old in value.colors or old in value.not_colors):
-            params[key] = dc_replace(value, colors=_swap(value.colors, old, new),
-                                     not_colors=_swap(value.not_colors, old, new))
-            changed = True
-    return StaticDef(static.kind, params) if changed else static
-
-
-def _swap(words: frozenset, old: str, new: str) -> frozenset:
-    return frozenset(new if w == old else w for w in words)
+        _run(game, obj, res, "3", effects)
 
 
 @enforces("613.1d")
@@ -523,7 +487,7 @@ ALWAYS = frozenset({"1a", "7a", "7c"})
 LAYER_FUNCTIONS = {"1a": layer_1, "2": layer_2, "3": layer_3, "4": layer_4, "5": layer_5, "6": layer_6,
                    "7a": layer_7a, "7b": layer_7b, "7c": layer_7c, "7d": layer_7d}
 #: how one effect's part applies in its layer
-APPLY = {"1a": _copy, "2": _control, "3": _text, "4": _types, "5": _colors, "6": _abilities, "7b": _set_pt,
+APPLY = {"1a": _copy, "2": _control, "3": apply_text, "4": _types, "5": _colors, "6": _abilities, "7b": _set_pt,
          "7c": _modify_pt, "7d": _switch}
 
 

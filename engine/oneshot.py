@@ -20,6 +20,7 @@ from .instead import destruction, self_replacement
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
+from .timestamps import simultaneous
 from .triggers import Triggered, emit
 from .zones import move_all, tap_all
 
@@ -370,6 +371,7 @@ def create_token(ctx: Resolution, spec: dict) -> None:
             obj = ctx.state.new_object(token.name, p, BATTLEFIELD, token=True)
             obj.since_turn = ctx.state.turn
             made.append(obj)
+    simultaneous(ctx.game, made)
     emit(ctx.game, [Event("zone", obj=o.id, player=o.owner, from_zone="", to_zone=BATTLEFIELD) for o in made])
     if "link" in spec:
         remember_linked(ctx, spec["link"], made, "battlefield")

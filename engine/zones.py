@@ -17,6 +17,7 @@ from .layers import as_it_enters
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
+from .timestamps import simultaneous
 from .triggers import emit
 
 #: what else happens right after objects moved (engine.until: objects exiled "until" their source leaves return;
@@ -61,6 +62,8 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
+    if len(moved) > 1:
+        simultaneous(game, [m for m in moved if m.zone == BATTLEFIELD])
     emit(game, events + _unattached(game, events))
     for hook in AFTER_MOVE:
         hook(game, events)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from .. import command
 from ..costs import CostSyntaxError, pool_from
 from ..errors import IllegalAction
 from ..game import Choices, ManaActivation
@@ -351,10 +352,14 @@ def _concede(names: Names, step: Step) -> IllegalAction | None:
 
 
 def _turn_face_up(names: Names, step: Step) -> IllegalAction | None:
-    """``Alice turns karte face up``: the special action of 702.34d (morph cost paid with ``mana:``/``pay:``)."""
+    """``Alice turns karte face up``: the special action of 702.34d (morph cost paid with ``mana:``/``pay:``); a
+    card in the command zone: a plane, phenomenon or scheme (planeswalking, setting it in motion) or a
+    conspiracy with hidden agenda (:mod:`engine.command`)."""
     game, p = names.game, _player(names, step)
     ch = choices(names, step)
     oid = names.ref(step.line, _ref(step))
+    if game.state.objects[oid].zone == "command":
+        return game.act(command.turn_face_up, p, oid, choices=ch)
     return game.act(turn_face_up, p, oid, ch, choices=ch)
 
 
