@@ -291,6 +291,8 @@ def _static(data: dict, path: Path) -> StaticDef:
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
+    if "grants" in params:  # a static ability it gives another object (613.7a)
+        params["grants"] = _static({"kind": "modify", **params["grants"]}, (*path, "grants"))
     for key in ("objects", "to", "from", "of"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")

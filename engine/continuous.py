@@ -39,7 +39,7 @@ LAYER_OF = {
     "name_word": "3", "position": "3", "exchange_text": "3", "full_text_of": "3", "all_names": "3",
     "change_subtype": "3",
     "colors": "5", "add_colors": "5",
-    "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6",
+    "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6", "grants": "6",
     "set_power": "7b", "set_toughness": "7b",
     "power": "7c", "toughness": "7c",
     "switch": "7d",
@@ -66,6 +66,7 @@ class Continuous:
     objects: object = None  # a static ability's "self", "attached" or Filter (611.3a: evaluated when read)
     cda: bool = False  # a characteristic-defining ability (613.3, 613.4a)
     duration: str = "static"  # "static" (611.3b) or one of DURATIONS
+    granted: int = 0  # a static ability another effect granted its source: its place after the source's own (613.7a)
 
 
 def parts_of(params: dict) -> dict:

@@ -19,6 +19,7 @@ from operator import attrgetter
 
 from .carddefs import CardDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
+from .equipment import granted_effects, sort_key
 from .filters import Filter
 from .printed import base, continuous, defined_number
 from .registry import _ACTIVE as TRACING
@@ -158,6 +159,7 @@ def effects_in_force(game) -> Active:
     if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == st.next_id:
         return cache[2]
     all_effects = from_statics(game, statics) + layered(st)
+    all_effects += granted_effects(game, all_effects)
     active = _grouped(game, all_effects)
     game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     if any(p.get("lose_all_abilities") for e in active.by_layer.get("6", ()) for p in (e.parts["6"],)):
@@ -208,11 +210,11 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Re
         _COMPUTING.discard(obj.id)
 
 
-def _ts(game, eff: Continuous) -> int:
+def _ts(game, eff: Continuous) -> tuple:
     if eff.duration != "static":
-        return eff.timestamp
+        return (eff.timestamp, 0)
     source = game.state.objects.get(eff.source_id)
-    return timestamp_of(source) if source is not None else eff.timestamp
+    return sort_key(game, eff, timestamp_of(source) if source is not None else eff.timestamp)
 
 
 @enforces("613.3", "613.7", "613.8", "613.8a", "613.8b", "613.8c", "613.9")
@@ -407,6 +409,8 @@ def _abilities(game, obj, res: Result, eff: Continuous) -> None:
     ch = res.ch
     if p.get("lose_all_abilities"):
         ch.keywords, ch.statics, ch.triggers, ch.abilities = frozenset(), (), (), ()  # type: ignore[misc]
+    if "grants" in p:  # a static ability: its effect is generated from the object (engine.equipment)
+        ch.statics = ch.statics + (p["grants"],)  # type: ignore[misc]
     gained, lost = p.get("keywords"), p.get("lose_keywords")
     kws = ch.keywords.union(gained) if gained else ch.keywords
     ch.keywords = kws.difference(lost) if lost else kws  # type: ignore[misc]
