@@ -200,6 +200,7 @@ LAYER_CHANGES: dict[str, Spec] = {
     "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
     "lose_all_abilities": Bool(),
     "set_power": Int(-100, 100), "set_toughness": Int(-100, 100), "switch": Bool(),
+    "set_pt_count": FILTER,  # power and toughness each equal to the number of objects that meet these criteria
     "grants": Table(lambda: STATIC_KINDS["modify"], describe="a static ability it gives the object (like 'modify')"),
 }
 REF = NAME  # a target word or a player word; which is checked when the card is read

@@ -18,7 +18,7 @@ from .filters import Filter
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
-FILTER_KEYS = ("all", "filter", "per", "from")
+FILTER_KEYS = ("all", "filter", "per", "from", "set_pt_count")
 COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
 
 
@@ -293,7 +293,7 @@ def _static(data: dict, path: Path) -> StaticDef:
         params["condition"] = conditions.read(params["condition"])
     if "grants" in params:  # a static ability it gives another object (613.7a)
         params["grants"] = _static({"kind": "modify", **params["grants"]}, (*path, "grants"))
-    for key in ("objects", "to", "from", "of"):
+    for key in ("objects", "to", "from", "of", "set_pt_count"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":

@@ -40,7 +40,7 @@ LAYER_OF = {
     "change_subtype": "3",
     "colors": "5", "add_colors": "5",
     "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6", "grants": "6",
-    "set_power": "7b", "set_toughness": "7b",
+    "set_power": "7b", "set_toughness": "7b", "set_pt_count": "7b",
     "power": "7c", "toughness": "7c",
     "switch": "7d",
 }

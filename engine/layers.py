@@ -442,6 +442,8 @@ def _set_pt(game, obj, res: Result, eff: Continuous) -> None:
         applied("613.1g")
         applied("613.4b")
     p = eff.parts["7b"]
+    if "set_pt_count" in p:  # "… are each equal to the number of …": counted whenever it is read
+        res.power = res.toughness = defined_number(game, obj, {"count": p["set_pt_count"]})
     res.power = p.get("set_power", res.power)
     res.toughness = p.get("set_toughness", res.toughness)
 
