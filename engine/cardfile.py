@@ -284,6 +284,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "flash_for": {"spells": FILTER, "text": TEXT},
     "flash": {"if_paid": NAME, "condition": CONDITION, "text": TEXT},
     "hidden_agenda": {"text": TEXT},
+    "splice": {"onto": NAME, "cost": MANA_COST, "text": TEXT},
     "player": {"players": Word(("you", "opponents", "all"), "players"),
                "keywords": ListOf(Word(("hexproof",), "ability")),
                "lose_keywords": ListOf(Word(("hexproof",), "ability")),

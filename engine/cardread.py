@@ -287,7 +287,7 @@ def _static(data: dict, path: Path) -> StaticDef:
     for key in ("increase", "reduce"):
         if key in params and data["kind"] == "cost":
             params[key] = ManaCost.parse(params[key])
-    if data["kind"] == "morph":
+    if data["kind"] in ("morph", "splice"):
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])

@@ -14,7 +14,7 @@ activate mana abilities (601.2g), and activating a mana ability follows the same
 """
 from __future__ import annotations
 
-from . import activation, casting, lands, mana, permissions, priority, resolution
+from . import activation, casting, lands, mana, permissions, priority, resolution, splice
 from .choices import NO_CHOICES
 from .errors import IllegalAction
 from .events import Event
@@ -175,6 +175,9 @@ def cast_spell(game, player: int, obj_id: int, choices) -> int:
     applied("601.2")
     permissions.may_begin_casting(game, player, card, ab, choices)
     obj = casting.move_to_stack(game, player, obj_id, choices.face)
+    if choices.splice:
+        splice.splice_onto(game, player, obj, choices.splice)
+        ab = game.characteristics(obj).spell
     announce_and_pay(game, player, obj, ab, choices)
     permissions.flash_kept(game, obj)
     casting.become_cast(game, player, obj)

@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from .carddefs import StaticDef
+from .costs import Cost
 from .filters import Filter
 from .printed import base
 from .registry import _ACTIVE as TRACING
@@ -143,6 +144,24 @@ def add_name_word(game, obj, res, eff, word: str) -> None:
     res.ch.name = " ".join(words[:at] + [word] + words[at:])
 
 
+@enforces("612.10", "en-2024-11-08/702.47c")
+def add_spliced(game, obj, res, eff, texts: tuple) -> None:
+    """A spliced card's rules text follows the spell's own, which it neither changes nor replaces (612.10): its
+    targets and effects are added after the spell's; its splice cost is an additional cost of the spell
+    (702.47a); the spell gains no other characteristic of the card (702.47c)."""
+    spell = res.ch.spell
+    if spell is None:
+        return
+    applied("612.10")
+    applied("en-2024-11-08/702.47c")
+    mode = spell.modes[0]
+    for added, cost in texts:
+        extra = added.modes[0]
+        mode = replace(mode, targets=mode.targets + extra.targets, effects=mode.effects + extra.effects)
+        spell = replace(spell, additional=spell.additional + (Cost(mana=cost),))
+    res.ch.spell = replace(spell, modes=(mode,))
+
+
 def _swap_static(static, keys: tuple, old: str, new: str):
     params = dict(static.params)
     changed = False
@@ -161,4 +180,4 @@ def _swap(words: frozenset, old: str, new: str) -> frozenset:
 #: the text changes one effect may make, in the order they are applied
 TEXT_CHANGES = (("set_name", set_name), ("change_text", change_color_word), ("change_subtype", change_subtype),
                 ("exchange_text", exchange_text), ("full_text_of", full_text_of), ("all_names", all_names),
-                ("name_word", add_name_word))
+                ("name_word", add_name_word), ("splice", add_spliced))

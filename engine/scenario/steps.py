@@ -49,6 +49,11 @@ def _face(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.face = opt.value
 
 
+def _splice(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``splice: Gletscherstrahl``: cards revealed from the caster's hand to splice onto the spell (702.47)."""
+    ch.splice = ch.splice + tuple(split_list(opt.value))
+
+
 def _modes(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.modes = tuple(number(x, "mode", 1) - 1 for x in re.split(r"[;,\s]+", opt.value) if x)
 
@@ -148,7 +153,8 @@ def _chooser(names: Names, ch: Choices, opt: Option, step: Step) -> None:
 
 #: one handler per option key (the parser accepts exactly these keys: model.OPTIONS)
 OPTIONS: dict[str, OptionHandler] = {
-    "from": _from, "face": _face, "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative,
+    "from": _from, "face": _face, "splice": _splice,
+    "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative,
     "optional": _optional,
     "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
     "mana": _mana, "pay": _pay, "choose": _choose, "trigger": _trigger, "order": _order, "keep": _keep,
