@@ -18,6 +18,7 @@ from . import (  # noqa: F401  # noqa: F401
     effects,
     instead,
     instructions,
+    nextspell,
     oneshot,
     prevention,
     stickers,

@@ -246,7 +246,7 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
     for key in FILTER_KEYS:
         if key in spec:
             spec[key] = Filter.from_table(spec[key], "")
-    if spec["do"] == "cost_change":
+    if spec["do"] in ("cost_change", "next_spell"):
         spec["spells"] = Filter.from_table({"zone": "stack", **spec["spells"]}, "")
         for key in ("increase", "reduce"):
             if key in spec:

@@ -101,8 +101,8 @@ def _grouped(game, all_effects: list) -> Active:
     plan = tuple((fn, by_layer.get(layer, [])) for layer, fn in LAYER_FUNCTIONS.items()
                  if layer in by_layer or layer in ALWAYS)
     sensitive = frozenset(layer for layer, effects in by_layer.items() if any(_sensitive(e, layer) for e in effects))
-    elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield"
-                    or "splice" in e.parts.get("3", ()) for e in all_effects)  # a spliced spell: on the stack
+    elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield" or e.objects == "spell"
+                    for e in all_effects)  # "spell": an effect on a spell on the stack (611.2f, 612.10)
     tests = {layer: tuple((e, _test_of(e)) for e in effects) for layer, effects in by_layer.items()}
     return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere,
                   tests) if by_layer else NONE

@@ -14,7 +14,7 @@ activate mana abilities (601.2g), and activating a mana ability follows the same
 """
 from __future__ import annotations
 
-from . import activation, casting, lands, mana, permissions, priority, resolution, splice
+from . import activation, casting, lands, mana, nextspell, permissions, priority, resolution, splice
 from .choices import NO_CHOICES
 from .errors import IllegalAction
 from .events import Event
@@ -175,6 +175,8 @@ def cast_spell(game, player: int, obj_id: int, choices) -> int:
     applied("601.2")
     permissions.may_begin_casting(game, player, card, ab, choices)
     obj = casting.move_to_stack(game, player, obj_id, choices.face)
+    if game.state.effects:
+        nextspell.begin_on(game, player, obj)
     if choices.splice:
         splice.splice_onto(game, player, obj, choices.splice)
         ab = game.characteristics(obj).spell

@@ -51,5 +51,5 @@ def splice_onto(game, player: int, spell, names: tuple) -> None:
     applied("612.10")
     texts = tuple((game.db.cards[n].spell, splice_ability(game.db.cards[n]).params["cost"]) for n in spliced)
     st.effects.append(Continuous({"3": {"splice": texts}}, new_timestamp(st), player, ch.name, spell.id, spell.uid,
-                                 frozenset({spell.id}), None, False, "indefinite"))
+                                 frozenset({spell.id}), "spell", False, "indefinite"))
 
