@@ -16,6 +16,7 @@ from . import (  # noqa: F401  # noqa: F401
     copies,
     delayed,
     effects,
+    flashback,
     instead,
     instructions,
     nextspell,

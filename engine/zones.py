@@ -13,6 +13,7 @@ from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
 from .facedown import revealed
+from .flashback import leaving_the_stack
 from .layers import as_it_enters
 from .registry import applied, enforces
 from .replacement import exists, replace_event
@@ -46,7 +47,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         before_ch = game.characteristics(before)
         attached = tuple(a for a in st.battlefield if st.objects[a].attached_to == oid) \
             if before.zone == BATTLEFIELD else ()
-        to_zone = instead.get(oid, zone)
+        to_zone = leaving_the_stack(before, instead.get(oid, zone))
         new = st.move(oid, to_zone, controller=controller, bottom=bottom or to_zone != zone)
         if before.face is not None:
             revealed(game, before, new)
