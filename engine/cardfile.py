@@ -21,6 +21,7 @@ from . import (  # noqa: F401  # noqa: F401
     instructions,
     nextspell,
     oneshot,
+    phasing,
     prevention,
     stickers,
     timestamps,
@@ -54,6 +55,7 @@ KEYWORDS = {
     "changeling": "702.73: a characteristic-defining ability: it is every creature type",
     "devoid": "702.114: a characteristic-defining ability: it is colourless",
     "cant_be_countered": "604.5: a static ability that functions on the stack: the spell cannot be countered",
+    "phasing": "702.26: phases out (and back in) in its controller's untap step",
 }
 KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS)
 

@@ -169,13 +169,15 @@ class GameState:
     #: card name, controller) — only kinds that change no characteristics (cost changes)
     effects: list = field(default_factory=list)
     command: list[int] = field(default_factory=list)  # the command zone (shared, like the battlefield)
+    phased_out: list[int] = field(default_factory=list)  # phased-out permanents (engine.phasing)
 
     def copy(self) -> "GameState":
         return GameState([p.copy() for p in self.players], {k: o.copy() for k, o in self.objects.items()},
                          self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
                          self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
                          dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
-                         self.pending[:], self.delayed[:], self.effects[:], self.command[:])
+                         self.pending[:], self.delayed[:], self.effects[:], self.command[:],
+                         self.phased_out[:])
 
     @property
     def phase(self) -> str:
