@@ -14,7 +14,7 @@ activate mana abilities (601.2g), and activating a mana ability follows the same
 """
 from __future__ import annotations
 
-from . import activation, castpermission, casting, lands, mana, nextspell, permissions, priority, resolution, splice
+from . import activation, casting, castpermission, lands, mana, nextspell, permissions, priority, resolution, splice
 from .choices import NO_CHOICES
 from .errors import IllegalAction
 from .events import Event

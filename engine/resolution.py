@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from . import conditions, statics
 from .carddefs import AbilityDef, Mode, TriggerDef
-from .continuous import restamp
 from .castpermission import grant_on_battlefield
+from .continuous import restamp
 from .copies import becomes_copy_as_it_enters, enters_as_copy
 from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
