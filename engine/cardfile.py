@@ -147,7 +147,7 @@ class Amount(Spec):
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
              "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
              "remembered": Word(("discarded", "sacrificed"), "remembered objects"), "linked": NAME,
-             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME}
+             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True)}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
@@ -289,6 +289,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "flash_for": {"spells": FILTER, "text": TEXT},
     "flash": {"if_paid": NAME, "condition": CONDITION, "text": TEXT},
     "hidden_agenda": {"text": TEXT},
+    "mana_as_any_color": {"text": TEXT},
     "splice": {"onto": NAME, "cost": MANA_COST, "text": TEXT},
     "player": {"players": Word(("you", "opponents", "all"), "players"),
                "keywords": ListOf(Word(("hexproof",), "ability")),

@@ -95,6 +95,7 @@ class Announcement:
     sacrificed: tuple[str, ...] = ()  # card names sacrificed to pay the cost
     discarded: tuple[str, ...] = ()
     chooser: int | None = None  # the opponent who made the choices the spell gives them (601.6)
+    spent: tuple[int, ...] = ()  # the mana spent to pay the total cost, W U B R G C (601.2h)
 
 
 @dataclass(slots=True)
