@@ -217,7 +217,7 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     if "otherwise" in spec:
         spec["otherwise"] = [_effect(e, (*path, "otherwise", i), slots, cost_names, tokens, file)
                              for i, e in enumerate(spec["otherwise"])]
-    if spec["do"] == "for_each":
+    if spec["do"] in ("for_each", "for_most"):
         spec["effects"] = [_effect(e, (*path, "effects", i), slots | {"each"}, cost_names, tokens, file)
                            for i, e in enumerate(spec["effects"])]
     if spec["do"] == "delayed":
