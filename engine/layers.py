@@ -3,7 +3,8 @@
 Nothing computed here is stored (613.5: the game does it continually and automatically): every
 read of a characteristic starts from the object (its card, or the alternative characteristics it
 has: a face-down permanent's, 613.2b) and applies the continuous effects in force in layer order
-(613.1) — one function per layer, each citing its rule (:data:`LAYER_FUNCTIONS`).  Within a layer,
+(613.1) — one function per layer, each citing its rule (:data:`LAYER_FUNCTIONS`); what one effect's part
+changes is :mod:`engine.layerparts`' (layer 3: :mod:`engine.textchange`).  Within a layer,
 characteristic-defining abilities apply first (613.3, 613.4a), then the others in timestamp order
 (613.7) unless one depends on another (613.8).  Whether an effect applies to the object is decided
 with the characteristics the earlier layers gave it (613.9: "white creatures get +1/+1" and
@@ -14,53 +15,18 @@ comes here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
-from operator import attrgetter
+from dataclasses import dataclass, field
 
 from .carddefs import CardDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
 from .equipment import granted_effects, sort_key
 from .filters import Filter
+from .layerparts import APPLY, Draft
 from .printed import base, continuous, defined_number
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces, silenced
-from .textchange import apply_text
 
 EN = "en-2024-11-08/"
-_FIELDS = tuple(f.name for f in fields(CardDef))
-_new = object.__new__
-_set = object.__setattr__
-
-
-#: the values the layers and the criteria of effects read most: copied at once (the others on first use)
-_EAGER = ("name", "types", "subtypes", "supertypes", "colors", "keywords", "statics", "power", "toughness", "cda")
-_GET_EAGER = attrgetter(*_EAGER)
-
-
-class Draft:
-    """The characteristics while the layers are applied: the values a layer changed are kept on the draft, the
-    others are read from the card it started from; made a CardDef once at the end (only if something changed)."""
-
-    @staticmethod
-    def of(card) -> "Draft":
-        d = _new(Draft)
-        if card.__class__ is Draft:
-            d.__dict__.update(card.__dict__)
-        else:
-            d.__dict__.update(zip(_EAGER, _GET_EAGER(card)), _card=card)
-        return d
-
-    def __getattr__(self, name: str):  # only for a value no layer changed
-        return getattr(self.__dict__["_card"], name)
-
-    def done(self) -> CardDef:
-        values = self.__dict__
-        card = values["_card"]
-        new = _new(CardDef)
-        for name in _FIELDS:
-            _set(new, name, values[name] if name in values else getattr(card, name))
-        return new
-
 
 @dataclass(slots=True)
 class Result:
@@ -332,26 +298,11 @@ def layer_1(game, obj, res: Result, effects: list[Continuous]) -> None:
     applied("613.2c")
 
 
-def _copy(game, obj, res: Result, eff: Continuous) -> None:
-    """The copiable values fixed as the copy effect began (707.2b) replace the object's."""
-    if TRACING:
-        applied(EN + "707.2")
-    copied = eff.parts["1a"]["copy_of"]
-    res.ch = Draft.of(copied)  # type: ignore[assignment]
-    res.power, res.toughness = copied.power, copied.toughness
-
-
 @enforces("613.1b")
 def layer_2(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 2: control-changing effects."""
     if effects:
         _run(game, obj, res, "2", effects)
-
-
-def _control(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1b")
-    res.controller = eff.parts["2"]["control"]
 
 
 @enforces("613.1c")
@@ -369,18 +320,6 @@ def layer_4(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "4", effects)
 
 
-def _types(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1d")
-    p = eff.parts["4"]
-    ch = res.ch
-    types = frozenset(p["types"]) if "types" in p else ch.types | frozenset(p.get("add_types", ()))
-    subtypes = frozenset(p["set_subtypes"]) if "set_subtypes" in p else ch.subtypes | frozenset(
-        p.get("add_subtypes", ()))
-    supertypes = ch.supertypes - frozenset(p.get("lose_supertypes", ()))
-    ch.types, ch.subtypes, ch.supertypes = types, subtypes, supertypes  # type: ignore[misc]
-
-
 @enforces("613.1e")
 def layer_5(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 5: colour-changing effects."""
@@ -388,33 +327,11 @@ def layer_5(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "5", effects)
 
 
-def _colors(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1e")
-    p = eff.parts["5"]
-    colors = frozenset(p["colors"]) if "colors" in p else res.ch.colors | frozenset(p.get("add_colors", ()))
-    res.ch.colors = colors  # type: ignore[misc]
-
-
 @enforces("613.1f")
 def layer_6(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 6: ability-adding and ability-removing effects."""
     if effects:
         _run(game, obj, res, "6", effects)
-
-
-def _abilities(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1f")
-    p = eff.parts["6"]
-    ch = res.ch
-    if p.get("lose_all_abilities"):
-        ch.keywords, ch.statics, ch.triggers, ch.abilities = frozenset(), (), (), ()  # type: ignore[misc]
-    if "grants" in p:  # a static ability: its effect is generated from the object (engine.equipment)
-        ch.statics = ch.statics + (p["grants"],)  # type: ignore[misc]
-    gained, lost = p.get("keywords"), p.get("lose_keywords")
-    kws = ch.keywords.union(gained) if gained else ch.keywords
-    ch.keywords = kws.difference(lost) if lost else kws  # type: ignore[misc]
 
 
 @enforces("613.4", "613.4a", "604.3")
@@ -438,17 +355,6 @@ def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "7b", effects)
 
 
-def _set_pt(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1g")
-        applied("613.4b")
-    p = eff.parts["7b"]
-    if "set_pt_count" in p:  # "… are each equal to the number of …": counted whenever it is read
-        res.power = res.toughness = defined_number(game, obj, {"count": p["set_pt_count"]})
-    res.power = p.get("set_power", res.power)
-    res.toughness = p.get("set_toughness", res.toughness)
-
-
 @enforces("613.4c", "613.7c", "613.1g")
 def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7c: effects and counters that modify power and/or toughness."""
@@ -462,17 +368,6 @@ def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "7c", effects)
 
 
-def _modify_pt(game, obj, res: Result, eff: Continuous) -> None:
-    if res.power is None:
-        return
-    if TRACING:
-        applied("613.1g")
-        applied("613.4c")
-    p = eff.parts["7c"]
-    res.power += p.get("power", 0)
-    res.toughness = (res.toughness or 0) + p.get("toughness", 0)
-
-
 @enforces("613.4d", "613.1g")
 def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7d: effects that switch power and toughness."""
@@ -480,22 +375,10 @@ def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "7d", effects)
 
 
-def _switch(game, obj, res: Result, eff: Continuous) -> None:
-    if res.power is None:
-        return
-    if TRACING:
-        applied("613.1g")
-        applied("613.4d")
-    res.power, res.toughness = res.toughness, res.power
-
-
 #: layers that have something to do without effects: face-down (1b), defined power (7a), counters (7c)
 ALWAYS = frozenset({"1a", "7a", "7c"})
 LAYER_FUNCTIONS = {"1a": layer_1, "2": layer_2, "3": layer_3, "4": layer_4, "5": layer_5, "6": layer_6,
                    "7a": layer_7a, "7b": layer_7b, "7c": layer_7c, "7d": layer_7d}
-#: how one effect's part applies in its layer
-APPLY = {"1a": _copy, "2": _control, "3": apply_text, "4": _types, "5": _colors, "6": _abilities, "7b": _set_pt,
-         "7c": _modify_pt, "7d": _switch}
 
 
 @enforces("611.3c", "603.6b")
