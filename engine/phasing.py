@@ -16,25 +16,14 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .effects import Resolution, effect
 from .registry import applied, enforces
 from .state import BATTLEFIELD
+from .until import Until, ended, source_until
 from .zones import AFTER_MOVE
 
 EN = "en-2024-11-08/"
 PHASED_OUT = "phased_out"
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class PhasedUntil:
-    """Permanents (id, the phasing-out it was) that phase in when the object ``source_uid`` leaves the battlefield."""
-
-    source_uid: int
-    objects: tuple
-    card: str
-    duration: str = "until"
 
 
 @enforces(EN + "702.26b", EN + "702.26d")
@@ -94,17 +83,16 @@ def untap_step_phasing(game) -> None:
 def phase_out_until(ctx: Resolution, spec: dict) -> None:
     """The permanents phase out until the source of the spell or ability leaves the battlefield."""
     st = ctx.state
-    source_id = ctx.source_object_id()
-    source = st.objects.get(source_id) if source_id is not None else None
-    if source is None or source.zone != BATTLEFIELD:
-        applied("610.4c" if ctx.trigger is not None else "610.4b")  # the event already happened: it stays
+    source = source_until(ctx, "610.4b", "610.4c")  # None: the event already happened, it does not phase out
+    if source is None:
         return
     objs = [o for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD]
     if not objs:
         return
     applied("610.4")
     phase_out(ctx.game, objs, until=True)
-    st.effects.append(PhasedUntil(source.uid, tuple((o.id, o.memory["phasing"]) for o in objs), source.card or ""))
+    st.effects.append(Until(source.uid, tuple((o.id, o.memory["phasing"]) for o in objs), source.card or "",
+                            action="phase_in"))
 
 
 @effect("phase_in_all")
@@ -119,13 +107,9 @@ def phase_back_in(game, events: list) -> None:
     """Sources that just left the battlefield: what phased out "until" then phases in — all at once for one event
     (610.4d) — unless it phased in by another effect meanwhile, even if it phased out again (610.4a)."""
     st = game.state
-    if not st.effects or not any(isinstance(e, PhasedUntil) for e in st.effects):
-        return
-    left = {e.before.uid for e in events if e.before is not None and e.from_zone == BATTLEFIELD}
-    ending = [u for u in st.effects if isinstance(u, PhasedUntil) and u.source_uid in left]
+    ending = ended(st, events, "phase_in")
     if not ending:
         return
-    st.effects = [e for e in st.effects if e not in ending]
     back = []
     for oid, which in (item for u in ending for item in u.objects):
         obj = st.objects.get(oid)
