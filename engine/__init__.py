@@ -17,7 +17,15 @@ Modules, named after what they enforce:
                                 statics on the battlefield); current characteristics (604), through
                                 the layers when effects exist
 ``continuous``, ``layers``,     611: continuous effects (locked or not, durations); 612–613: the
-``copies``                      layers, one function each, timestamps, dependencies; 707: copies
+``layerparts``, ``textchange``, layers, one function each, timestamps, dependencies; what one effect's
+``copies``                      part changes (layer 3: text, 612); 707: copies
+``timestamps``, ``command``,    613.7: transforming, simultaneous timestamps (APNAP); planes, vanguards,
+``stickers``, ``equipment``     conspiracies in the command zone; stickers; equip and granted abilities
+``playereffects``               613.10: effects on players (a player's hexproof)
+``nextspell``, ``splice``       611.2f: effects on the next spell; 612.10: splice
+``castpermission``,             611.3d, 609.4: casting from graveyards (a permission that grants an
+``flashback``, ``manaspending`` ability; flashback "as though"); 609.4b: mana as though of any colour
+``ties``, ``phasing``           609.5: ties as the text says; 610.4, 702.26: phasing out "until"
 ``replacement``, ``instead``,   614–616: replacement and prevention effects applied to events, one at
 ``prevention``                  a time; "instead", regeneration, shields, protection's prevention
 ``until``                       610.3: exiled until the source leaves the battlefield

@@ -98,9 +98,10 @@ class CardDef:
     token: bool = False
     file: str = ""
     cda: bool = False  # it has a characteristic-defining ability for colour or creature types (604.3)
-    way: str = ""  # alternative characteristics: how they are had — "face_down", "bestow" or "adventure"
+    way: str = ""  # alternative characteristics: how they are had — "face_down", "bestow", "adventure", "back"
     faces: dict = field(default_factory=dict)  # name -> alternative characteristics (a CardDef)
     anchored: bool = False  # some of its triggered abilities are marked with an anchor word (614.12b)
+    also_names: frozenset = frozenset()  # names it has in addition to its name (612.7)
 
     @property
     def is_permanent(self) -> bool:

@@ -18,12 +18,18 @@ from . import (  # noqa: F401  # noqa: F401
     copies,
     delayed,
     effects,
+    flashback,
     instead,
     instructions,
+    nextspell,
     oneshot,
     paylife,
+    phasing,
     prevention,
     skip,
+    stickers,
+    ties,
+    timestamps,
     tokens,
     transform,
     triggers,
@@ -33,7 +39,8 @@ from .cardschema import Bool, Check, Const, Either, Int, ListOf, SchemaError, Sp
 from .costs import CostSyntaxError, ManaCost, parse_cost_string, pool_from
 from .state import STEPS, ZONES
 
-CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery")
+CARD_TYPES = ("artifact", "creature", "enchantment", "instant", "land", "planeswalker", "sorcery",
+              "plane", "phenomenon", "scheme", "vanguard", "conspiracy")  # the last five: engine.command
 SUPERTYPES = ("basic", "legendary", "snow", "world")
 COLORS = ("W", "U", "B", "R", "G")
 
@@ -55,6 +62,7 @@ KEYWORDS = {
     "changeling": "702.73: a characteristic-defining ability: it is every creature type",
     "devoid": "702.114: a characteristic-defining ability: it is colourless",
     "cant_be_countered": "604.5: a static ability that functions on the stack: the spell cannot be countered",
+    "phasing": "702.26: phases out (and back in) in its controller's untap step",
 }
 KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS) + \
     tuple(f"devour:{n}" for n in range(1, 11))  # 702.82a (engine.asitenters)
@@ -147,7 +155,7 @@ class Amount(Spec):
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
              "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
              "remembered": Word(("discarded", "sacrificed"), "remembered objects"), "linked": NAME,
-             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME}
+             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True)}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
@@ -194,6 +202,9 @@ LAYER_CHANGES: dict[str, Spec] = {
     "copy_of": NAME, "control": Word(("you",), "controller"),
     "change_text": Table({"from": Word(COLORS, "colour"), "to": Word(COLORS, "colour")}, required=("from", "to")),
     "set_name": NAME,
+    "change_subtype": Table({"from": NAME, "to": NAME}, required=("from", "to")),
+    "exchange_text": Bool(), "full_text_of": Word(("top_of_graveyard",), "object"), "all_names": Bool(),
+    "name_word": Str(40, r"\S+", "one word (no spaces)"), "position": Int(0, 20),
     "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
     "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
     "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
@@ -201,6 +212,8 @@ LAYER_CHANGES: dict[str, Spec] = {
     "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
     "lose_all_abilities": Bool(),
     "set_power": Int(-100, 100), "set_toughness": Int(-100, 100), "switch": Bool(),
+    "set_pt_count": FILTER,  # power and toughness each equal to the number of objects that meet these criteria
+    "grants": Table(lambda: STATIC_KINDS["modify"], describe="a static ability it gives the object (like 'modify')"),
 }
 REF = NAME  # a target word or a player word; which is checked when the card is read
 COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
@@ -225,6 +238,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
     "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
     "new_targets": Bool(),
+    "of": Word(("most_life", "fewest_life"), "what is compared"), "tie": Word(("each", "none"), "what a tie does"),
     "becomes": Table(lambda: {k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")},
                      describe="what the permanent is as it enters (changes as in a continuous effect)"),
     "duration": Word(("end_of_turn", "while_controlled", "indefinite"), "duration"),
@@ -291,9 +305,17 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "from": FILTER, "amount": Int(1, 100), "text": TEXT},
     "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
     "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
-    "cast_from": {"zone": Word(("library_top",), "zone"), "spells": FILTER, "text": TEXT},
+    "cast_from": {"zone": Word(("library_top", "graveyard"), "zone"), "spells": FILTER,
+                  "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "text": TEXT},
     "flash_for": {"spells": FILTER, "text": TEXT},
     "flash": {"if_paid": NAME, "condition": CONDITION, "text": TEXT},
+    "hidden_agenda": {"text": TEXT},
+    "mana_as_any_color": {"text": TEXT},
+    "splice": {"onto": NAME, "cost": MANA_COST, "text": TEXT},
+    "player": {"players": Word(("you", "opponents", "all"), "players"),
+               "keywords": ListOf(Word(("hexproof",), "ability")),
+               "lose_keywords": ListOf(Word(("hexproof",), "ability")),
+               "condition": CONDITION, "text": TEXT},
 }
 
 

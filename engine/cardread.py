@@ -18,7 +18,7 @@ from .filters import Filter
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
-FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless")
+FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless", "set_pt_count")
 COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
 
 
@@ -219,7 +219,7 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
         if key in spec:
             spec[key] = [_effect(e, (*path, key, i), slots, cost_names, tokens, file)
                          for i, e in enumerate(spec[key])]
-    if spec["do"] == "for_each":
+    if spec["do"] in ("for_each", "for_most"):
         spec["effects"] = [_effect(e, (*path, "effects", i), slots | {"each"}, cost_names, tokens, file)
                            for i, e in enumerate(spec["effects"])]
     if spec["do"] == "delayed":
@@ -248,7 +248,7 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
     for key in FILTER_KEYS:
         if key in spec:
             spec[key] = Filter.from_table(spec[key], "")
-    if spec["do"] == "cost_change":
+    if spec["do"] in ("cost_change", "next_spell"):
         spec["spells"] = Filter.from_table({"zone": "stack", **spec["spells"]}, "")
         for key in ("increase", "reduce"):
             if key in spec:
@@ -289,11 +289,13 @@ def _static(data: dict, path: Path) -> StaticDef:
     for key in ("increase", "reduce"):
         if key in params and data["kind"] == "cost":
             params[key] = ManaCost.parse(params[key])
-    if data["kind"] == "morph":
+    if data["kind"] in ("morph", "splice"):
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    for key in ("objects", "to", "from", "of", "exile"):
+    if "grants" in params:  # a static ability it gives another object (613.7a)
+        params["grants"] = _static({"kind": "modify", **params["grants"]}, (*path, "grants"))
+    for key in ("objects", "to", "from", "of", "exile", "set_pt_count"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from . import loyalty, statics
+from . import loyalty, manaspending, statics
 from .cant import check_payment
-from .costs import Cost, Requirement, TotalCost, find_payment, pool_str
+from .costs import Cost, Requirement, TotalCost, pool_str
 from .errors import IllegalAction
 from .events import Event
 from .filters import matches
@@ -260,7 +260,7 @@ def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
     cost = obj.ann.cost
     p = st.players[player]
     problems = []
-    spend = find_payment(cost.mana, p.pool, choices.pay)
+    spend = manaspending.payment(game, player, cost.mana, p.pool, choices.pay)
     if spend is None:
         problems.append(f"{cost.mana} cannot be paid from {pool_str(p.pool)}"
                         + (f" with {pool_str(choices.pay)}" if choices.pay is not None else ""))
@@ -291,6 +291,7 @@ def _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source) -> No
     st = game.state
     for i, n in enumerate(spend):
         p.pool[i] -= n
+    obj.ann.spent = tuple(spend)  # the mana actually spent (609.4b)
     if cost.tap or cost.untap:
         tap_all(game, [source], cost.tap)
     if cost.loyalty:

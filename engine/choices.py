@@ -21,6 +21,7 @@ class Choices:
 
     from_zone: str = "hand"
     face: str | None = None  # cast with alternative characteristics: face down, bestowed, as an Adventure
+    splice: tuple[str, ...] = ()  # cards revealed from the hand to splice onto the spell (702.47)
     modes: tuple[int, ...] = ()  # 0-based mode indices
     x: int | None = None
     alternative: str | None = None

@@ -36,9 +36,11 @@ LAYER_OF = {
     "control": "2",
     "change_text": "3", "set_name": "3",
     "types": "4", "add_types": "4", "add_subtypes": "4", "set_subtypes": "4", "lose_supertypes": "4",
+    "name_word": "3", "position": "3", "exchange_text": "3", "full_text_of": "3", "all_names": "3",
+    "change_subtype": "3",
     "colors": "5", "add_colors": "5",
-    "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6",
-    "set_power": "7b", "set_toughness": "7b",
+    "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6", "grants": "6",
+    "set_power": "7b", "set_toughness": "7b", "set_pt_count": "7b",
     "power": "7c", "toughness": "7c",
     "switch": "7d",
 }
@@ -46,6 +48,8 @@ LAYER_OF = {
 COPIABLE_VALUES: list = []
 #: how long an effect of a resolved spell or ability lasts
 DURATIONS = ("end_of_turn", "while_controlled", "indefinite")
+#: called as ``hook(game, obj)`` after an object received a new timestamp (stickers follow it, 613.7k)
+RESTAMPED: list = []
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -62,6 +66,7 @@ class Continuous:
     objects: object = None  # a static ability's "self", "attached" or Filter (611.3a: evaluated when read)
     cda: bool = False  # a characteristic-defining ability (613.3, 613.4a)
     duration: str = "static"  # "static" (611.3b) or one of DURATIONS
+    granted: int = 0  # a static ability another effect granted its source: its place after the source's own (613.7a)
 
 
 def parts_of(params: dict) -> dict:
@@ -168,10 +173,11 @@ def from_statics(game, statics: list) -> list[Continuous]:
     return out
 
 
-@enforces("613.7d", "613.7e", "613.7f")
+@enforces("613.7d", "613.7e", "613.7f", "613.7g", "613.7h", "613.7i", "613.7j", "613.7m")
 def timestamp_of(obj) -> int:
-    """An object's timestamp: when it entered its zone (613.7d, its id), or a newer one it received when it became
-    attached (613.7e) or turned face up or down (613.7f)."""
+    """An object's timestamp: when it entered its zone (613.7d, its id), or the one it received later — attached
+    (613.7e), turned face up or down (613.7f), transformed (613.7g), a plane, phenomenon, scheme turned face up
+    (613.7h), a vanguard or conspiracy at the beginning of the game (613.7i, 613.7j), several at once (613.7m)."""
     stamp = obj.memory.get("timestamp")
     if stamp is None:
         applied("613.7d")
@@ -181,9 +187,11 @@ def timestamp_of(obj) -> int:
 
 
 def restamp(game, obj, rule: str) -> None:
-    """``obj`` receives a new timestamp (613.7e: attached; 613.7f: turned face up or down)."""
+    """``obj`` receives a new timestamp (613.7e: attached; 613.7f: turned face up or down; …)."""
     obj.memory["timestamp"] = new_timestamp(game.state)
     obj.memory["stamped"] = rule
+    for hook in RESTAMPED:
+        hook(game, obj)
 
 
 @enforces("611.2c", "604.1", "604.2", "604.4", "604.7")

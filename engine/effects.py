@@ -285,6 +285,7 @@ def _counters(ctx, st, arg) -> int:
 AMOUNTS: dict[str, Callable[[Resolution, object, object], int]] = {
     "count": _count, "greatest_power": _greatest_power, "power_of": _power_of, "mana_value_of": _mana_value_of,
     "event_amount": _event_amount, "counters": _counters,
+    "colors_spent": lambda ctx, st, arg: sum(1 for n in (ctx.ann.spent if ctx.ann else ())[:5] if n),
     "remembered": lambda ctx, st, arg: len(ctx.memory.get(arg, ())),
     "linked": lambda ctx, st, arg: len(linked_objects(ctx, arg)),
     "noted": lambda ctx, st, arg: remembered_value(ctx, arg, "607.2e"),

@@ -155,7 +155,7 @@ def _relations_and_name(flt: Filter, obj, ch, perspective: int) -> bool:
         return False
     if flt.tapped is not None and obj.tapped != flt.tapped:
         return False
-    return not (flt.names and ch.name not in flt.names)
+    return not (flt.names and ch.name not in flt.names and not flt.names & ch.also_names)
 
 
 def _numbers(game, flt: Filter, obj, ch, x: int, source_id=None) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import actions, players, procedures, rulesets, sba, turn, variants
+from . import actions, command, players, procedures, rulesets, sba, turn, variants
 from .cards import CardDB, default_db
 from .characteristics import characteristics, keywords, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
@@ -74,7 +74,13 @@ class Game:
         if zone == "battlefield" and ch.loyalty is not None and "loyalty" not in (counters or {}):
             obj.counters["loyalty"] = ch.loyalty
         obj.counters.update(counters or {})
+        if zone == "command":
+            command.put_into_command_zone(self, obj)
         return obj.id
+
+    def begin(self) -> None:
+        """The set-up game begins: what receives a timestamp at the beginning of the game receives it now."""
+        command.begin_game(self)
 
     # -- characteristics (the seam for continuous effects) --------------------------------------------------
     def characteristics(self, obj):

@@ -3,7 +3,8 @@
 Nothing computed here is stored (613.5: the game does it continually and automatically): every
 read of a characteristic starts from the object (its card, or the alternative characteristics it
 has: a face-down permanent's, 613.2b) and applies the continuous effects in force in layer order
-(613.1) — one function per layer, each citing its rule (:data:`LAYER_FUNCTIONS`).  Within a layer,
+(613.1) — one function per layer, each citing its rule (:data:`LAYER_FUNCTIONS`); what one effect's part
+changes is :mod:`engine.layerparts`' (layer 3: :mod:`engine.textchange`).  Within a layer,
 characteristic-defining abilities apply first (613.3, 613.4a), then the others in timestamp order
 (613.7) unless one depends on another (613.8).  Whether an effect applies to the object is decided
 with the characteristics the earlier layers gave it (613.9: "white creatures get +1/+1" and
@@ -14,41 +15,18 @@ comes here.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from dataclasses import replace as dc_replace
-from operator import attrgetter
+from dataclasses import dataclass, field
 
-from .carddefs import CardDef, StaticDef
+from .carddefs import CardDef
 from .continuous import Continuous, affects, from_statics, layered, timestamp_of
+from .equipment import granted_effects, sort_key
 from .filters import Filter
+from .layerparts import APPLY, Draft
 from .printed import base, continuous, defined_number
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces, silenced
 
 EN = "en-2024-11-08/"
-_FIELDS = tuple(f.name for f in fields(CardDef))
-_new = object.__new__
-_set = object.__setattr__
-
-
-_GET_ALL = attrgetter(*_FIELDS)
-
-
-class Draft:
-    """The characteristics while the layers are applied: changed in place, made a CardDef once at the end."""
-
-    @staticmethod
-    def of(card) -> "Draft":
-        d = _new(Draft)
-        d.__dict__.update(zip(_FIELDS, _GET_ALL(card)))
-        return d
-
-    def done(self) -> CardDef:
-        new = _new(CardDef)
-        for name, value in self.__dict__.items():
-            _set(new, name, value)
-        return new
-
 
 @dataclass(slots=True)
 class Result:
@@ -67,6 +45,7 @@ class Active:
     plan: tuple = ()  # (layer function, its effects) for each layer with something to do, in order
     sensitive: frozenset = frozenset()  # layers with an effect whose criteria another effect of the layer may change
     elsewhere: bool = False  # some effect applies to objects in a zone other than the battlefield
+    tests: dict = field(default_factory=dict)  # layer -> ((effect, a quicker equivalent of affects()), …)
 
     def __bool__(self) -> bool:
         return bool(self.by_layer)
@@ -88,8 +67,33 @@ def _grouped(game, all_effects: list) -> Active:
     plan = tuple((fn, by_layer.get(layer, [])) for layer, fn in LAYER_FUNCTIONS.items()
                  if layer in by_layer or layer in ALWAYS)
     sensitive = frozenset(layer for layer, effects in by_layer.items() if any(_sensitive(e, layer) for e in effects))
-    elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield" for e in all_effects)
-    return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere) if by_layer else NONE
+    elsewhere = any(isinstance(e.objects, Filter) and e.objects.zone != "battlefield" or e.objects == "spell"
+                    for e in all_effects)  # "spell": an effect on a spell on the stack (611.2f, 612.10)
+    tests = {layer: tuple((e, _test_of(e)) for e in effects) for layer, effects in by_layer.items()}
+    return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere,
+                  tests) if by_layer else NONE
+
+
+def _test_of(eff: Continuous):
+    """How to decide quickly, when no rules are being recorded, whether ``eff`` applies to an object: the same
+    answer as :func:`engine.continuous.affects`, without its general criteria for the two common cases."""
+    if eff.locked is not None:
+        return _in_locked_set
+    if eff.objects.__class__ is Filter and eff.objects == Filter(types=eff.objects.types):
+        return _of_type
+    return affects
+
+
+def _in_locked_set(game, eff: Continuous, obj, ch) -> bool:
+    return obj.id in eff.locked  # type: ignore[operator]
+
+
+def _of_type(game, eff: Continuous, obj, ch) -> bool:
+    """Criteria that name only card types ("creatures get …"): a permanent with one of them, while the source
+    exists."""
+    types: frozenset = eff.objects.types  # type: ignore[attr-defined]
+    return obj.zone == "battlefield" and obj.ability is None and bool(types & ch.types) \
+        and eff.source_id in game.state.objects
 
 
 @enforces("613.8a", "613.6")
@@ -111,20 +115,25 @@ def still_has_ability(game, eff: Continuous) -> bool:
 
 def effects_in_force(game) -> Active:
     """All continuous effects that change characteristics now — from static abilities and from resolved spells
-    and abilities — by layer; made again only when the battlefield or the effects in force change."""
-    statics = continuous(game)
-    effects = game.state.effects
+    and abilities — by layer; made again only when the battlefield or the effects in force change (a permanent
+    that turns face up or transforms, whose static abilities change with it, receives a new timestamp)."""
+    st = game.state
+    effects = st.effects
     cache = getattr(game, "continuous_cache", None)
-    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == game.state.next_id:
+    if cache is not None and cache[3] == st.next_id and cache[1] == effects and cache[4] == st.battlefield:
         return cache[2]
-    all_effects = from_statics(game, statics) + layered(game.state)
+    statics = continuous(game)
+    if cache is not None and cache[0] is statics and cache[1] == effects and cache[3] == st.next_id:
+        return cache[2]
+    all_effects = from_statics(game, statics) + layered(st)
+    all_effects += granted_effects(game, all_effects)
     active = _grouped(game, all_effects)
-    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
+    game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     if any(p.get("lose_all_abilities") for e in active.by_layer.get("6", ()) for p in (e.parts["6"],)):
         kept = [e for e in all_effects if still_has_ability(game, e)]
         if len(kept) != len(all_effects):
             active = _grouped(game, kept)
-    game.continuous_cache = (statics, effects[:], active, game.state.next_id)
+    game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     return active
 
 
@@ -147,11 +156,12 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Re
         return Result(card, obj.controller, card.power, card.toughness)
     _COMPUTING.add(obj.id)
     try:
-        applied("613.1")
-        applied("613.5")
-        res = Result(card, _base_controller(obj), card.power, card.toughness)
-        if card.cda and ("4" in active.by_layer or "5" in active.by_layer):
-            applied("613.3")  # its characteristic-defining abilities were applied first (604.3), then the others
+        if TRACING:
+            applied("613.1")
+            applied("613.5")
+            if card.cda and ("4" in active.by_layer or "5" in active.by_layer):
+                applied("613.3")  # its characteristic-defining abilities were applied first (604.3), then the others
+        res = Result(card, obj.memory.get("base_controller", obj.controller), card.power, card.toughness)
         if active.shapes:
             res.ch = Draft.of(card)  # type: ignore[assignment]
         _CURRENT.append(active)
@@ -167,15 +177,11 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Re
         _COMPUTING.discard(obj.id)
 
 
-def _base_controller(obj) -> int:
-    return obj.memory.get("base_controller", obj.controller)
-
-
-def _ts(game, eff: Continuous) -> int:
+def _ts(game, eff: Continuous) -> tuple:
     if eff.duration != "static":
-        return eff.timestamp
+        return (eff.timestamp, 0)
     source = game.state.objects.get(eff.source_id)
-    return timestamp_of(source) if source is not None else eff.timestamp
+    return sort_key(game, eff, timestamp_of(source) if source is not None else eff.timestamp)
 
 
 @enforces("613.3", "613.7", "613.8", "613.8a", "613.8b", "613.8c", "613.9")
@@ -260,9 +266,21 @@ def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) ->
 
 
 def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
-    for eff in in_order(game, obj, res, layer, effects):
-        if affects(game, eff, obj, res.ch):
-            APPLY[layer](game, obj, res, eff)
+    apply = APPLY[layer]
+    if TRACING:
+        for eff in in_order(game, obj, res, layer, effects):
+            if affects(game, eff, obj, res.ch):
+                apply(game, obj, res, eff)
+        return
+    active = _CURRENT[-1]
+    if layer in active.sensitive:
+        for eff in in_order(game, obj, res, layer, effects):
+            if affects(game, eff, obj, res.ch):
+                apply(game, obj, res, eff)
+        return
+    for eff, test in active.tests[layer]:  # in timestamp order already (613.7), as in_order() would give them
+        if test(game, eff, obj, res.ch):
+            apply(game, obj, res, eff)
 
 
 # -- the layers ----------------------------------------------------------------------------------------------------
@@ -280,15 +298,6 @@ def layer_1(game, obj, res: Result, effects: list[Continuous]) -> None:
     applied("613.2c")
 
 
-def _copy(game, obj, res: Result, eff: Continuous) -> None:
-    """The copiable values fixed as the copy effect began (707.2b) replace the object's."""
-    if TRACING:
-        applied(EN + "707.2")
-    copied = eff.parts["1a"]["copy_of"]
-    res.ch = Draft.of(copied)  # type: ignore[assignment]
-    res.power, res.toughness = copied.power, copied.toughness
-
-
 @enforces("613.1b")
 def layer_2(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 2: control-changing effects."""
@@ -296,54 +305,12 @@ def layer_2(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "2", effects)
 
 
-def _control(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1b")
-    res.controller = eff.parts["2"]["control"]
-
-
-@enforces("613.1c", "612.1", "612.2", "612.3", "612.8")
+@enforces("613.1c")
 def layer_3(game, obj, res: Result, effects: list[Continuous]) -> None:
-    """Layer 3: text-changing effects (612): a colour word used as a colour word in the object's rules text —
-    its keywords (protection from a colour) and the criteria of its static abilities — is replaced; abilities
-    it gets from other effects are not its text and are not changed (612.3: they are added in layer 6)."""
+    """Layer 3: text-changing effects (612, :mod:`engine.textchange`)."""
     if effects:
-        _run(game, obj, res, "3", effects)
-
-
-def _text(game, obj, res: Result, eff: Continuous) -> None:
-    if "set_name" in eff.parts["3"]:
-        if TRACING:
-            applied("613.1c")
-            applied("612.8")  # the object has this name and loses the others
-        res.ch.name = eff.parts["3"]["set_name"]  # type: ignore[misc]
-        if "change_text" not in eff.parts["3"]:
-            return
-    if TRACING:
         applied("613.1c")
-        applied("612.1")
-        applied("612.2")
-        applied("612.3")
-    change = eff.parts["3"]["change_text"]
-    old, new = change["from"], change["to"]
-    kws = frozenset(f"protection:{new}" if k == f"protection:{old}" else k for k in res.ch.keywords)
-    statics = tuple(_swap_static(s, old, new) for s in res.ch.statics)
-    res.ch.keywords, res.ch.statics = kws, statics  # type: ignore[misc]
-
-
-def _swap_static(static, old: str, new: str):
-    params = dict(static.params)
-    changed = False
-    for key, value in static.params.items():
-        if isinstance(value, Filter) and (old in value.colors or old in value.not_colors):
-            params[key] = dc_replace(value, colors=_swap(value.colors, old, new),
-                                     not_colors=_swap(value.not_colors, old, new))
-            changed = True
-    return StaticDef(static.kind, params) if changed else static
-
-
-def _swap(words: frozenset, old: str, new: str) -> frozenset:
-    return frozenset(new if w == old else w for w in words)
+        _run(game, obj, res, "3", effects)
 
 
 @enforces("613.1d")
@@ -353,18 +320,6 @@ def layer_4(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "4", effects)
 
 
-def _types(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1d")
-    p = eff.parts["4"]
-    ch = res.ch
-    types = frozenset(p["types"]) if "types" in p else ch.types | frozenset(p.get("add_types", ()))
-    subtypes = frozenset(p["set_subtypes"]) if "set_subtypes" in p else ch.subtypes | frozenset(
-        p.get("add_subtypes", ()))
-    supertypes = ch.supertypes - frozenset(p.get("lose_supertypes", ()))
-    ch.types, ch.subtypes, ch.supertypes = types, subtypes, supertypes  # type: ignore[misc]
-
-
 @enforces("613.1e")
 def layer_5(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 5: colour-changing effects."""
@@ -372,30 +327,11 @@ def layer_5(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "5", effects)
 
 
-def _colors(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1e")
-    p = eff.parts["5"]
-    colors = frozenset(p["colors"]) if "colors" in p else res.ch.colors | frozenset(p.get("add_colors", ()))
-    res.ch.colors = colors  # type: ignore[misc]
-
-
 @enforces("613.1f")
 def layer_6(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 6: ability-adding and ability-removing effects."""
     if effects:
         _run(game, obj, res, "6", effects)
-
-
-def _abilities(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1f")
-    p = eff.parts["6"]
-    ch = res.ch
-    if p.get("lose_all_abilities"):
-        ch.keywords, ch.statics, ch.triggers, ch.abilities = frozenset(), (), (), ()  # type: ignore[misc]
-    kws = (ch.keywords | frozenset(p.get("keywords", ()))) - frozenset(p.get("lose_keywords", ()))
-    ch.keywords = kws  # type: ignore[misc]
 
 
 @enforces("613.4", "613.4a", "604.3")
@@ -419,15 +355,6 @@ def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "7b", effects)
 
 
-def _set_pt(game, obj, res: Result, eff: Continuous) -> None:
-    if TRACING:
-        applied("613.1g")
-        applied("613.4b")
-    p = eff.parts["7b"]
-    res.power = p.get("set_power", res.power)
-    res.toughness = p.get("set_toughness", res.toughness)
-
-
 @enforces("613.4c", "613.7c", "613.1g")
 def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7c: effects and counters that modify power and/or toughness."""
@@ -441,17 +368,6 @@ def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "7c", effects)
 
 
-def _modify_pt(game, obj, res: Result, eff: Continuous) -> None:
-    if res.power is None:
-        return
-    if TRACING:
-        applied("613.1g")
-        applied("613.4c")
-    p = eff.parts["7c"]
-    res.power += p.get("power", 0)
-    res.toughness = (res.toughness or 0) + p.get("toughness", 0)
-
-
 @enforces("613.4d", "613.1g")
 def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7d: effects that switch power and toughness."""
@@ -459,22 +375,10 @@ def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "7d", effects)
 
 
-def _switch(game, obj, res: Result, eff: Continuous) -> None:
-    if res.power is None:
-        return
-    if TRACING:
-        applied("613.1g")
-        applied("613.4d")
-    res.power, res.toughness = res.toughness, res.power
-
-
 #: layers that have something to do without effects: face-down (1b), defined power (7a), counters (7c)
 ALWAYS = frozenset({"1a", "7a", "7c"})
 LAYER_FUNCTIONS = {"1a": layer_1, "2": layer_2, "3": layer_3, "4": layer_4, "5": layer_5, "6": layer_6,
                    "7a": layer_7a, "7b": layer_7b, "7c": layer_7c, "7d": layer_7d}
-#: how one effect's part applies in its layer
-APPLY = {"1a": _copy, "2": _control, "3": _text, "4": _types, "5": _colors, "6": _abilities, "7b": _set_pt,
-         "7c": _modify_pt, "7d": _switch}
 
 
 @enforces("611.3c", "603.6b")

@@ -11,7 +11,7 @@ spell is announced makes the cast illegal (601.4, :func:`engine.casting.check_an
 """
 from __future__ import annotations
 
-from . import conditions, statics, timing
+from . import castpermission, conditions, flashback, statics, timing
 from .errors import IllegalAction
 from .facedown import may_cast_face_down
 from .filters import matches
@@ -43,11 +43,16 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
         applied("601.3e")  # the alternative characteristics replace the card's for this check
     if obj.zone != choices.from_zone:
         raise IllegalAction("601.3", f"{obj.card} is not in the {choices.from_zone}")
-    if not (obj.zone == HAND and obj.owner == player) and not allowed_from_elsewhere(game, player, obj, ch):
+    from_graveyard = flashback.may_flashback(game, player, obj, ch, choices)
+    if not (obj.zone == HAND and obj.owner == player) and not from_graveyard \
+            and not allowed_from_elsewhere(game, player, obj, ch):
         raise IllegalAction("601.3", f"no rule or effect allows {st.players[player].name} to cast "
                                      f"{ch.name or 'it'} from the {obj.zone}")
-    instant_speed = "instant" in ch.types or "flash" in ch.keywords or as_though_flash(game, player, obj, ch,
-                                                                                       choices)
+    flash = "instant" not in ch.types and "flash" not in ch.keywords and as_though_flash(game, player, obj, ch,
+                                                                                         choices)
+    if flash and from_graveyard:
+        flashback.both_as_though(game, player, obj)
+    instant_speed = "instant" in ch.types or "flash" in ch.keywords or flash
     timing.check_timing(game, player, not instant_speed, f"{ch.name or 'it'} can be cast")
     if any(s.kind == "cast_only" for s in ch.statics):
         check_own_restrictions(game, player, obj, ch)
@@ -57,17 +62,21 @@ def may_begin_casting(game, player: int, obj, ab, choices) -> None:
 
 @enforces("601.3e", "en-2024-11-08/715.3d")
 def allowed_from_elsewhere(game, player: int, obj, ch) -> bool:
-    """A static ability lets the player cast spells with these characteristics from the top of their library;
-    a card exiled after resolving as an Adventure may be cast by its owner from exile (not as an Adventure)."""
+    """A static ability lets the player cast spells with these characteristics from the top of their library or
+    from their graveyard; a card exiled after resolving as an Adventure may be cast by its owner from exile (not as
+    an Adventure)."""
     st = game.state
+    if castpermission.permission(game, player, obj, ch) is not None:
+        applied("601.3e")
+        return True
     if obj.zone == EXILE and obj.memory.get("adventure") == player and not ch.way:
         applied("en-2024-11-08/715.3d")
         return True
     if obj.zone != LIBRARY or obj.owner != player or st.players[player].library[-1:] != [obj.id]:
         return False
     for source, static in statics.statics_of_kind(game, "cast_from"):
-        if source.controller == player and matches(game, obj, static.params["spells"], player, ch=ch,
-                                                   any_zone=True):
+        if static.params.get("zone") == "library_top" and source.controller == player and matches(
+                game, obj, static.params["spells"], player, ch=ch, any_zone=True):
             applied("601.3e")
             return True
     return False

@@ -43,7 +43,7 @@ def statics_on_battlefield(game) -> dict[str, list]:
     st = game.state
     copies = _copy_effects(st) if st.effects else ()
     cache = game.statics_cache
-    if cache is not None and cache[0] == st.battlefield and cache[2] == copies:
+    if cache is not None and cache[0] == st.battlefield and cache[2] == copies and cache[3] == st.command:
         return cache[1]
     copied = {oid: e.parts["1a"]["copy_of"] for e in copies for oid in e.locked}
     out: dict[str, list] = {}
@@ -51,7 +51,11 @@ def statics_on_battlefield(game) -> dict[str, list]:
         card = copied.get(oid) or base(game, st.objects[oid])
         for static in card.statics:
             out.setdefault(static.kind, []).append((oid, static))
-    game.statics_cache = (st.battlefield[:], out, copies)
+    for oid in st.command:  # a face-up plane, vanguard … in the command zone (engine.command): its abilities apply
+        if not st.objects[oid].memory.get("face_down"):
+            for static in base(game, st.objects[oid]).statics:
+                out.setdefault(static.kind, []).append((oid, static))
+    game.statics_cache = (st.battlefield[:], out, copies, st.command[:])
     return out
 
 

@@ -14,7 +14,7 @@ activate mana abilities (601.2g), and activating a mana ability follows the same
 """
 from __future__ import annotations
 
-from . import activation, casting, lands, mana, permissions, priority, resolution
+from . import activation, casting, castpermission, lands, mana, nextspell, permissions, priority, resolution, splice
 from .choices import NO_CHOICES
 from .errors import IllegalAction
 from .events import Event
@@ -174,7 +174,15 @@ def cast_spell(game, player: int, obj_id: int, choices) -> int:
     ab = casting.spell_of(game, card, choices.face)
     applied("601.2")
     permissions.may_begin_casting(game, player, card, ab, choices)
+    from_graveyard = card.zone == "graveyard"
     obj = casting.move_to_stack(game, player, obj_id, choices.face)
+    if from_graveyard:
+        castpermission.remember_grants(game, player, card, obj)
+    if game.state.effects:
+        nextspell.begin_on(game, player, obj)
+    if choices.splice:
+        splice.splice_onto(game, player, obj, choices.splice)
+        ab = game.characteristics(obj).spell
     announce_and_pay(game, player, obj, ab, choices)
     permissions.flash_kept(game, obj)
     casting.become_cast(game, player, obj)

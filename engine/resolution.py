@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import conditions, statics
 from .asitenters import keeps_gained
 from .carddefs import AbilityDef, Mode, TriggerDef
+from .castpermission import grant_on_battlefield
 from .continuous import restamp
 from .copies import becomes_copy_as_it_enters, enters_as_copy
 from .effects import Resolution, run_effect
@@ -164,6 +165,7 @@ def resolve_permanent_spell(game, obj, ab, queue: list) -> None:
         new.memory["x"] = ann.x
         new.face = before.face
         keeps_gained(before, new)
+        grant_on_battlefield(before, new)
         if copy_of is not None:
             becomes_copy_as_it_enters(game, new, copy_of)
         if attach_to is not None and aura:

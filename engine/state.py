@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from .costs import Cost
 
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE = "library", "hand", "battlefield", "graveyard", "stack", "exile"
-ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE)
+COMMAND = "command"  # planes, phenomena, schemes, vanguards, conspiracies (engine.command)
+ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE, COMMAND)
 PLAYER_ZONES = (LIBRARY, HAND, GRAVEYARD)
 #: the steps of a turn in order (500.1); each main phase is a step of its own here
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
@@ -94,6 +95,7 @@ class Announcement:
     sacrificed: tuple[str, ...] = ()  # card names sacrificed to pay the cost
     discarded: tuple[str, ...] = ()
     chooser: int | None = None  # the opponent who made the choices the spell gives them (601.6)
+    spent: tuple[int, ...] = ()  # the mana spent to pay the total cost, W U B R G C (601.2h)
 
 
 @dataclass(slots=True)
@@ -167,13 +169,16 @@ class GameState:
     #: continuous effects from resolved spells and abilities that last "this turn" (611.2a): (StaticDef, source
     #: card name, controller) — only kinds that change no characteristics (cost changes)
     effects: list = field(default_factory=list)
+    command: list[int] = field(default_factory=list)  # the command zone (shared, like the battlefield)
+    phased_out: list[int] = field(default_factory=list)  # phased-out permanents (engine.phasing)
 
     def copy(self) -> "GameState":
         return GameState([p.copy() for p in self.players], {k: o.copy() for k, o in self.objects.items()},
                          self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
                          self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
                          dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
-                         self.pending[:], self.delayed[:], self.effects[:])
+                         self.pending[:], self.delayed[:], self.effects[:], self.command[:],
+                         self.phased_out[:])
 
     @property
     def phase(self) -> str:

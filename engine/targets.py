@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .errors import IllegalAction
 from .filters import matches
+from .playereffects import player_hexproof
 from .registry import applied, enforces
 from .state import Target
 
@@ -38,6 +39,8 @@ def is_legal_target(game, slot, target, controller: int, source, x: int = 0) -> 
     st = game.state
     if kind == "P":
         if slot.player is None or ref >= len(st.players) or st.players[ref].lost:
+            return False
+        if player_hexproof(game, ref, controller):
             return False
         return slot.player == "any" or (ref == controller) == (slot.player == "you")
     obj = st.objects.get(ref)

@@ -16,6 +16,7 @@ from .printed import base
 from .registry import applied, enforces
 from .replacement import Replacement, applies_when, exists, handler, replace_event
 from .state import BATTLEFIELD
+from .timestamps import simultaneous
 from .zones import created
 
 EN = "en-2024-11-08/"
@@ -64,6 +65,7 @@ def _create(ctx: Resolution, spec: dict, name: str, copy_of) -> None:
         if replaced and any(_enters_with_a_choice(game, o) for o in made):
             applied("616.1g")  # creating them was modified first; now each one's own effects for entering
     if made:
+        simultaneous(game, made)
         created(game, made, ctx.queue)
     if "link" in spec:
         remember_linked(ctx, spec["link"], made, "battlefield")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import combat, priority, resolution, sba
+from . import combat, phasing, priority, resolution, sba
 from .continuous import end_of_turn
 from .drawing import draw_card
 from .errors import IllegalAction
@@ -136,8 +136,11 @@ def _nothing(game) -> None:
 
 @enforces(EN + "502.3", EN + "502.4")
 def untap(game) -> None:
-    """The active player untaps their permanents; no player receives priority in the untap step."""
+    """Phasing first (502.1); the active player untaps their permanents; no player receives priority in the untap
+    step."""
     st = game.state
+    if st.phased_out or any("phasing" in game.characteristics(st.objects[o]).keywords for o in st.battlefield):
+        phasing.untap_step_phasing(game)
     applied(EN + "502.3")
     tap_all(game, [st.objects[oid] for oid in st.battlefield if st.objects[oid].controller == st.active], False)
     applied(EN + "502.4")

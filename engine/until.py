@@ -18,12 +18,38 @@ from .zones import AFTER_MOVE, move_all
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Until:
-    """Objects (uid, zone) that return when the object ``source_uid`` leaves the battlefield."""
+    """Objects that return when the object ``source_uid`` leaves the battlefield: (uid, zone) for ``return``
+    (610.3); (id, which phasing-out) for ``phase_in`` (610.4, :mod:`engine.phasing`)."""
 
     source_uid: int
     objects: tuple
     card: str
     duration: str = "until"
+    action: str = "return"
+
+
+def source_until(ctx: Resolution, spell_rule: str, trigger_rule: str):
+    """The source whose leaving the battlefield ends an "until" effect — None if it already left before the
+    effect would happen (then the rule for a spell or activated ability, or for a triggered ability, applies:
+    nothing happens)."""
+    source_id = ctx.source_object_id()
+    source = ctx.state.objects.get(source_id) if source_id is not None else None
+    if source is None or source.zone != BATTLEFIELD:
+        applied(trigger_rule if ctx.trigger is not None else spell_rule)
+        return None
+    return source
+
+
+def ended(st, events: list, action: str) -> list:
+    """The :class:`Until` records of ``action`` whose source just left the battlefield with ``events``; they are
+    taken out of the effects."""
+    if not st.effects or not any(isinstance(e, Until) and e.action == action for e in st.effects):
+        return []
+    left = {e.before.uid for e in events if e.before is not None and e.from_zone == BATTLEFIELD}
+    ending = [u for u in st.effects if isinstance(u, Until) and u.action == action and u.source_uid in left]
+    if ending:
+        st.effects = [e for e in st.effects if e not in ending]
+    return ending
 
 
 @effect("exile_until", required=("what",))
@@ -31,10 +57,8 @@ class Until:
 def exile_until(ctx: Resolution, spec: dict) -> None:
     """Exile the objects until the source of the spell or ability leaves the battlefield."""
     st = ctx.state
-    source_id = ctx.source_object_id()
-    source = st.objects.get(source_id) if source_id is not None else None
-    if source is None or source.zone != BATTLEFIELD:
-        applied("610.3b" if ctx.trigger is not None else "610.3a")  # the event already happened: nothing moves
+    source = source_until(ctx, "610.3a", "610.3b")
+    if source is None:
         return
     objs = [o for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD]
     if not objs:
@@ -49,13 +73,9 @@ def returns(game, events: list) -> None:
     """Sources that just left the battlefield: what they exiled "until" then returns, all at once (610.3d), under its
     owner's control (610.3c)."""
     st = game.state
-    if not st.effects or not any(isinstance(e, Until) for e in st.effects):
-        return
-    left = {e.before.uid for e in events if e.before is not None and e.from_zone == BATTLEFIELD}
-    ending = [u for u in st.effects if isinstance(u, Until) and u.source_uid in left]
+    ending = ended(st, events, "return")
     if not ending:
         return
-    st.effects = [e for e in st.effects if e not in ending]
     back = [o.id for o in st.objects.values() if o.ability is None
             and any((o.uid, o.zone) in u.objects for u in ending)]
     applied("610.3")

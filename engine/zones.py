@@ -15,10 +15,12 @@ from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
 from .facedown import revealed
+from .flashback import leaving_the_stack
 from .layers import as_it_enters
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, GRAVEYARD
+from .timestamps import simultaneous
 from .triggers import emit
 
 #: keys of an ``enters`` static ability other modules act on: key -> fn(game, obj, params, queue, entering, chosen)
@@ -54,7 +56,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         before_ch = game.characteristics(before)
         attached = tuple(a for a in st.battlefield if st.objects[a].attached_to == oid) \
             if before.zone == BATTLEFIELD else ()
-        to_zone = instead.get(oid, zone)
+        to_zone = leaving_the_stack(before, instead.get(oid, zone))
         new = st.move(oid, to_zone, controller=controller, bottom=bottom or to_zone != zone)
         if before.face is not None:
             revealed(game, before, new)
@@ -65,6 +67,8 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
         moved.append(new)
         events.append(Event("zone", obj=new.id, player=new.owner, before=before, before_ch=before_ch,
                             from_zone=before.zone, to_zone=to_zone, cause=cause, attached=attached))
+    if len(moved) > 1:
+        simultaneous(game, [m for m in moved if m.zone == BATTLEFIELD])
     emit(game, events + _unattached(game, events))
     for hook in AFTER_MOVE:
         hook(game, events)

@@ -12,8 +12,8 @@ SETUP_ATTRS = ("life", "pool") + ZONES
 #: what ``expect PLAYER …:`` checks
 PLAYER_EXPECT_ATTRS = ("life", "pool", "lost", "won") + ZONES
 #: the options of a cast or an activation, in the order error messages list them
-CAST_OPTIONS = ("from", "face", "mode", "modes", "x", "alternative", "optional", "additional", "hybrid", "target",
-                "divide", "sacrifice", "discard", "mana", "pay", "chooser")
+CAST_OPTIONS = ("from", "face", "splice", "mode", "modes", "x", "alternative", "optional", "additional", "hybrid",
+                "target", "divide", "sacrifice", "discard", "mana", "pay", "chooser")
 #: every option a step may have: the above, the choices made while resolving, and the decisions made as the
 #: action goes on (triggered abilities, the legend rule)
 OPTIONS = CAST_OPTIONS + ("choose", "trigger", "order", "keep", "replace", "tokens")

@@ -61,6 +61,7 @@ class Runner:
             p.previous_turn = p.last_turn - n
         for line, player, attr, value in self.sc.setup:
             SETUP.get(attr, _set_zone)(self, line, self.players[player], attr, value)
+        self.game.begin()
 
     _ITEM = re.compile(r"^(?:(?P<n>\d+)x\s+)?(?P<name>.+?)(?:\s+\((?P<attrs>[^()]*)\))?(?:\s+as\s+(?P<label>[\w-]+))?"
                        r"(?:\s+\((?P<attrs2>[^()]*)\))?$")

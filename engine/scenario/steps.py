@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from .. import command
 from ..costs import CostSyntaxError, pool_from
 from ..errors import IllegalAction
 from ..game import Choices, ManaActivation
@@ -46,6 +47,11 @@ def _from(names: Names, ch: Choices, opt: Option, step: Step) -> None:
 
 def _face(names: Names, ch: Choices, opt: Option, step: Step) -> None:
     ch.face = opt.value
+
+
+def _splice(names: Names, ch: Choices, opt: Option, step: Step) -> None:
+    """``splice: Gletscherstrahl``: cards revealed from the caster's hand to splice onto the spell (702.47)."""
+    ch.splice = ch.splice + tuple(split_list(opt.value))
 
 
 def _modes(names: Names, ch: Choices, opt: Option, step: Step) -> None:
@@ -151,7 +157,8 @@ def _chooser(names: Names, ch: Choices, opt: Option, step: Step) -> None:
 
 #: one handler per option key (the parser accepts exactly these keys: model.OPTIONS)
 OPTIONS: dict[str, OptionHandler] = {
-    "from": _from, "face": _face, "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative,
+    "from": _from, "face": _face, "splice": _splice,
+    "mode": _modes, "modes": _modes, "x": _x, "alternative": _alternative,
     "optional": _optional,
     "additional": _additional, "target": _target, "divide": _divide, "sacrifice": _sacrifice, "discard": _discard,
     "mana": _mana, "pay": _pay, "choose": _choose, "trigger": _trigger, "order": _order, "keep": _keep,
@@ -355,10 +362,14 @@ def _concede(names: Names, step: Step) -> IllegalAction | None:
 
 
 def _turn_face_up(names: Names, step: Step) -> IllegalAction | None:
-    """``Alice turns karte face up``: the special action of 702.34d (morph cost paid with ``mana:``/``pay:``)."""
+    """``Alice turns karte face up``: the special action of 702.34d (morph cost paid with ``mana:``/``pay:``); a
+    card in the command zone: a plane, phenomenon or scheme (planeswalking, setting it in motion) or a
+    conspiracy with hidden agenda (:mod:`engine.command`)."""
     game, p = names.game, _player(names, step)
     ch = choices(names, step)
     oid = names.ref(step.line, _ref(step))
+    if game.state.objects[oid].zone == "command":
+        return game.act(command.turn_face_up, p, oid, choices=ch)
     return game.act(turn_face_up, p, oid, ch, choices=ch)
 
 

@@ -41,6 +41,9 @@ BAD = {
     "effect key": (GOOD.replace("amount = 1,", "amount = 1, wieviel = 2,"), 6, "effects[0].wieviel: unknown key"),
     "static kind": (GOOD + 'statics = [{ kind = "kosten" }]\n', 7, "statics[0].kind: unknown static ability kind"),
     "mana cost": (GOOD.replace('cost = "{R}"', 'cost = "{R}{Q}"'), 2, "cost: unknown mana symbol {Q}"),
+    "no tie rule (609.5)": ('name = "T"\ntypes = ["sorcery"]\neffects = [{ do = "for_most", of = "most_life", '
+                            'effects = [{ do = "lose_life", who = "each", amount = 3 }] }]\n', 3,
+                            "effects[0]: missing 'tie'"),
     "second ability": ('name = "A"\ntypes = ["artifact"]\n\n[[abilities]]\ncost = "{T}"\n'
                        'effects = [{ do = "add_mana", mana = "{G}" }]\n\n[[abilities]]\ncost = "{1}"\n'
                        'effects = [\n  { do = "gain_life", who = "you", amount = 1 },\n'
