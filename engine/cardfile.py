@@ -291,6 +291,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "morph": {"cost": MANA_COST, "as_turned_face_up": Word(("color",), "choice"), "link": NAME, "text": TEXT},
     "enters_as_copy": {"of": FILTER, "text": TEXT},
     "chosen_protection": {"link": NAME, "text": TEXT},
+    "buyback": {"cost": NAME, "text": TEXT},
     "replace": {"event": Word(("damage", "to_graveyard", "enters", "draw", "gain_life", "counters", "pay_life",
                                "create_token"),
                               "event"),

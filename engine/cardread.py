@@ -12,7 +12,7 @@ from . import conditions
 from .carddefs import AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlot, TriggerDef
 from .cardschema import Path, SchemaError
 from .costs import Cost, ManaCost, Requirement, parse_cost_string
-from .effects import EVENT_WORDS, LINKED, PLAYER_WORDS, SELF_WORDS
+from .effects import CONTROLLER_OF, EVENT_WORDS, LINKED, PLAYER_WORDS, SELF_WORDS
 from .filters import Filter
 
 #: effect keys that name a target word (or, where marked, a player word too)
@@ -42,6 +42,9 @@ def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardD
     triggers = tuple(_trigger(t, i + 1, (*path, "triggers", i), tokens, file)
                      for i, t in enumerate(data.get("triggers", [])))
     pending = tuple(f"{s.params.get('rule', '?')}: {s.params.get('text', '')}" for s in statics if s.kind == "pending")
+    for i, s in enumerate(statics):
+        if s.kind == "buyback":   # 702.27a: the buyback cost is one of the spell's optional costs
+            _names_cost(s.params["cost"], [n.name for n in spell.optional] if spell else [], (*path, "statics", i))
     keywords = frozenset(data.get("keywords", []))
     faces = {f["name"]: _face(f, data, file, (*path, "faces", i), tokens) for i, f in enumerate(data.get("faces", []))}
     cda = bool(keywords & {"devoid", "changeling"}) or any(s.kind == "cda" and "colors" in s.params for s in statics)
@@ -236,9 +239,11 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
 def _check_references(spec: dict, path: Path, slots: set[str]) -> None:
     for key, players_too in REF_KEYS.items():
         value = spec.get(key)
+        if players_too and isinstance(value, str) and value.startswith(CONTROLLER_OF):
+            value = value[len(CONTROLLER_OF):]   # "its controller": the controller of that target
         if value is not None and value not in slots and not (players_too and value in PLAYER_WORDS) \
                 and not value.startswith(LINKED):
-            words = f" or one of {', '.join(PLAYER_WORDS)}" if players_too else ""
+            words = f" or one of {', '.join(PLAYER_WORDS)}, {CONTROLLER_OF}TARGET" if players_too else ""
             raise SchemaError((*path, key), f"{value!r} names no target of this spell or ability"
                                             f" (targets and words: {', '.join(sorted(slots)) or 'none'}){words}")
 

@@ -30,6 +30,8 @@ EVENT_WORDS = ("it", "that_player", "blocked", "sacrificed")
 SELF_WORDS = ("self",)
 #: "linked:NAME" — the objects a linked ability of the same object moved (607.2a, 607.2c)
 LINKED = "linked:"
+#: prefix of a player word naming the controller of a target object ("controller:kreatur": "its controller")
+CONTROLLER_OF = "controller:"
 ZONE_WORDS = ("hand", "graveyard", "exile", "battlefield", "library_top", "library_bottom")
 
 
@@ -86,6 +88,8 @@ class Resolution:
         if who == "that_player":
             event = self.trigger.event if self.trigger is not None else None
             return [event.player] if event is not None and event.player is not None else []
+        if who.startswith(CONTROLLER_OF):
+            return [o.controller for o in self.objects(who[len(CONTROLLER_OF):])]
         return [ref for kind, ref in self.legal.get(who, ()) if kind == "P"]
 
     def targets(self, ref) -> list:

@@ -171,6 +171,9 @@ def _numbers(game, flt: Filter, obj, ch, x: int, source_id=None) -> bool:
             return False
         if flt.mana_value_parity and (mv % 2 == 0) != (flt.mana_value_parity == "even"):
             return False
-    if flt.power_max is not None and (ch.power is None or game.power(obj) > flt.power_max):
+    if flt.power_max is None and flt.power_min is None:
+        return True
+    power = game.power(obj)   # after the layers: a characteristic-defining ability counts (604.3)
+    if power is None:
         return False
-    return not (flt.power_min is not None and (ch.power is None or game.power(obj) < flt.power_min))
+    return (flt.power_max is None or power <= flt.power_max) and (flt.power_min is None or power >= flt.power_min)

@@ -20,7 +20,6 @@ from .instead import destruction, self_replacement
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
-from .timestamps import simultaneous
 from .triggers import Triggered, emit
 from .zones import move_all, tap_all
 

@@ -18,7 +18,7 @@ from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .registry import applied, enforces
 from .ruleobjects import StackedByRule
-from .state import BATTLEFIELD, EXILE, GRAVEYARD
+from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND
 from .targets import active_slots, recheck_targets
 from .triggers import Delayed, emit
 from .zones import move
@@ -118,6 +118,8 @@ def finish_resolution(game, obj) -> None:
             st.remove(obj.id)
         elif before_ch.way == "adventure":
             adventure_to_exile(game, obj)
+        elif bought_back(obj, before_ch):
+            move(game, obj.id, HAND)
         else:
             move(game, obj.id, GRAVEYARD)
     waiting = len(st.pending)
@@ -205,6 +207,19 @@ def bestow_fails(game, obj) -> None:
     applied("608.3b")
     applied("en-2024-11-08/702.103e")
     obj.face = None
+
+
+@enforces("en-2024-11-08/702.27a", "614.1a")
+def bought_back(obj, ch) -> bool:
+    """Buyback (702.27a): "if the buyback cost was paid, put this spell into its owner's hand instead of into that
+    player's graveyard as it resolves" — a replacement effect of the spell itself (614.1a).  A spell countered or
+    leaving the stack otherwise goes where it would."""
+    paid = set(obj.ann.optional) if obj.ann else set()
+    if not any(s.kind == "buyback" and s.params["cost"] in paid for s in ch.statics):
+        return False
+    applied("en-2024-11-08/702.27a")
+    applied("614.1a")
+    return True
 
 
 @enforces("en-2024-11-08/715.3d")
