@@ -39,8 +39,8 @@ FOREIGN_KEYS = {
 }
 PRIMARY_KEYS: dict[str, str | tuple[str, ...]] = {"source_lines": ("document_id", "line", "col_start")}
 INDEXES = (("rules", ["edition_id", "norm"]), ("rules", ["edition_id", "seq"]), ("rules", ["parent_id"]),
-           ("items", ["rule_id"]), ("items", ["edition_id", "kind"]), ("refs", ["target_rule_id"]), ("refs", ["from_rule_id"]),
-           ("refs", ["from_item_id"]))
+           ("items", ["rule_id"]), ("items", ["edition_id", "kind"]), ("refs", ["target_rule_id"]),
+           ("refs", ["from_rule_id"]), ("refs", ["from_item_id"]))
 FTS = {"rules": ["number", "title", "text", "lemmas"], "items": ["title", "text", "lemmas"]}
 
 
