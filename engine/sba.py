@@ -54,6 +54,8 @@ def _conditions(game) -> dict[str, list]:
             found["walkers"].append(oid)
         if "Aura" in ch.subtypes and not _attached_legally(game, obj, ch):
             found["auras"].append(oid)
+        if "Equipment" in ch.subtypes and obj.attached_to is not None and not _equips_legally(game, obj, ch):
+            found["equipment"].append(oid)
         if "legendary" in ch.supertypes:
             legends.setdefault(ch.name, []).append(oid)
         if obj.counters.get("+1/+1") and obj.counters.get("-1/-1"):
@@ -99,7 +101,7 @@ def _watch(game) -> tuple[bool, list[int]]:
     always, creatures = False, []
     for oid in st.battlefield:
         ch = game.characteristics(st.objects[oid])
-        if "legendary" in ch.supertypes or "Aura" in ch.subtypes or "planeswalker" in ch.types:
+        if "legendary" in ch.supertypes or ch.subtypes & {"Aura", "Equipment"} or "planeswalker" in ch.types:
             always = True
         if "creature" in ch.types:
             creatures.append(oid)
@@ -124,7 +126,24 @@ def _attached_legally(game, aura, ch) -> bool:
     target = st.objects.get(aura.attached_to) if aura.attached_to is not None else None
     if target is None or target.zone != BATTLEFIELD:
         return False
-    return not any(f"protection:{c}" in game.keywords(target) for c in ch.colors)  # 702.16c
+    return not protected_from(game, target, ch, EN + "702.16c")
+
+
+def _equips_legally(game, equipment, ch) -> bool:
+    target = game.state.objects.get(equipment.attached_to)
+    if target is None or target.zone != BATTLEFIELD or "creature" not in game.characteristics(target).types:
+        return False
+    return not protected_from(game, target, ch, EN + "702.16d")
+
+
+@enforces(EN + "702.16c", EN + "702.16d")
+def protected_from(game, permanent, attached_ch, rule: str) -> bool:
+    """Protection from a colour: the permanent can't be enchanted by Auras (702.16c) or equipped by Equipment
+    (702.16d) of that colour — one already attached is attached illegally."""
+    if any(f"protection:{c}" in game.keywords(permanent) for c in attached_ch.colors):
+        applied(rule)
+        return True
+    return False
 
 
 @enforces(EN + "704.5a", EN + "704.5b")
@@ -233,6 +252,14 @@ def unattached_auras(game, ids: list[int], graveyard: list[int]) -> None:
     graveyard.extend(ids)
 
 
+@enforces(EN + "704.5n")
+def unattached_equipment(game, ids: list[int], graveyard: list[int]) -> None:
+    """An Equipment attached to an illegal permanent becomes unattached; it stays on the battlefield."""
+    applied(EN + "704.5n")
+    for oid in ids:
+        game.state.objects[oid].attached_to = None
+
+
 @enforces(EN + "704.5d")
 def tokens_cease(game, ids: list[int], graveyard: list[int]) -> None:
     """A token in a zone other than the battlefield ceases to exist."""
@@ -263,5 +290,6 @@ def _to_graveyard(game, graveyard: list[int]) -> None:
 ACTIONS = [("losers", players_lose), ("zero", zero_toughness), ("lethal", lethal_damage),
            ("deathtouch", deathtouch_damage), ("walkers", zero_loyalty),
            ("legends", lambda game, groups, graveyard: game.variants.legend_rule(game, groups, graveyard)),
-           ("auras", unattached_auras), ("counters", counters_cancel), ("tokens", tokens_cease)]
+           ("auras", unattached_auras), ("equipment", unattached_equipment), ("counters", counters_cancel),
+           ("tokens", tokens_cease)]
 EMPTY = [key for key, _ in ACTIONS]
