@@ -79,9 +79,22 @@ def _test_of(eff: Continuous):
     answer as :func:`engine.continuous.affects`, without its general criteria for the two common cases."""
     if eff.locked is not None:
         return _in_locked_set
-    if eff.objects.__class__ is Filter and eff.objects == Filter(types=eff.objects.types):
+    if eff.objects.__class__ is Filter and _only_types(eff.objects):
         return _of_type
     return affects
+
+
+#: id(filter) -> (the filter, whether its criteria name only card types): filters are card data, kept for good
+_ONLY_TYPES: dict = {}
+
+
+def _only_types(flt: Filter) -> bool:
+    known = _ONLY_TYPES.get(id(flt))
+    if known is None or known[0] is not flt:
+        if len(_ONLY_TYPES) > 10_000:  # filters made on the fly (none today): keep the table bounded
+            _ONLY_TYPES.clear()
+        known = _ONLY_TYPES[id(flt)] = (flt, flt == Filter(types=flt.types))
+    return known[1]
 
 
 def _in_locked_set(game, eff: Continuous, obj, ch) -> bool:
