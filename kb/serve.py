@@ -2,7 +2,11 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import os
+import signal
+import socket
+import threading
 from pathlib import Path
 
 from datasette.app import Datasette
@@ -149,15 +153,6 @@ def make_datasette(db_path: Path, debug_pages: bool = False) -> Datasette:
     )
 
 
-#: environment of the worker processes of ``kb serve --workers N`` (uvicorn starts each from an import string)
-_ENV_DB, _ENV_DEBUG = "KB_SERVE_DB", "KB_SERVE_DEBUG_PAGES"
-
-
-def worker_app():
-    """The ASGI app of one server worker process (see :func:`serve`)."""
-    return make_datasette(Path(os.environ[_ENV_DB]), os.environ.get(_ENV_DEBUG) == "1").app()
-
-
 def default_workers() -> int:
     """One server process per CPU, at most 2: the Python part of a request holds one core."""
     return max(1, min(2, os.cpu_count() or 1))
@@ -165,7 +160,7 @@ def default_workers() -> int:
 
 def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages: bool = False,
           workers: int | None = None) -> None:
-    """Serve the KB; with several ``workers``, each is a process of its own (uvicorn shares the socket)."""
+    """Serve the KB; with several ``workers``, each is a process of its own with its own listening socket."""
     import logging
 
     import uvicorn
@@ -174,13 +169,60 @@ def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages:
     workers = workers or default_workers()
     ds = make_datasette(db_path, debug_pages)   # checks the file before anything listens
     note = ("  (debug pages on)" if debug_pages else "") + (f"  ({workers} processes)" if workers > 1 else "")
-    if workers == 1:
+    if workers == 1 or not hasattr(socket, "SO_REUSEPORT"):
         asyncio.run(ds.invoke_startup())
         print(f"Serving {db_path} read-only at http://{host}:{port}/{note}", flush=True)
-        uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on")
+        uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on", workers=1)
         return
-    os.environ[_ENV_DB] = str(Path(db_path).resolve())
-    os.environ[_ENV_DEBUG] = "1" if debug_pages else ""
-    print(f"Serving {db_path} read-only at http://{host}:{port}/{note}", flush=True)
-    uvicorn.run("kb.serve:worker_app", factory=True, host=host, port=port, workers=workers, log_level="warning",
-                lifespan="on")
+    ctx = multiprocessing.get_context("spawn")
+    go = ctx.Event()
+    workers_ready = [ctx.Event() for _ in range(workers)]
+    procs = [ctx.Process(target=_worker, args=(Path(db_path).resolve(), host, port, debug_pages, ready, go),
+                         daemon=True) for ready in workers_ready]
+    _supervise(procs, workers_ready, go, f"Serving {db_path} read-only at http://{host}:{port}/{note}")
+
+
+def _worker(db_path: Path, host: str, port: int, debug_pages: bool, ready, go) -> None:
+    """One server process.  Each binds its own socket to the same address (``SO_REUSEPORT``), so the kernel
+    spreads the connections over the processes (with one shared socket, the first process to wake up
+    accepts a whole burst of keep-alive connections and the others stay idle).  All of them start to
+    listen together, once every one has loaded what it serves from: a process still starting would
+    otherwise leave the first connections to the others."""
+    import uvicorn
+
+    # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on connections of such a socket, and without it
+    # every response waits ~40 ms for the client's delayed ACK (Nagle's algorithm)
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    sock.bind((host, port))   # a bound socket that does not listen yet receives no connection
+    ds = make_datasette(db_path, debug_pages)
+    asyncio.run(ds.invoke_startup())
+    ready.set()
+    go.wait()
+    uvicorn.Server(uvicorn.Config(ds.app(), log_level="warning", lifespan="on")).run(sockets=[sock])
+
+
+def _supervise(procs: list, ready: list, go, banner: str) -> None:
+    """Start the worker processes, let them listen once all are ready, and run them until one ends or the
+    server is stopped (Ctrl-C, SIGTERM); then stop them all."""
+    stop = threading.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stop.set())
+    for p in procs:
+        p.start()
+    try:
+        while not stop.is_set() and all(p.is_alive() for p in procs):
+            if not go.is_set() and all(r.is_set() for r in ready):
+                go.set()
+                print(banner, flush=True)
+            stop.wait(0.05 if not go.is_set() else 0.5)
+    finally:
+        for p in procs:
+            if p.is_alive():
+                p.terminate()
+        for p in procs:
+            p.join(10)
+    failed = [p.exitcode for p in procs if p.exitcode not in (0, -signal.SIGTERM, None)]
+    if failed and not stop.is_set():
+        raise SystemExit(f"a server process ended with exit code {failed[0]}; the server stopped")
