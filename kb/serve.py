@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import threading
+import time
 from pathlib import Path
 
 from datasette.app import Datasette
@@ -190,6 +191,7 @@ def _worker(db_path: Path, host: str, port: int, debug_pages: bool, ready, go) -
     otherwise leave the first connections to the others."""
     import uvicorn
 
+    _exit_with_parent()
     # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on connections of such a socket, and without it
     # every response waits ~40 ms for the client's delayed ACK (Nagle's algorithm)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -201,6 +203,19 @@ def _worker(db_path: Path, host: str, port: int, debug_pages: bool, ready, go) -
     ready.set()
     go.wait()
     uvicorn.Server(uvicorn.Config(ds.app(), log_level="warning", lifespan="on")).run(sockets=[sock])
+
+
+def _exit_with_parent() -> None:
+    """End this worker when the ``kb serve`` process that started it is gone (killed with SIGKILL, say): a
+    worker must not go on serving the port alone."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="kb-parent-watch").start()
 
 
 def _supervise(procs: list, ready: list, go, banner: str) -> None:
