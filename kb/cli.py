@@ -87,11 +87,12 @@ def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool) -> None:
 def serve(db_path: Path, host: str, port: int, debug_pages: bool, workers: int | None):
     """Serve the KB read-only in Datasette."""
     from .query import KBMissing
+    from .serve import ServeError
     from .serve import serve as run
 
     try:
         run(db_path, host=host, port=port, debug_pages=debug_pages, workers=workers)
-    except KBMissing as e:
+    except (KBMissing, ServeError) as e:
         _fail(e)
 
 

@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from pathlib import Path
@@ -169,6 +170,7 @@ def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     workers = workers or default_workers()
     ds = make_datasette(db_path, debug_pages)   # checks the file before anything listens
+    _check_port(host, port)
     note = ("  (debug pages on)" if debug_pages else "") + (f"  ({workers} processes)" if workers > 1 else "")
     if workers == 1 or not hasattr(socket, "SO_REUSEPORT"):
         asyncio.run(ds.invoke_startup())
@@ -183,6 +185,27 @@ def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages:
     _supervise(procs, workers_ready, go, f"Serving {db_path} read-only at http://{host}:{port}/{note}")
 
 
+class ServeError(Exception):
+    pass
+
+
+def _family(host: str) -> socket.AddressFamily:
+    return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse a port something already listens on — a worker would fail, or, if that is another ``kb serve``,
+    share the port with it — before starting any worker."""
+    probe = socket.socket(_family(host), socket.SOCK_STREAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # connections in TIME_WAIT do not count
+    try:
+        probe.bind((host, port))
+    except OSError as e:
+        raise ServeError(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    finally:
+        probe.close()
+
+
 def _worker(db_path: Path, host: str, port: int, debug_pages: bool, ready, go) -> None:
     """One server process.  Each binds its own socket to the same address (``SO_REUSEPORT``), so the kernel
     spreads the connections over the processes (with one shared socket, the first process to wake up
@@ -194,10 +217,14 @@ def _worker(db_path: Path, host: str, port: int, debug_pages: bool, ready, go) -
     _exit_with_parent()
     # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on connections of such a socket, and without it
     # every response waits ~40 ms for the client's delayed ACK (Nagle's algorithm)
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock = socket.socket(_family(host), socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-    sock.bind((host, port))   # a bound socket that does not listen yet receives no connection
+    try:
+        sock.bind((host, port))   # a bound socket that does not listen yet receives no connection
+    except OSError as e:
+        print(f"kb serve: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
     ds = make_datasette(db_path, debug_pages)
     asyncio.run(ds.invoke_startup())
     ready.set()

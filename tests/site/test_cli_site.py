@@ -33,3 +33,17 @@ def test_standalone_diff_report_links(kb_db, tmp_path):
     run("diff", "--from", "de-1999", "--to", "de-2024", "--format", "html", "-o", out, "--base-url",
         "http://kb.example:8080/", "--db", kb_db)
     assert 'href="http://kb.example:8080/rule/de-2024/601.2f"' in out.read_text(encoding="utf-8")
+
+
+def test_kb_serve_refuses_a_port_in_use(kb_db):
+    """A port something listens on is refused with one line, before any server process starts."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        for workers in ("1", "2"):
+            result = run("serve", "--db", kb_db, "--port", port, "--workers", workers)
+            assert result.exit_code == 1, workers
+            assert f"cannot listen on 127.0.0.1:{port}" in result.output and "Traceback" not in result.output
