@@ -76,8 +76,11 @@ def test_canned_queries(get):
 def test_served_read_only_with_metadata_and_facets(get):
     assert get.ds.databases["kb"].is_mutable is False
     r = get("/kb/rules")
-    assert "facet" in r.text and "edition_id" in r.text
     assert "Rule nodes" in r.text  # table description from the metadata
+    assert r.text.count('<td class="col-key ') == 20   # the metadata's page size
+    items = get("/kb/items").text
+    assert 'id="facet-kind"' in items and 'id="facet-edition_id"' in items   # the items' default facets
+    assert 'id="facet-level"' in get("/kb/rules?_facet=level").text     # more on demand
 
 
 def test_table_rows_in_python_match_datasettes_jinja_loop():
