@@ -96,8 +96,8 @@ def metadata(db_name: str = "kb", debug_pages: bool = False) -> dict:
                 "rules": {
                     "description": "Rule nodes: chapter, section, rule, subrule. Printed number, normalised number "
                                    "and text are kept apart; text_norm has canonical mana symbols.",
-                    # no default facet and 20 rows: each facet costs ~9 % of a search page, each row ~1 %
-                    # ("Facet by this" on a column adds one; the site's /search groups by edition anyway)
+                    # no default facet and 20 rows: a facet is a query and a block of the page on every
+                    # search ("Facet by this" on a column adds one; the site's /search groups by edition)
                     "label_column": "key", "sort": "id", "size": 20,
                     "columns": {
                         "key": "edition/normalised number (#line for a duplicate number); links to the rule page",
