@@ -178,6 +178,7 @@ def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages:
         print(f"Serving {db_path} read-only at http://{host}:{port}/{note}", flush=True)
         uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on", workers=1)
         return
+    print(f"Starting {workers} server processes (each loads the lemma dictionaries first) …", flush=True)
     ctx = multiprocessing.get_context("spawn")
     go = ctx.Event()
     workers_ready = [ctx.Event() for _ in range(workers)]
