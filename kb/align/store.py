@@ -9,6 +9,7 @@ import multiprocessing
 import os
 import pickle
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property
@@ -462,29 +463,13 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
         "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
         "editions": ", ".join(sorted(members[anchor])),
     } for anchor, cid in concept_id.items()])
-    db["alignments"].create({
-        "id": int, "pair": str, "source_edition": str, "target_edition": str, "source_rule_id": int,
-        "source_item_id": int, "target_rule_id": int, "target_item_id": int, "source_number": str,
-        "target_number": str, "score": float, "relation": str, "method": str, "evidence": str,
-    }, pk="id", foreign_keys=[("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"),
-                              ("source_item_id", "items", "id"), ("target_item_id", "items", "id")])
-    rows: list[dict] = []
+    db["alignments"].create(ALIGNMENT_COLUMNS, pk="id", foreign_keys=[
+        ("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"), ("source_item_id", "items", "id"),
+        ("target_item_id", "items", "id")])
     counts: Counter[str] = Counter()
-    for (src_ed, tgt_ed, _kind), links in runs.items():
-        for link in links:
-            s, t = link.source, link.target
-            rows.append({
-                "id": len(rows) + 1, "pair": f"{src_ed} → {tgt_ed}", "source_edition": src_ed, "target_edition": tgt_ed,
-                "source_rule_id": s.id if s.kind == "rule" else None,
-                "source_item_id": s.id if s.kind != "rule" else None,
-                "target_rule_id": t.id if t is not None and t.kind == "rule" else None,
-                "target_item_id": t.id if t is not None and t.kind != "rule" else None,
-                "source_number": s.norm or s.key.split("/")[-1], "target_number": (t.norm or t.key.split("/")[-1])
-                if t is not None else None, "score": link.score, "relation": link.relation,
-                "method": link.method, "evidence": json.dumps(link.evidence, ensure_ascii=False, sort_keys=True),
-            })
-            counts[f"{src_ed} → {tgt_ed}"] += 1
-    _insert(db, "alignments", rows)
+    with db.conn:
+        db.conn.executemany(f"insert into alignments ({', '.join(ALIGNMENT_COLUMNS)}) "
+                            f"values ({', '.join('?' for _ in ALIGNMENT_COLUMNS)})", _alignment_rows(runs, counts))
     for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
         db["alignments"].create_index(cols)
     if "concept_id" not in db["rules"].columns_dict:
@@ -505,6 +490,42 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     if progress:
         progress(", ".join(f"{k}: {v}" for k, v in counts.items()))
     return dict(counts)
+
+
+ALIGNMENT_COLUMNS = {
+    "id": int, "pair": str, "source_edition": str, "target_edition": str, "source_rule_id": int,
+    "source_item_id": int, "target_rule_id": int, "target_item_id": int, "source_number": str,
+    "target_number": str, "score": float, "relation": str, "method": str, "evidence": str,
+}
+
+
+def _alignment_rows(runs: dict, counts: Counter) -> Iterator[tuple]:
+    """The ``alignments`` rows (in :data:`ALIGNMENT_COLUMNS` order) of every pair's links; ``counts`` per pair."""
+    evidence: dict[tuple, str] = {}   # the same evidence recurs: most links of consecutive editions are alike
+    n = 0
+    for (src_ed, tgt_ed, _kind), links in runs.items():
+        pair = f"{src_ed} → {tgt_ed}"
+        if links:
+            counts[pair] += len(links)
+        for link in links:
+            n += 1
+            s, t = link.source, link.target
+            yield (n, pair, src_ed, tgt_ed, s.id if s.kind == "rule" else None, s.id if s.kind != "rule" else None,
+                   t.id if t is not None and t.kind == "rule" else None,
+                   t.id if t is not None and t.kind != "rule" else None,
+                   s.norm or s.key.split("/")[-1], (t.norm or t.key.split("/")[-1]) if t is not None else None,
+                   link.score, link.relation, link.method, _evidence_json(link.evidence, evidence))
+
+
+def _evidence_json(ev: dict, memo: dict[tuple, str]) -> str:
+    try:
+        key = tuple(sorted(ev.items()))
+        hash(key)
+    except TypeError:   # a list or dict among the values
+        return json.dumps(ev, ensure_ascii=False, sort_keys=True)
+    if key not in memo:
+        memo[key] = json.dumps(ev, ensure_ascii=False, sort_keys=True)
+    return memo[key]
 
 
 def _insert(db, table: str, rows: list[dict]) -> None:
