@@ -470,7 +470,8 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     with db.conn:
         db.conn.executemany(f"insert into alignments ({', '.join(ALIGNMENT_COLUMNS)}) "
                             f"values ({', '.join('?' for _ in ALIGNMENT_COLUMNS)})", _alignment_rows(runs, counts))
-    for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
+    for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"],
+                 ["source_edition", "target_edition"]):   # one pair's rows (the diffs stage reads each pair)
         db["alignments"].create_index(cols)
     if "concept_id" not in db["rules"].columns_dict:
         # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
