@@ -50,32 +50,27 @@ def _number_link(row, value: str, column: str, prefix: str):
     return Markup('<a href="{}">{}</a>').format(rule_path(edition, norm, prefix), value)
 
 
-def _rendered(table: str | None, column: str) -> bool:
-    """Whether a cell of ``column`` (of ``table``; None for query results) may be rendered here: most are not,
-    and Datasette asks for every cell of a page."""
-    if table is None:
-        return column in NUMBER_COLUMNS or column in ("text", "key")
-    return table == "diffs" or column == "key" or (table, column) in LINKED_TEXT
-
-
 @hookimpl
 def render_cell(row, value, column, table, database, datasette):
-    if not isinstance(value, str) or not _rendered(table, column):
+    """Links in cells.  Datasette asks for every cell of a page: one that needs nothing returns at once."""
+    if not isinstance(value, str):
+        return None
+    if table == "diffs":
+        return diff_cell(value, column, table, row, datasette.urls.path("/"))
+    linked_text = (table, column) in LINKED_TEXT or (table is None and column == "text")
+    numbered = table is None and column in NUMBER_COLUMNS
+    if row is None or not (linked_text or numbered or column == "key"):
         return None
     prefix = datasette.urls.path("/")
-    html = diff_cell(value, column, table, row, prefix)
-    if html is not None or row is None:
-        return html
-    keys = row.keys()
-    if table is None and column in NUMBER_COLUMNS:
+    if numbered:
         return _number_link(row, value, column, prefix)
+    keys = row.keys()
     if "edition_id" not in keys:
         return None
-    edition = _plain(row["edition_id"])
-    if (table, column) in LINKED_TEXT or (table is None and column == "text"):
+    if linked_text:
         bare = "kind" in keys and row["kind"] == "index"
-        return linkify(value, edition, prefix, bare=bare)
-    if column == "key" and "/" in value:
+        return linkify(value, _plain(row["edition_id"]), prefix, bare=bare)
+    if "/" in value:   # the key column: edition/number
         ed, _, rest = value.partition("/")
         return Markup('<a href="{}">{}</a>').format(rule_path(ed, rest.split("#")[0], prefix), value)
     return None

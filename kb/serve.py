@@ -173,9 +173,10 @@ def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages:
     ds = make_datasette(db_path, debug_pages)   # checks the file before anything listens
     _check_port(host, port)
     note = ("  (debug pages on)" if debug_pages else "") + (f"  ({workers} processes)" if workers > 1 else "")
+    banner = f"Serving {db_path} read-only at http://{host}:{port}/{note}"
     if workers == 1 or not hasattr(socket, "SO_REUSEPORT"):
         asyncio.run(ds.invoke_startup())
-        print(f"Serving {db_path} read-only at http://{host}:{port}/{note}", flush=True)
+        print(banner, flush=True)
         uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on", workers=1)
         return
     print(f"Starting {workers} server processes (each loads the lemma dictionaries first) …", flush=True)
@@ -184,7 +185,7 @@ def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages:
     workers_ready = [ctx.Event() for _ in range(workers)]
     procs = [ctx.Process(target=_worker, args=(Path(db_path).resolve(), host, port, debug_pages, ready, go),
                          daemon=True) for ready in workers_ready]
-    _supervise(procs, workers_ready, go, f"Serving {db_path} read-only at http://{host}:{port}/{note}")
+    _supervise(procs, workers_ready, go, banner)
 
 
 class ServeError(Exception):

@@ -480,8 +480,6 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     with db.conn:
         db.conn.executemany("update rules set concept_id = ? where id = ?",
                             [(concept_id[concept_of[k]], rid) for k, rid in rule_ids.items()])
-    if not any(fk.column == "concept_id" for fk in db["rules"].foreign_keys):
-        db["rules"].add_foreign_key("concept_id", "concepts", "id")
     db["rules"].create_index(["concept_id"], if_not_exists=True)
     db["edition_pairs"].insert_all(({
         "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
