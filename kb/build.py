@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import multiprocessing
 import os
 import sqlite3
 import time
@@ -37,7 +38,9 @@ from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
 from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, texts_of
+from .rulesets import comparison_results
 from .rulesets import store as rulesets_store
+from .trace import scenario_results as trace_results
 from .trace import store as trace_store
 
 
@@ -132,6 +135,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
     _remove_leftovers(db_path)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     tmp.unlink(missing_ok=True)
+    games = _start_games(cache_root) if with_stages else None
     try:
         db = sqlite_utils.Database(tmp)
         schema.create(db, manifest)
@@ -146,7 +150,8 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         t = time.perf_counter()
         schema.finish(db)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
-        if with_stages:
+        if games is not None:
+            games.join()
             for name, func in stages(cache_root, workers):
                 t = time.perf_counter()
                 func(db)
@@ -159,9 +164,28 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
+        if games is not None and games.is_alive():
+            games.terminate()
     report.timings["total"] = time.perf_counter() - t0
     progress(f"wrote {db_path} in {report.timings['total']:.2f}s")
     return report
+
+
+def _start_games(cache_root: Path) -> multiprocessing.process.BaseProcess:
+    """Play the engine's games (the scenarios and the rule-set comparisons) in a process of their own while the
+    documents are lemmatised and written: they depend on the engine and its data only, and the stages that
+    need them take them from the cache (:func:`kb.trace.engine_runs`), so a core that would idle plays them."""
+    proc = multiprocessing.get_context("fork").Process(target=_play_games, args=(cache_root,), daemon=True)
+    proc.start()
+    return proc
+
+
+def _play_games(cache_root: Path) -> None:
+    try:
+        trace_results(cache_dir=cache_root)
+        comparison_results(cache_root)
+    except Exception:   # noqa: BLE001 - the stages play the games again and report what is wrong with file:line
+        pass
 
 
 def _counts(db: sqlite_utils.Database) -> dict[str, int]:

@@ -8,10 +8,19 @@ and is indexed by FTS5 beside the printed text.
 """
 from __future__ import annotations
 
+import hashlib
+import marshal
 import re
+import sys
 from functools import lru_cache
+from pathlib import Path
 
 import simplemma
+from simplemma.strategies.dictionaries.dictionary_factory import (
+    DATA_FOLDER,
+    DefaultDictionaryFactory,
+    MappingStrToByteString,
+)
 
 SUPPORTED = ("de", "it", "en")
 _WORD = re.compile(r"[^\W\d_]{2,}")
@@ -24,13 +33,62 @@ def _tokenizer(lang: str):
     return spacy.blank(lang).tokenizer
 
 
+#: decoded copies of simplemma's dictionaries, beside the installed packages (``scripts/setup.sh`` writes them)
+DECODED_DIR = Path(sys.prefix) / "share" / "mtg-rules-kb" / "simplemma"
+
+
+def _decoded_path(lang: str) -> Path:
+    """Where the decoded copy of a shipped dictionary lives, named after the compressed file's SHA-256 (so a
+    simplemma upgrade that changes the dictionary never reads a stale copy)."""
+    digest = hashlib.sha256((DATA_FOLDER / f"{lang}.plzma").read_bytes()).hexdigest()[:16]
+    return DECODED_DIR / f"{lang}-{digest}.marshal"
+
+
+class _Dictionaries(DefaultDictionaryFactory):
+    """simplemma's shipped dictionaries, read from a decoded copy when there is one.
+
+    simplemma decodes its lzma-compressed, front-coded dictionaries in Python on first use (German: 1.1
+    million entries, over a second); the same dict written with ``marshal`` loads in a third of that.
+    Without a copy (or with an unreadable one) the shipped file is decoded as usual: same entries either way.
+    """
+
+    __slots__ = ()
+
+    def _get_dictionary_uncached(self, lang: str):
+        try:
+            data = marshal.loads(_decoded_path(lang).read_bytes())
+        except (OSError, ValueError, EOFError, TypeError):
+            return super()._get_dictionary_uncached(lang)
+        return MappingStrToByteString(data) if isinstance(data, dict) else super()._get_dictionary_uncached(lang)
+
+
+_LEMMATIZER = simplemma.Lemmatizer(
+    lemmatization_strategy=simplemma.strategies.DefaultStrategy(dictionary_factory=_Dictionaries()))
+
+
+def prepare(langs: tuple[str, ...] = SUPPORTED) -> list[Path]:
+    """Write the decoded copies of the dictionaries of ``langs`` that are missing (run once at setup)."""
+    from simplemma.strategies.dictionaries.dictionary_factory import _load_dictionary_from_disk
+
+    written = []
+    for lang in langs:
+        path = _decoded_path(lang)
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(marshal.dumps(_load_dictionary_from_disk(lang)))
+            tmp.replace(path)
+            written.append(path)
+    return written
+
+
 @lru_cache(maxsize=200_000)
 def lemma(word: str, lang: str) -> str:
     """Lower-cased lemma of one word; a language simplemma does not cover gives the word itself."""
     if lang not in SUPPORTED:
         return word.lower()
     try:
-        return simplemma.lemmatize(word, lang=lang).lower()
+        return _LEMMATIZER.lemmatize(word, lang=lang).lower()
     except ValueError:
         return word.lower()
 
@@ -88,3 +146,8 @@ def fts_query(query: str, lang: str) -> str:
     """An FTS5 query that matches the lemmas of every word of ``query`` (AND)."""
     words = lemmatize(query, lang).split() or _WORD.findall(query.lower())
     return " ".join('"' + w.replace('"', "") + '"' for w in words)
+
+
+if __name__ == "__main__":   # python -m kb.lemmas: prepare the decoded dictionaries (scripts/setup.sh)
+    for written in prepare():
+        print(f"setup: decoded simplemma's dictionary into {written}")

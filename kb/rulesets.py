@@ -281,19 +281,25 @@ def divergence_rows(db, comparisons: list[Comparison]) -> list[dict]:
     return unique
 
 
-def store(db, cache_dir=None) -> None:
-    """Write ``rule_divergences``: for each rule that makes a comparison scenario's games diverge, the scenario,
-    the step and how the games differ there (the rule pages' "in play" and the diff reports read it).  The games
-    come from ``cache_dir`` when nothing they depend on changed (:func:`kb.trace.engine_runs`)."""
+def comparison_results(cache_dir=None) -> list[Comparison]:
+    """The games of every comparison scenario, played under each rule set (from ``cache_dir`` when nothing they
+    depend on changed: :func:`kb.trace.engine_runs`)."""
     from engine.scenario.compare import compare
 
     from .trace import engine_runs
 
+    return engine_runs(cache_dir, "comparisons", lambda: [compare(p) for p in comparison_scenarios()])
+
+
+def store(db, cache_dir=None) -> None:
+    """Write ``rule_divergences``: for each rule that makes a comparison scenario's games diverge, the scenario,
+    the step and how the games differ there (the rule pages' "in play" and the diff reports read it).  The games
+    come from ``cache_dir`` when nothing they depend on changed (:func:`kb.trace.engine_runs`)."""
     if "rule_divergences" in db.table_names():
         db["rule_divergences"].drop()
     scenario_ids = ({row["path"]: row["id"] for row in db.query("select id, path from scenarios")}
                     if "scenarios" in db.table_names() else {})
-    comparisons = engine_runs(cache_dir, "comparisons", lambda: [compare(p) for p in comparison_scenarios()])
+    comparisons = comparison_results(cache_dir)
     found = divergence_rows(db, comparisons)
     aligned = enforced_through_alignment(db)
     rules = _rule_ids(db, {row["rule"] for row in found} | {row["rule"] for row in aligned})

@@ -15,6 +15,9 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.installed-*
   touch "$stamp"
 fi
+# simplemma decodes its compressed dictionaries on first use in every process (German: over a second);
+# keep a decoded copy beside the packages (kb/lemmas.py reads it; same entries, a third of the time).
+.venv/bin/python -m kb.lemmas
 # The browser tests drive Debian's Chromium through Playwright (a driver's own browser download cannot
 # reach its servers here): install it from Debian's packages when it is missing.
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then

@@ -32,3 +32,23 @@ def test_every_text_of_the_kb(kb_db):
     assert len({lang for lang, _ in rows}) == 3
     differ = [(lang, text) for lang, text in rows if lemmas.words(text, lang) != spacy_words(text, lang)]
     assert differ == []
+
+
+def test_decoded_dictionary_copy_has_the_shipped_entries(tmp_path, monkeypatch):
+    """The decoded copy that setup writes holds exactly simplemma's entries; without a copy (or with a damaged
+    one) the shipped file is decoded as before, so the lemmas never depend on whether setup wrote it."""
+    import simplemma
+    from simplemma.strategies.dictionaries.dictionary_factory import _load_dictionary_from_disk
+
+    monkeypatch.setattr(lemmas, "DECODED_DIR", tmp_path)
+    shipped = _load_dictionary_from_disk("it")
+    without = lemmas._Dictionaries().get_dictionary("it")
+    assert not list(tmp_path.iterdir()) and len(without) == len(shipped)
+    written = lemmas.prepare(("it",))
+    assert [p.parent for p in written] == [tmp_path] and lemmas.prepare(("it",)) == []
+    copied = lemmas._Dictionaries().get_dictionary("it")
+    assert dict(copied._dict) == shipped
+    written[0].write_bytes(b"not marshal data")
+    assert len(lemmas._Dictionaries().get_dictionary("it")) == len(shipped)
+    for word in ("magie", "giocatori", "lanciate", "creature"):
+        assert lemmas.lemma(word, "it") == simplemma.lemmatize(word, lang="it").lower()
