@@ -284,9 +284,14 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
     report.cached = len(manifest.documents) - len(todo)
     report.parsed = len(todo)
     jobs = [(doc, data_dir, cache.dir.parent, keys[doc.id]) for doc in todo]
-    if len(jobs) > 1 and workers > 1:
+    if jobs and workers > 1:
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
-            results = list(pool.map(_parse_job, jobs))
+            running = pool.map(_parse_job, jobs)
+            # meanwhile the tokenizer and dictionaries their new texts need load here, once: the lemma stage
+            # runs here or in workers forked from here, which inherit them
+            for lang in sorted({e.language for doc in todo for e in doc.editions}):
+                lemmas.warm(lang)
+            results = list(running)
     else:
         results = [_parse_job(job) for job in jobs]
     for doc, (error, message) in zip(todo, results, strict=True):
@@ -352,7 +357,7 @@ def _rows_of(doc: Document, key: str, cache: ParseCache, ids: Ids) -> DocumentRo
 
 def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCache, store: LemmaStore,
                        workers: int, report: BuildReport) -> None:
-    """Lemmatise every distinct text the store lacks, one worker per language when there are many."""
+    """Lemmatise every distinct text the store lacks (on the workers when there are many)."""
     wanted: dict[str, list[str]] = {}
     for doc in manifest.documents:
         doc_texts = cache.texts(keys[doc.id])
@@ -360,17 +365,18 @@ def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCac
             raise BuildError(f"data/{doc.path}: the parse cache lost this document during the build; build again")
         for lang, text in doc_texts:
             wanted.setdefault(lang, []).append(text)
-    # one job per language: a worker loads only its language's dictionary (the German one alone takes
-    # over a second), so the languages load and lemmatise side by side
-    jobs = [(lang, missing) for lang, texts in wanted.items() if (missing := store.missing(lang, texts))]
-    jobs.sort(key=lambda job: -len(job[1]))
-    if not jobs:
+    missing = [(lang, texts) for lang, all_texts in wanted.items() if (texts := store.missing(lang, all_texts))]
+    if not missing:
         return
-    if len(jobs) > 1 and workers > 1 and sum(len(t) for _, t in jobs) >= PARALLEL_TEXTS:
-        with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
+    if workers > 1 and sum(len(t) for _, t in missing) >= PARALLEL_TEXTS:
+        # every language in as many slices as there are workers, so that one language alone (an archive of
+        # English editions) keeps them all busy; the workers are forked from this process, which loaded the
+        # dictionaries while the documents were parsed (:func:`_parse_missing`)
+        jobs = [(lang, texts[k::workers]) for lang, texts in missing for k in range(workers)]
+        with ProcessPoolExecutor(max_workers=workers) as pool:
             results = list(pool.map(_lemmatise_job, jobs))
     else:
-        results = [_lemmatise_job(job) for job in jobs]
+        jobs, results = missing, [_lemmatise_job(job) for job in missing]
     for (lang, texts), lems in zip(jobs, results, strict=True):
         store.add(lang, texts, lems)
         report.lemmatised += len(texts)
