@@ -2,20 +2,25 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from itertools import chain
 
 from .views import Alignment
 
 
 class _Groups:
+    """Union-find over rule keys (kept in the order they are first seen)."""
+
     def __init__(self) -> None:
         self.parent: dict[str, str] = {}
 
     def find(self, x: str) -> str:
-        self.parent.setdefault(x, x)
-        while self.parent[x] != x:
-            self.parent[x] = self.parent[self.parent[x]]
-            x = self.parent[x]
-        return x
+        parent = self.parent
+        root = parent.setdefault(x, x)
+        while parent[root] != root:
+            root = parent[root]
+        while x != root:   # the path walked now points at the root
+            parent[x], x = root, parent[x]
+        return root
 
     def union(self, a: str, b: str) -> None:
         ra, rb = self.find(a), self.find(b)
@@ -49,13 +54,12 @@ def assign_concepts(links: list[Alignment], anchor_rank: dict[str, int] | None =
     rank = anchor_rank or {}
     groups = _Groups()
     edition_of: dict[str, str] = {}
-    for link in (*links, *(translations or ())):
-        if link.source.kind == "rule":
-            groups.find(link.source.key)
-            edition_of[link.source.key] = link.source.edition
-        if link.target is not None and link.target.kind == "rule":
-            groups.find(link.target.key)
-            edition_of[link.target.key] = link.target.edition
+    seen = groups.parent
+    for link in chain(links, translations or ()):
+        for v in (link.source, link.target):
+            if v is not None and v.kind == "rule":
+                seen.setdefault(v.key, v.key)
+                edition_of[v.key] = v.edition
     for link in _best_per_source(translations or []).values():
         assert link.target is not None
         groups.union(link.source.key, link.target.key)

@@ -89,21 +89,25 @@ def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
 
 
 def _identical(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
-    a, b = [_key(v) for v in src], [_key(v) for v in tgt]
+    # each distinct key as a small int: the matcher hashes and compares ints faster than tuples of texts
+    ids: dict[tuple, int] = {}
+    a = [ids.setdefault(_key(v), len(ids)) for v in src]
+    b = [ids.setdefault(_key(v), len(ids)) for v in tgt]
     for block in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         for n in range(block.size):
             m.add(block.a + n, block.b + n, 1.0, "same")
-    left_a: dict[tuple, list[int]] = {}
-    left_b: dict[tuple, list[int]] = {}
+    left_a: dict[int, list[int]] = {}
+    left_b: dict[int, list[int]] = {}
     for i, k in enumerate(a):
         if i not in m.links:
             left_a.setdefault(k, []).append(i)
     for d, k in enumerate(b):
         if d not in m.sources:
             left_b.setdefault(k, []).append(d)
-    for k, ids in left_a.items():
-        if len(ids) == 1 and len(left_b.get(k, ())) == 1 and (k[1] or k[2]):
-            m.add(ids[0], left_b[k][0], 1.0, "moved")
+    key_of = list(ids)
+    for k, at in left_a.items():
+        if len(at) == 1 and len(left_b.get(k, ())) == 1 and (key_of[k][1] or key_of[k][2]):
+            m.add(at[0], left_b[k][0], 1.0, "moved")
 
 
 def _gaps(n_src: int, n_tgt: int, m: _Match) -> list[tuple[list[int], list[int], tuple[int, int], tuple[int, int]]]:
@@ -116,6 +120,9 @@ def _gaps(n_src: int, n_tgt: int, m: _Match) -> list[tuple[list[int], list[int],
     out = []
     prev = (-1, -1)
     for i, d in [*mono, (n_src, n_tgt)]:
+        if i == prev[0] + 1 and d == prev[1] + 1:   # neighbouring anchors: no gap (most of them)
+            prev = (i, d)
+            continue
         gs = [x for x in range(prev[0] + 1, i) if x not in m.links]
         gt = [y for y in range(prev[1] + 1, d) if y not in m.sources]
         if gs or gt:
@@ -145,10 +152,11 @@ def _near(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
 
 
 def _part_of(part: str, whole: str) -> float:
-    """Share of ``part`` found in ``whole`` (0 when ``part`` is not the shorter one)."""
+    """Share of ``part`` found in ``whole`` (0 when ``part`` is not the shorter one or below :data:`CONTAINED`)."""
     if not part or len(part) >= len(whole):
         return 0.0
-    return fuzz.partial_ratio(part, whole) / 100
+    # below the cutoff the share is 0: only shares from CONTAINED on count, and they come out the same
+    return fuzz.partial_ratio(part, whole, score_cutoff=CONTAINED * 100) / 100
 
 
 def _contained(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:

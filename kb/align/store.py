@@ -73,6 +73,8 @@ class PairInput:
     tgt: list[AlignRule]
     terms: list[tuple[str, str]]
     companion: CompanionPair | None = None
+    #: :func:`identical_share` of ``src`` and ``tgt`` when :func:`pair_input` has computed it
+    share: float | None = None
 
     @property
     def cost(self) -> int:
@@ -81,7 +83,10 @@ class PairInput:
     @cached_property
     def full(self) -> bool:
         """A cross-edition pair for the full aligner (not consecutive editions); computed once."""
-        return self.pair.kind == "cross-edition" and identical_share(self.src, self.tgt) < CONSECUTIVE_FROM
+        if self.pair.kind != "cross-edition":
+            return False
+        share = self.share if self.share is not None else identical_share(self.src, self.tgt)
+        return share < CONSECUTIVE_FROM
 
 
 def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules) -> PairInput:
@@ -96,10 +101,14 @@ def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules) -> Pair
     if p.kind == "faq-translation":
         return PairInput(p, items_from_db(db, p.source, ("faq",)), items_from_db(db, p.target, ("faq",)), terms)
     src, tgt = rules(p.source), rules(p.target)
-    if p.kind == "cross-language" or p.reason == "chain" and identical_share(src, tgt) >= CONSECUTIVE_FROM:
-        src = _within(src, specs[p.target].covers)
-        tgt = _within(tgt, specs[p.source].covers)
-    return PairInput(p, src, tgt, terms)
+    if p.kind == "cross-language":
+        return PairInput(p, _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers), terms)
+    share = identical_share(src, tgt)
+    if p.reason == "chain" and share >= CONSECUTIVE_FROM:
+        cut_src, cut_tgt = _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers)
+        if len(cut_src) != len(src) or len(cut_tgt) != len(tgt):   # the share of the cut views is another one
+            return PairInput(p, cut_src, cut_tgt, terms)
+    return PairInput(p, src, tgt, terms, share=share)
 
 
 def _within(views: list[AlignRule], covers: tuple[str, ...]) -> list[AlignRule]:
@@ -451,9 +460,9 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
             concept_of[key] = key
             anchors.append(key)
     concept_id = {anchor: n for n, anchor in enumerate(dict.fromkeys(anchors), 1)}
-    anchor_ids = {rule_ids[a] for a in concept_id}
     info = {row[0]: dict(zip(("id", "edition_id", "number", "title", "text"), row)) for row in db.conn.execute(
-        "select id, edition_id, number, title, text from rules") if row[0] in anchor_ids}
+        "select id, edition_id, number, title, text from rules where id in (select value from json_each(?))",
+        [json.dumps(sorted({rule_ids[a] for a in concept_id}))])}
     members: dict[str, set] = defaultdict(set)
     for key, anchor in concept_of.items():
         members[anchor].add(key.split("/")[0])
@@ -520,7 +529,7 @@ def _alignment_rows(runs: dict, counts: Counter) -> Iterator[tuple]:
 
 def _evidence_json(ev: dict, memo: dict[tuple, str]) -> str:
     try:
-        key = tuple(sorted(ev.items()))
+        key = tuple(ev.items())   # the JSON sorts the keys: dicts that differ in order only share it
         hash(key)
     except TypeError:   # a list or dict among the values
         return json.dumps(ev, ensure_ascii=False, sort_keys=True)

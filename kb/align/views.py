@@ -75,16 +75,13 @@ def views_from_db(db, edition_id: str) -> list[AlignRule]:
     for rule_id, lems in conn.execute("select rule_id, lemmas from items where edition_id = ? and kind = 'example' "
                                       "and rule_id is not null order by seq", [edition_id]):
         examples[rule_id].append(lems or "")
-    return [AlignRule(key=key, edition=edition_id, lang=lang, norm=norm or "", text=_shared(text or ""), seq=seq,
-                      level=level, title=title, lemmas=_lemma_tuple(lems or ""),
-                      examples=_shared(" ".join(examples.get(rid, ()))), line=line, id=rid)
+    intern = sys.intern
+    # positional arguments (the field order of AlignRule): a third faster than keywords for ~200,000 views
+    return [AlignRule(key, edition_id, lang, norm or "", intern(text or ""), seq, level, title,
+                      _lemma_tuple(lems or ""), intern(" ".join(examples[rid])) if rid in examples else "", line, rid)
             for rid, key, norm, level, title, text, lems, seq, line in conn.execute(
                 "select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
                 "where edition_id = ? order by seq", [edition_id])]
-
-
-def _shared(text: str) -> str:
-    return sys.intern(text)
 
 
 @lru_cache(maxsize=1 << 18)
