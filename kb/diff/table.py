@@ -42,7 +42,7 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
     one = {(g.old[0].key, g.new[0].key): g for g in cls.groups if len(g.old) == 1 and len(g.new) == 1}
 
     def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> dict:
-        stats = diff_stats(g.diff) if g.diff is not None else {}
+        stats: dict = {}
         if rep.cross_language:
             html_plain = html_fold = _xlang_html(g)
         elif g.diff is None:
@@ -50,6 +50,7 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
         elif len(g.diff) == 1 and g.diff[0].op == "equal":   # most rules of consecutive editions
             stats, html_plain, html_fold = _kept_cells(g.diff[0].old, g.diff[0].new)
         else:
+            stats = diff_stats(g.diff)
             html_plain, html_fold = str(inline_html(g.diff, fold=False)), str(inline_html(g.diff, fold=True))
         return {
             "_sort": (n.seq if n else 10 ** 6, o.seq if o else 0),
@@ -166,11 +167,19 @@ _DB_PATH: list[str] = []
 BUSY_TIMEOUT_S = 120
 
 
+#: a worker's rules of the editions of its last pair (consecutive pairs share an edition)
+_LOADED: dict[str, list[Rule]] = {}
+#: pairs handed to a worker at a time: consecutive pairs, so that each edition is read about once
+CHUNK = 4
+
+
 def _pair_job(pair: tuple[str, str]) -> list[dict]:
     # the build writes the rows of finished pairs meanwhile: wait for its short write locks
     conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+    for ed in [e for e in _LOADED if e not in pair]:
+        del _LOADED[ed]
     try:
-        return diff_rows(compare(conn, *pair, tables=False))
+        return diff_rows(compare(conn, *pair, tables=False, loaded=_LOADED))
     finally:
         conn.close()
 
@@ -183,12 +192,15 @@ def _computed(db, conn, pairs: list[tuple[str, str]], workers: int) -> Iterator[
         _DB_PATH[:] = [path]
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                yield from pool.map(_pair_job, pairs)
+                yield from pool.map(_pair_job, pairs, chunksize=CHUNK)
         finally:
             _DB_PATH.clear()
         return
+    loaded: dict[str, list[Rule]] = {}
     for p in pairs:
-        yield diff_rows(compare(db, *p, tables=False))
+        for ed in [e for e in loaded if e not in p]:
+            del loaded[ed]
+        yield diff_rows(compare(db, *p, tables=False, loaded=loaded))
 
 
 def _cached(cache: Path | None, key: str | None, rule_keys: _RuleKeys) -> list[dict] | None:
