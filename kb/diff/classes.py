@@ -43,6 +43,7 @@ word evidence (same language only).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ingest import numbers
@@ -71,9 +72,14 @@ def _index(rules: Sequence[Rule]) -> dict[str, Rule]:
 
 
 def _same_text(a: Rule, b: Rule) -> bool:
-    def norm(r: Rule) -> str:
-        return " ".join(f"{r.title or ''} {r.text_norm or r.text}".split())
-    return norm(a) == norm(b)
+    ta, tb = a.text_norm or a.text, b.text_norm or b.text
+    return a.title == b.title and ta == tb or _spaced(a.title, ta) == _spaced(b.title, tb)
+
+
+@lru_cache(maxsize=1 << 15)
+def _spaced(title: str | None, text: str) -> str:
+    """Title and text with whitespace collapsed (cached: consecutive editions repeat texts)."""
+    return " ".join(f"{title or ''} {text}".split())
 
 
 def _linked(old: list[Rule], new: list[Rule], pairs: Iterable[Pair | tuple]
@@ -146,7 +152,8 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
             old_class[o.key] = "merged"
         else:
             n = ts[0]
-            score, rel, method = agg([o], [n])
+            pair = info[o.key, n.key]
+            score, rel, method = pair.score, pair.relation or "", pair.method or ""
             g = _one_to_one(o, n, section_map, chapter_map, cross_language, rel)
             g.score, g.relation, g.method = score, rel, method
             old_class[o.key] = new_class[n.key] = g.change_class

@@ -12,7 +12,7 @@ from ingest import UnknownParser, get_parser
 from ..align.ondemand import between
 from ..terminology import Term
 from .classes import classify, refine_pairs
-from .model import EditionInfo, Pair, Report, Rule, rule_from_row
+from .model import EditionInfo, Pair, Report, Rule
 from .terminology import TERMINOLOGY, load_terms, terminology_table
 from .tokens import seed_lemmas
 from .words import changed, group_diff
@@ -52,9 +52,11 @@ def _scheme(parser_name: str) -> str:
 
 
 def load_rules(conn, edition_id: str) -> list[Rule]:
-    return [rule_from_row(r) for r in _rows(
-        conn, "select id, key, edition_id, number, norm, level, chapter, section, title, text, text_norm, seq, "
-              "lemmas from rules where edition_id = ? order by seq", (edition_id,))]
+    cur = conn.execute("select key, edition_id, number, norm, text, text_norm, title, lemmas, level, chapter, "
+                       "section, seq, id from rules where edition_id = ? order by seq", (edition_id,))
+    return [Rule(key, ed, number or "", norm or "", text or "", text_norm or text or "", title, lemmas or "",
+                 level, chapter, section, seq or 0, id_)
+            for key, ed, number, norm, text, text_norm, title, lemmas, level, chapter, section, seq, id_ in cur]
 
 
 def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
@@ -113,14 +115,21 @@ def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
 
 
 def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None = None,
-            pairs: Sequence[Pair] | None = None, tables: bool = True) -> Report:
+            pairs: Sequence[Pair] | None = None, tables: bool = True,
+            loaded: dict[str, list[Rule]] | None = None) -> Report:
     """Load two editions and their alignment from the KB and compute the whole change report.
 
     ``tables=False`` leaves out the terminology table and its candidates (the ``diffs`` stage,
-    which stores per-rule rows only, does not need them)."""
+    which stores per-rule rows only, does not need them).  ``loaded``: rules of editions already
+    read (edition id -> rules), read from and added to (the diffs stage keeps the shared edition of
+    consecutive pairs)."""
     conn = connection(db)
     old_e, new_e = load_edition(conn, old_edition), load_edition(conn, new_edition)
-    old, new = load_rules(conn, old_edition), load_rules(conn, new_edition)
+    loaded = {} if loaded is None else loaded
+    for ed in (old_edition, new_edition):
+        if ed not in loaded:
+            loaded[ed] = load_rules(conn, ed)
+    old, new = loaded[old_edition], loaded[new_edition]
     if pairs is None:
         pairs = load_pairs(conn, old_edition, new_edition)
         if not pairs:

@@ -38,13 +38,6 @@ class Rule:
         return " ".join(x for x in (self.title, self.text) if x)
 
 
-def rule_from_row(row: dict) -> Rule:
-    return Rule(key=row["key"], edition=row["edition_id"], number=row["number"] or "", norm=row["norm"] or "",
-                text=row["text"] or "", text_norm=row["text_norm"] or row["text"] or "", title=row["title"],
-                level=row["level"], chapter=row["chapter"], section=row["section"], seq=row["seq"] or 0,
-                id=row["id"], lemmas=row.get("lemmas") or "")
-
-
 def make_rule(edition: str, number: str, text: str = "", title: str | None = None, seq: int = 0,
               key: str | None = None, text_norm: str | None = None) -> Rule:
     """A rule built from a number and a text (tests, synthetic editions)."""

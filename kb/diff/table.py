@@ -42,7 +42,7 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
     one = {(g.old[0].key, g.new[0].key): g for g in cls.groups if len(g.old) == 1 and len(g.new) == 1}
 
     def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> dict:
-        stats = diff_stats(g.diff) if g.diff is not None else {}
+        stats: dict = {}
         if rep.cross_language:
             html_plain = html_fold = _xlang_html(g)
         elif g.diff is None:
@@ -50,6 +50,7 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
         elif len(g.diff) == 1 and g.diff[0].op == "equal":   # most rules of consecutive editions
             stats, html_plain, html_fold = _kept_cells(g.diff[0].old, g.diff[0].new)
         else:
+            stats = diff_stats(g.diff)
             html_plain, html_fold = str(inline_html(g.diff, fold=False)), str(inline_html(g.diff, fold=True))
         return {
             "_sort": (n.seq if n else 10 ** 6, o.seq if o else 0),
@@ -137,65 +138,69 @@ def _code_version() -> str:
     return code_version(Path(__file__).parent)
 
 
-class _RuleKeys:
-    """Rule id <-> key of the database being built, read once (cached rows carry keys: ids change when a
-    rebuild adds documents)."""
-
-    def __init__(self, conn) -> None:
-        self.conn = conn
-        self._keys: dict[int, str] | None = None
-        self._ids: dict[str, int] | None = None
-
-    def by_key(self, rows: list[dict]) -> list[dict]:
-        if self._keys is None:
-            self._keys = dict(self.conn.execute("select id, key from rules").fetchall())
-        keys = self._keys
-        return [{**r, "old_rule_id": keys.get(r["old_rule_id"]), "new_rule_id": keys.get(r["new_rule_id"])}
-                for r in rows]
-
-    def by_id(self, rows: list[dict]) -> list[dict]:
-        if self._ids is None:
-            self._ids = {k: i for i, k in self.conn.execute("select id, key from rules").fetchall()}
-        ids = self._ids
-        return [{**r, "old_rule_id": ids.get(r["old_rule_id"]), "new_rule_id": ids.get(r["new_rule_id"])}
-                for r in rows]
-
-
+#: the columns of a row as the workers hand it over and the cache keeps it (``id`` is given on insert)
+_VALUES = list(DIFFS_COLUMNS)[1:]
+_OLD, _NEW = _VALUES.index("old_rule_id"), _VALUES.index("new_rule_id")
 _DB_PATH: list[str] = []
 #: how long a worker's read and the build's write wait for each other's lock
 BUSY_TIMEOUT_S = 120
+#: a worker's rules of the editions of its last pair (consecutive pairs share an edition)
+_LOADED: dict[str, list[Rule]] = {}
+#: pairs handed to a worker at a time: consecutive pairs, so that each edition is read about once
+CHUNK = 4
 
 
-def _pair_job(pair: tuple[str, str]) -> list[dict]:
+def _values(db, pair: tuple[str, str], cache_file: Path | None, loaded: dict[str, list[Rule]]) -> list[tuple]:
+    """One pair's rows as value tuples (without ``id``); with a ``cache_file``, also stored there with rule
+    keys for rule ids (ids change when a rebuild adds documents)."""
+    for ed in [e for e in loaded if e not in pair]:
+        del loaded[ed]
+    rows = [tuple(map(r.get, _VALUES)) for r in diff_rows(compare(db, *pair, tables=False, loaded=loaded))]
+    if cache_file is not None:
+        keys = {r.id: r.key for ed in pair for r in loaded[ed]}
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(cache_file, pickle.dumps([_swap(v, keys) for v in rows], protocol=pickle.HIGHEST_PROTOCOL))
+    return rows
+
+
+def _swap(values: tuple, mapping: dict) -> tuple:
+    """The row with its two rule columns mapped (ids to keys or back; unknown: None)."""
+    v = list(values)
+    v[_OLD], v[_NEW] = mapping.get(v[_OLD]), mapping.get(v[_NEW])
+    return tuple(v)
+
+
+def _pair_job(job: tuple[tuple[str, str], Path | None]) -> list[tuple]:
     # the build writes the rows of finished pairs meanwhile: wait for its short write locks
     conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     try:
-        return diff_rows(compare(conn, *pair, tables=False))
+        return _values(conn, *job, _LOADED)
     finally:
         conn.close()
 
 
-def _computed(db, conn, pairs: list[tuple[str, str]], workers: int) -> Iterator[list[dict]]:
-    """Diff rows of each pair, in order, as they are done: in forked workers reading the database file
+def _computed(db, conn, jobs: list[tuple[tuple[str, str], Path | None]], workers: int) -> Iterator[list[tuple]]:
+    """Value rows of each pair, in order, as they are done: in forked workers reading the database file
     when there are several (only the rows not yet written are held in memory)."""
     path = conn.execute("pragma database_list").fetchone()[2]
-    if workers > 1 and len(pairs) > 1 and path:
+    if workers > 1 and len(jobs) > 1 and path:
         _DB_PATH[:] = [path]
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                yield from pool.map(_pair_job, pairs)
+                yield from pool.map(_pair_job, jobs, chunksize=CHUNK)
         finally:
             _DB_PATH.clear()
         return
-    for p in pairs:
-        yield diff_rows(compare(db, *p, tables=False))
+    loaded: dict[str, list[Rule]] = {}
+    for pair, cache_file in jobs:
+        yield _values(db, pair, cache_file, loaded)
 
 
-def _cached(cache: Path | None, key: str | None, rule_keys: _RuleKeys) -> list[dict] | None:
+def _cached(cache: Path | None, key: str | None, ids: dict[str, int]) -> list[tuple] | None:
     if cache is None or key is None or not (cache / f"{key}.pickle").exists():
         return None
     try:
-        return rule_keys.by_id(pickle.loads((cache / f"{key}.pickle").read_bytes()))
+        return [_swap(v, ids) for v in pickle.loads((cache / f"{key}.pickle").read_bytes())]
     except (OSError, pickle.UnpicklingError, EOFError):
         return None
 
@@ -212,9 +217,9 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
     cache = Path(cache_dir) / "diffs" if cache_dir else None
     edition_keys: dict[str, str] = {}
     keys = {p: _pair_key(conn, *p, edition_keys) for p in pairs} if cache else {}
-    rule_keys = _RuleKeys(conn)
-    found = {p: rows for p in pairs if (rows := _cached(cache, keys.get(p), rule_keys)) is not None}
-    todo = [p for p in pairs if p not in found]
+    ids = {k: i for i, k in conn.execute("select id, key from rules")} if cache else {}
+    found = {p: rows for p in pairs if (rows := _cached(cache, keys.get(p), ids)) is not None}
+    jobs = [(p, cache / f"{keys[p]}.pickle" if cache else None) for p in pairs if p not in found]
     if not hasattr(db, "table_names"):
         import sqlite_utils
 
@@ -224,22 +229,18 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
         table.drop()
     table.create(DIFFS_COLUMNS, pk="id", foreign_keys=[("old_rule_id", "rules", "id"),
                                                        ("new_rule_id", "rules", "id")])
-    names = list(DIFFS_COLUMNS)
-    sql = f"insert into diffs ({', '.join(names)}) values ({', '.join('?' * len(names))})"
-    computed = _computed(db, conn, todo, workers or min(2, os.cpu_count() or 1))
+    sql = f"insert into diffs ({', '.join(DIFFS_COLUMNS)}) values ({', '.join('?' * len(DIFFS_COLUMNS))})"
+    computed = _computed(db, conn, jobs, workers or min(2, os.cpu_count() or 1))
     next_id = 1
     for p in pairs:
         rows = found.pop(p) if p in found else next(computed)
-        if cache is not None and p in keys and p in todo:
-            cache.mkdir(parents=True, exist_ok=True)
-            write_atomic(cache / f"{keys[p]}.pickle",
-                         pickle.dumps(rule_keys.by_key(rows), protocol=pickle.HIGHEST_PROTOCOL))
         with db.conn:
-            db.conn.executemany(sql, [(next_id + k, *map(r.get, names[1:])) for k, r in enumerate(rows)])
+            db.conn.executemany(sql, [(next_id + k, *v) for k, v in enumerate(rows)])
         next_id += len(rows)
     if cache is not None:
+        current = set(keys.values())
         for path in cache.glob("*.pickle"):
-            if path.stem not in set(keys.values()):
+            if path.stem not in current:
                 path.unlink(missing_ok=True)
     for cols in (["old_rule_id"], ["new_rule_id"], ["old_edition", "new_edition", "change_class"]):
         table.create_index(cols)

@@ -31,14 +31,17 @@ class Token:
     ws: str          # whitespace that follows the token in the printed text
 
 
-def tokenize(text: str) -> list[Token]:
+@lru_cache(maxsize=1 << 15)
+def tokenize(text: str) -> tuple[Token, ...]:
+    """The tokens of a text (cached: a changed rule is tokenised for its refinement and its word diff,
+    and consecutive editions repeat texts)."""
     text = text or ""
     spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
     out = []
     for k, (a, b) in enumerate(spans):
         nxt = spans[k + 1][0] if k + 1 < len(spans) else len(text)
         out.append(Token(text[a:b], " " if text[b:nxt] else ""))
-    return out
+    return tuple(out)
 
 
 def join_tokens(tokens: Sequence[Token]) -> str:
@@ -120,7 +123,7 @@ class Unit:
     term: Term | None = None
 
 
-def units(tokens: list[Token], lang: str, scheme: str, terms: TermIndex | None, side: str,
+def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | None, side: str,
           prefer: frozenset[str] = frozenset()) -> list[Unit]:
     """Folded units of a token list; on the old side terms become their new wording (``prefer``: the
     keys of the new text, to pick among several new words of one old word)."""

@@ -70,7 +70,7 @@ def _n_words(text: str) -> int:
     return len(words(text))
 
 
-def _cleanup(ops: list[tuple], a: list[Token], b: list[Token]) -> list[tuple]:
+def _cleanup(ops: list[tuple], a: Sequence[Token], b: Sequence[Token]) -> list[tuple]:
     """Semantic cleanup (as in diff-match-patch): a short stretch of kept words between two larger
     changes is a coincidence ("das", "ein"), not a correspondence; it joins the changes around it.
 
