@@ -37,7 +37,7 @@ from .align.store import store as align_store
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
 from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
-from .rows import DocumentRows, Ids, cacheable_rows, texts_of
+from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
 from .rulesets import comparison_results
 from .rulesets import store as rulesets_store
 from .trace import scenario_results as trace_results
@@ -54,6 +54,8 @@ def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_u
     ]
 #: the code and data whose change makes a database out of date (besides the manifest and sources)
 INPUT_TREES = ("ingest", "kb", "engine")
+#: (language, title, text) of a rule or item
+TextKey = tuple[str, str | None, str | None]
 #: fewer texts than this are lemmatised in-process (starting workers would cost more than it saves)
 PARALLEL_TEXTS = 1500
 
@@ -335,23 +337,33 @@ def _write_documents(db: sqlite_utils.Database, manifest: Manifest, keys: dict[s
         progress(f"lemmatised {report.lemmatised} new distinct texts ({time.perf_counter() - t:.2f}s)")
     t = time.perf_counter()
     ids = Ids()
+    lemmas_of: dict[TextKey, str] = {}  # consecutive editions repeat most texts
     for doc in manifest.documents:
-        rows = _rows_of(doc, keys[doc.id], cache, ids)
-        for row, text in rows.texts():
-            row["lemmas"] = store.get(row["language"], text)
+        rows = _rows_of(doc, keys[doc.id], cache)
+        base = rows.claim(ids)
+        for table in ("rules", "items"):
+            if columns := rows.columns.get(table):
+                columns["lemmas"] = _lemmas(columns, store, lemmas_of)
         for w in rows.warnings:
             w["id"] = ids.next("warnings")
-        schema.insert_document(db, doc.id, rows)
+        schema.insert_document(db, doc.id, rows, base)
         report.warnings += rows.warnings
     progress(f"wrote {ids.last['rules']} rules, {ids.last['items']} items and {ids.last['refs']} cross-references "
              f"({time.perf_counter() - t:.2f}s)")
 
 
-def _rows_of(doc: Document, key: str, cache: ParseCache, ids: Ids) -> DocumentRows:
+def _lemmas(columns: dict[str, list], store: LemmaStore, known: dict[TextKey, str]) -> list[str]:
+    """The lemmas of each rule or item row; ``known`` keeps those of the texts seen so far in the build."""
+    keys = list(zip(columns["language"], columns["title"], columns["text"]))
+    for lang, title, text in set(keys).difference(known):
+        known[lang, title, text] = store.get(lang, lemma_text(title, text))
+    return list(map(known.__getitem__, keys))
+
+
+def _rows_of(doc: Document, key: str, cache: ParseCache) -> DocumentRows:
     rows = cache.get(key)
     if rows is None:
         raise BuildError(f"data/{doc.path}: the parse cache lost this document during the build; build again")
-    rows.shift(ids)
     return rows
 
 

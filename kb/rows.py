@@ -29,7 +29,8 @@ class Ids:
         return self.last[table]
 
 
-#: the columns of each table that hold row ids, and the table they number
+#: the columns of each table that hold row ids, and the table they number (``source_lines.record_id``
+#: numbers the table its ``record_table`` names)
 ID_COLUMNS: dict[str, dict[str, str]] = {
     "rules": {"id": "rules", "parent_id": "rules"},
     "items": {"id": "items", "rule_id": "rules"},
@@ -39,7 +40,9 @@ ID_COLUMNS: dict[str, dict[str, str]] = {
 
 
 @dataclass
-class DocumentRows:
+class Rows:
+    """One document's rows as :func:`document_rows` makes them: a dict per row."""
+
     rules: list[dict] = field(default_factory=list)
     items: list[dict] = field(default_factory=list)
     unparsed: list[dict] = field(default_factory=list)
@@ -50,39 +53,46 @@ class DocumentRows:
     rule_ids: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
     order: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
-    #: ids this document used, per table (its rows are numbered from 1 until :meth:`shift` moves them)
-    used: dict[str, int] = field(default_factory=dict)
 
-    def shift(self, ids: Ids) -> None:
-        """Move the ids of rows numbered from 1 (:func:`document_rows` with a fresh :class:`Ids`) past the
-        ids that ``ids`` handed out already, and count this document's ids into ``ids``: the result is
-        what numbering with ``ids`` directly would have given, as nothing here refers to another document."""
+@dataclass
+class DocumentRows:
+    """One document's rows as the parse cache keeps them and the build writes them (:func:`cacheable_rows`).
+
+    Per table (rules, items, refs, unparsed, source_lines), a list of values per column: lists of plain
+    values load from the cache several times faster than a dict per row, and ``zip`` turns them into the
+    parameters of one insert.  Ids are numbered from 1 (:meth:`claim`).  The warnings stay dicts: the build
+    numbers and reports them.
+    """
+
+    columns: dict[str, dict[str, list]]
+    warnings: list[dict]
+    #: ids this document used, per table
+    used: dict[str, int]
+
+    def claim(self, ids: Ids) -> dict[str, int]:
+        """Count this document's ids into ``ids``; returns the ids handed out before it, per table, which writing
+        adds to the id columns of its rows (:func:`kb.schema.insert_document`): the result is what numbering
+        with ``ids`` directly would have given, as nothing here refers to another document."""
         base = dict(ids.last)
-        for table, columns in ID_COLUMNS.items():
-            for row in getattr(self, table):
-                for column, target in columns.items():
-                    if row[column] is not None:
-                        row[column] += base.get(target, 0)
-        for line in self.lines:
-            line["record_id"] += base.get(line["record_table"], 0)
         for table, n in self.used.items():
             ids.last[table] += n
+        return base
 
-    def texts(self) -> list[tuple[dict, str]]:
-        """(row, text to lemmatise) for every rule and item: title and text joined."""
-        return [(row, " ".join(x for x in (row.get("title"), row.get("text")) if x))
-                for row in (*self.rules, *self.items)]
+
+def lemma_text(title: str | None, text: str | None) -> str:
+    """The text lemmatised for a rule or item: title and text joined."""
+    return " ".join(x for x in (title, text) if x)
 
 
 def texts_of(doc: Document, parsed: Parsed) -> list[tuple[str, str]]:
-    """(language, text) of every rule and item row of a document, as :meth:`DocumentRows.texts` joins them."""
-    return [(doc.edition_for(rec.lang).language, " ".join(x for x in (rec.title, rec.text) if x))
+    """(language, text) of every rule and item row of a document (:func:`lemma_text`)."""
+    return [(doc.edition_for(rec.lang).language, lemma_text(rec.title, rec.text))
             for rec in parsed.records if rec.kind != "unparsed"]
 
 
-def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> DocumentRows:
+def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> Rows:
     """The rows of one document (lemmas are filled in later, see :mod:`kb.cache`)."""
-    out = DocumentRows()
+    out = Rows()
     scheme = get_parser(doc.parser).symbols
     rec_ids: dict[int, tuple[str, int]] = {}
     seq: Counter = Counter()
@@ -136,16 +146,17 @@ def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> 
 
 
 def cacheable_rows(doc: Document, parsed: Parsed, lines: list[str]) -> DocumentRows:
-    """The rows of one document numbered from 1 (see :meth:`DocumentRows.shift`), without the lookups that
+    """The rows of one document numbered from 1 (see :meth:`DocumentRows.claim`), without the lookups that
     only building them needs: what the parse cache keeps."""
     local = Ids()
     out = document_rows(doc, parsed, lines, local)
-    out.used = dict(local.last)
-    out.rule_ids, out.order = {}, {}
-    return out
+    tables = {"rules": out.rules, "items": out.items, "refs": out.refs, "unparsed": out.unparsed,
+              "source_lines": out.lines}
+    columns = {table: {name: [row[name] for row in rows] for name in rows[0]} for table, rows in tables.items() if rows}
+    return DocumentRows(columns, out.warnings, dict(local.last))
 
 
-def _rule_row(out: DocumentRows, rid: int, rec: Record, common: dict, scheme: str) -> dict:
+def _rule_row(out: Rows, rid: int, rec: Record, common: dict, scheme: str) -> dict:
     norm = numbers.normalize(rec.number or "")
     valid = numbers.is_number(norm)
     edition = common["edition_id"]
@@ -167,7 +178,7 @@ def _rule_row(out: DocumentRows, rid: int, rec: Record, common: dict, scheme: st
     }
 
 
-def _link_parents(out: DocumentRows) -> None:
+def _link_parents(out: Rows) -> None:
     """Parent = nearest existing ancestor number of the same edition."""
     for row in out.rules:
         if row["level"] is None:
@@ -179,7 +190,7 @@ def _link_parents(out: DocumentRows) -> None:
         row["parent_id"] = known.get(p) if p else None
 
 
-def _resolve_refs(out: DocumentRows, ids: Ids) -> None:
+def _resolve_refs(out: Rows, ids: Ids) -> None:
     """Cross-references of the rules and items; ranges expand to the members the edition has."""
     def add(row: dict, table: str, r: refs.Ref, kind: str) -> None:
         edition = row["edition_id"]

@@ -7,10 +7,12 @@ alignments, diffs) add their own tables.
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 import sqlite_utils
 
 from .manifest import Manifest
-from .rows import DocumentRows
+from .rows import ID_COLUMNS, DocumentRows
 
 COLUMNS: dict[str, dict[str, type]] = {
     "rules": {"id": int, "key": str, "edition_id": str, "language": str, "document_id": str, "number": str,
@@ -61,18 +63,35 @@ def create(db: sqlite_utils.Database, manifest: Manifest) -> None:
         db.table(table).create(columns, pk=PRIMARY_KEYS.get(table, "id"), foreign_keys=FOREIGN_KEYS[table])
 
 
-def insert_document(db: sqlite_utils.Database, document_id: str, rows: DocumentRows) -> None:
-    """Append one document's rows (one transaction; executemany, not row-by-row inserts)."""
+def insert_document(db: sqlite_utils.Database, document_id: str, rows: DocumentRows, base: dict[str, int]) -> None:
+    """Append one document's rows (one transaction; executemany, not row-by-row inserts).
+
+    Its rows are numbered from 1 (:func:`kb.rows.cacheable_rows`): the insert adds ``base``, the ids earlier
+    documents used per table (:meth:`kb.rows.DocumentRows.claim`), to every id column (NULL stays NULL).
+    """
     with db.conn:
-        for table, columns in COLUMNS.items():
-            data = getattr(rows, "lines" if table == "source_lines" else table)
-            if not data:
-                continue
-            names = list(columns)
-            sql = f"insert into [{table}] ({', '.join(f'[{c}]' for c in names)}) values ({', '.join('?' * len(names))})"
-            db.conn.executemany(sql, [tuple(map(row.get, names)) for row in data])
-        first_columns = sum(1 for row in rows.lines if row["col_start"] == 0)
+        for table, columns in rows.columns.items():
+            db.conn.executemany(_insert_sql(table, list(columns), base), zip(*columns.values()))
+        if rows.warnings:
+            names = list(COLUMNS["warnings"])
+            db.conn.executemany(_insert_sql("warnings", names, {}), map(itemgetter(*names), rows.warnings))
+        first_columns = rows.columns.get("source_lines", {}).get("col_start", []).count(0)
         db.conn.execute("update documents set lines = ? where id = ?", (first_columns, document_id))
+
+
+def _insert_sql(table: str, names: list[str], base: dict[str, int]) -> str:
+    """The insert of one row of ``table``, its id columns moved by ``base``."""
+    values = []
+    for i, name in enumerate(names, 1):
+        target = ID_COLUMNS.get(table, {}).get(name)
+        if target:
+            values.append(f"?{i} + {base.get(target, 0)}")
+        elif table == "source_lines" and name == "record_id" and base:
+            by_table = " ".join(f"when '{t}' then {n}" for t, n in base.items())
+            values.append(f"?{i} + case ?{names.index('record_table') + 1} {by_table} else 0 end")
+        else:
+            values.append(f"?{i}")
+    return f"insert into [{table}] ({', '.join(f'[{c}]' for c in names)}) values ({', '.join(values)})"
 
 
 def finish(db: sqlite_utils.Database) -> None:
