@@ -73,17 +73,18 @@ def _cover_leftovers(parsed: Parsed, lines: list[str]) -> None:
 
     Two records claiming the same characters is a parser bug and raises.
     """
+    spans = [s for rec in parsed.records for s in rec.spans]
+    whole = {s.line for s in spans if s.start == 0 and s.end is None}
     claims: dict[int, list[Span]] = {}
-    for rec in parsed.records:
-        for s in rec.spans:
+    if len(whole) < len(spans):  # some line has several spans or a part-line one: those are checked span by span
+        for s in spans:
             claims.setdefault(s.line, []).append(s)
+        claims = {no: got for no, got in claims.items() if len(got) > 1 or got[0] != Span(no)}
+        whole.difference_update(claims)
     for no, text in enumerate(lines, 1):
-        spans = claims.get(no)
-        if spans is not None and len(spans) == 1 and spans[0].start == 0 and spans[0].end is None:
-            continue  # one record has the whole line (the common case)
-        if spans is None and not text.strip():
+        if no in whole or (no not in claims and not text.strip()):
             continue
-        for a, b in _gaps(text, spans or [], no):
+        for a, b in _gaps(text, claims.get(no, []), no):
             parsed.records.append(Record(
                 "unparsed", [Span(no, a, None if b == len(text) else b)], text=text[a:b].strip(),
                 meta={"reason": "no rule of the format explains this line"},

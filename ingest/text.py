@@ -91,7 +91,10 @@ def clean(text: str) -> str:
         if "\t" in text:
             text = text.replace("\t", " ")
     else:
-        text = _ODD_SPACE.sub(" ", unicodedata.normalize("NFC", text))
+        text = unicodedata.normalize("NFC", text)
+        # ``in`` finds a character many times faster than the regex: replace only where there is one
+        if "\u00a0" in text or "\u2007" in text or "\u202f" in text or "\u2009" in text or "\t" in text:
+            text = _ODD_SPACE.sub(" ", text)
     if "  " in text:
         text = _SPACE_RUN.sub(" ", text)
     return text.strip()
