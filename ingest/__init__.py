@@ -5,6 +5,7 @@ records out.  Parsers register themselves in :mod:`ingest.registry`.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from . import numbers
@@ -72,32 +73,38 @@ def _cover_leftovers(parsed: Parsed, lines: list[str]) -> None:
 
     Two records claiming the same characters is a parser bug and raises.
     """
-    covered: dict[int, list[tuple[int, int]]] = {}
-    for rec in parsed.records:
-        for s in rec.spans:
-            end = len(lines[s.line - 1]) if s.end is None else s.end
-            covered.setdefault(s.line, []).append((s.start, end))
-    for line, ranges in covered.items():
-        ranges.sort()
-        for (_, b1), (a2, _) in zip(ranges, ranges[1:]):
-            if a2 < b1:
-                raise AssertionError(f"parser bug: line {line} is claimed by two records")
+    spans = [s for rec in parsed.records for s in rec.spans]
+    whole = {s.line for s in spans if s.start == 0 and s.end is None}
+    claims: dict[int, list[Span]] = {}
+    if len(whole) < len(spans):  # some line has several spans or a part-line one: those are checked span by span
+        for s in spans:
+            claims.setdefault(s.line, []).append(s)
+        claims = {no: got for no, got in claims.items() if len(got) > 1 or got[0] != Span(no)}
+        whole.difference_update(claims)
     for no, text in enumerate(lines, 1):
-        if not text.strip():
+        if no in whole or (no not in claims and not text.strip()):
             continue
-        ranges = covered.get(no, [])
-        pos, gaps = 0, []
-        for a, b in ranges:
-            if text[pos:a].strip():
-                gaps.append((pos, a))
-            pos = max(pos, b)
-        if text[pos:].strip():
-            gaps.append((pos, len(text)))
-        for a, b in gaps:
+        for a, b in _gaps(text, claims.get(no, []), no):
             parsed.records.append(Record(
                 "unparsed", [Span(no, a, None if b == len(text) else b)], text=text[a:b].strip(),
                 meta={"reason": "no rule of the format explains this line"},
             ))
+
+
+def _gaps(text: str, spans: list[Span], no: int) -> list[tuple[int, int]]:
+    """The column ranges of line ``no`` that hold text but none of ``spans``."""
+    ranges = sorted((s.start, len(text) if s.end is None else s.end) for s in spans)
+    for (_, b1), (a2, _) in zip(ranges, ranges[1:]):
+        if a2 < b1:
+            raise AssertionError(f"parser bug: line {no} is claimed by two records")
+    pos, gaps = 0, []
+    for a, b in ranges:
+        if text[pos:a].strip():
+            gaps.append((pos, a))
+        pos = max(pos, b)
+    if text[pos:].strip():
+        gaps.append((pos, len(text)))
+    return gaps
 
 
 def check_sequence(records: list[Record], lang: str) -> list[ParseWarning]:
@@ -106,11 +113,13 @@ def check_sequence(records: list[Record], lang: str) -> list[ParseWarning]:
     seen: dict[tuple[str | None, str], int] = {}
     last: dict[str | None, tuple[tuple, str]] = {}
     for rec in records:
-        if rec.kind != "rule" or not rec.number or not numbers.is_number(rec.number):
+        if rec.kind != "rule" or not rec.number:
+            continue
+        number = _sequence_key(rec.number)
+        if number is None:
             continue
         key_lang = rec.lang or lang
-        norm = numbers.normalize(rec.number)
-        key = numbers.sort_key(norm)
+        norm, key = number
         if (key_lang, norm) in seen:
             out.append(ParseWarning(rec.first_line, "duplicate-number",
                                     f"rule number {norm} appears again (first at line {seen[key_lang, norm]})", norm))
@@ -123,6 +132,15 @@ def check_sequence(records: list[Record], lang: str) -> list[ParseWarning]:
         if not prev or key > prev[0]:
             last[key_lang] = (key, norm)
     return out
+
+
+@lru_cache(maxsize=None)
+def _sequence_key(printed: str) -> tuple[str, tuple] | None:
+    """The normalised number and its document order, or None for no rule number (editions repeat numbers)."""
+    if not numbers.is_number(printed):
+        return None
+    norm = numbers.normalize(printed)
+    return norm, numbers.sort_key(norm)
 
 
 # Importing the parser modules registers their parsers (last: they import the names above).

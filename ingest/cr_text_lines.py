@@ -30,6 +30,7 @@ EXAMPLE = re.compile(r"^(?P<label>Examples?|EXAMPLES?)\s*:\s*(?P<text>.*)$")
 SENSE = re.compile(r"^(?P<n>\d)\.\s+\S")
 #: a line drawn with one repeated character: "-----", "=====", "*****"
 DECORATION = re.compile(r"^([-=_*~#+])\1{2,}$")
+_DECORATION_CHARS = "-=_*~#+"
 CONTENTS_TITLES = ("contents", "table of contents", "inhalt", "inhaltsverzeichnis", "indice")
 #: sections of the back of the book that change how lines are read, by the first word of their heading
 SECTION_WORDS = (("glossary", "glossary"), ("glossar", "glossary"), ("glossario", "glossary"),
@@ -61,17 +62,21 @@ def scan(lines: list[str]) -> list[Line]:
     out = []
     for no, raw in enumerate(lines, 1):
         text = clean(raw)
-        text = text.strip(_INVISIBLE) or text  # a line of invisible characters only is a stray line
-        expanded = raw.expandtabs(8) if "\t" in raw else raw
-        indent = len(expanded) - len(expanded.lstrip())
-        decoration = bool(text) and bool(DECORATION.match(text.replace(" ", "")))
+        if text and (text[0] in _INVISIBLE or text[-1] in _INVISIBLE):
+            text = text.strip(_INVISIBLE) or text  # a line of invisible characters only is a stray line
+        if raw[:1].isspace():
+            expanded = raw.expandtabs(8) if "\t" in raw else raw
+            indent = len(expanded) - len(expanded.lstrip())
+        else:
+            indent = 0
+        decoration = bool(text) and text[0] in _DECORATION_CHARS and bool(DECORATION.match(text.replace(" ", "")))
         out.append(Line(no, text, indent, raw[-1:].isspace(), not text or decoration, decoration))
     return out
 
 
 def is_stray(text: str) -> bool:
     """A line without a letter or digit that is no decoration: a stray character (or a few)."""
-    return not any(c.isalnum() for c in text)
+    return not text[:1].isalnum() and not any(c.isalnum() for c in text)
 
 
 def ends_sentence(text: str) -> bool:
@@ -119,6 +124,8 @@ def section_kind(text: str) -> str | None:
 
 def number_of(text: str) -> tuple[str, str, str] | None:
     """``(kind, printed number, rest)`` of a numbered line: kind ``rule``, ``glued``, ``section`` or ``chapter``."""
+    if not text[:1].isdecimal():  # what every pattern begins with (``\d``), checked cheaply
+        return None
     m = RULE.match(text)
     if m:
         return "rule", m.group("num"), m.group("text") or ""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from functools import cache
 
 from . import numbers
 from .cr_text_contents import Contents, Entry
@@ -49,6 +50,8 @@ from .cr_text_lines import (
 from .model import Parsed, ParseWarning, Record, SourceError, Span
 
 INDEX_ENTRY = re.compile(r"^(?P<term>.*?),\s*(?P<refs>\d.*)$")
+#: the span of a whole line: spans are immutable, so records share one per line number (cheaper than a new one)
+_whole_line = cache(Span)
 
 
 def _prose_line(text: str) -> bool:
@@ -104,7 +107,7 @@ class PlainText:
         return Parsed(self.records, self.warnings)
 
     def add(self, kind: str, ln: Line, **fields) -> Record:
-        rec = Record(kind, [Span(ln.no)], **fields)
+        rec = Record(kind, [_whole_line(ln.no)], **fields)
         self.records.append(rec)
         return rec
 
@@ -113,7 +116,7 @@ class PlainText:
 
     def extend(self, rec: Record, ln: Line, wrap: bool) -> None:
         """Add ``ln`` to ``rec``: a wrapped line joins with a space, a new paragraph with a line break."""
-        rec.spans.append(Span(ln.no))
+        rec.spans.append(_whole_line(ln.no))
         if wrap:
             rec.text = join_wrapped(rec.text, ln.text, self.prev.soft if self.prev else True)
         else:
@@ -230,9 +233,9 @@ class PlainText:
 
     # -- the rules -------------------------------------------------------------------------------------
     def on_rules(self, ln: Line) -> None:
-        if self.enter_heading(ln):
-            return
         info = number_of(ln.text)
+        if info is None and self.enter_heading(ln):  # (a numbered line is never a heading of enter_heading's)
+            return
         if info and self.starts_record(info[1]):
             self.numbered(ln, *info)
             return

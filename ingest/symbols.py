@@ -16,6 +16,10 @@ _EN_BRACES = {"w": "W", "u": "U", "b": "B", "r": "R", "g": "G", "c": "C", "x": "
               "tap": "T", "untap": "Q"}
 
 
+#: a symbol in braces: "{W}", "{2}", "{tap}"
+_BRACED = re.compile(r"\{([^{}\s]{1,8})\}")
+
+
 def _braces(table: dict[str, str]):
     def sub(m: re.Match) -> str:
         inner = m.group(1)
@@ -23,7 +27,7 @@ def _braces(table: dict[str, str]):
             return "{" + inner + "}"
         return "{" + table.get(inner.lower(), inner.upper()) + "}"
 
-    return lambda text: re.sub(r"\{([^{}\s]{1,8})\}", sub, text)
+    return lambda text: _BRACED.sub(sub, text) if "{" in text else text
 
 
 # 1999 PDF font encoding: "o2oW" = {2}{W}, "ocT" = {T}, "oX" = {X}, "o3 oU oU".

@@ -10,6 +10,7 @@ import hashlib
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ingest import Parsed, Record, get_parser, numbers, refs, symbols
 
@@ -158,7 +159,6 @@ def cacheable_rows(doc: Document, parsed: Parsed, lines: list[str]) -> DocumentR
 
 def _rule_row(out: Rows, rid: int, rec: Record, common: dict, scheme: str) -> dict:
     norm = numbers.normalize(rec.number or "")
-    valid = numbers.is_number(norm)
     edition = common["edition_id"]
     key = f"{edition}/{norm}"
     if norm in out.rule_ids[edition]:
@@ -168,14 +168,20 @@ def _rule_row(out: Rows, rid: int, rec: Record, common: dict, scheme: str) -> di
         out.order[edition].append(norm)
     text = rec.text or ""
     return {
-        "id": rid, "key": key, **common, "number": rec.number, "norm": norm,
-        "level": numbers.level(norm) if valid else None,
-        "chapter": numbers.chapter(norm) if valid else None,
-        "section": (int(norm.split(".")[0]) if valid and "." in norm
-                    else (int(norm) if valid and len(norm) == 3 else None)),
+        "id": rid, "key": key, **common, "number": rec.number, "norm": norm, **_number_columns(norm),
         "parent_id": None, "title": rec.title, "text": text, "text_norm": symbols.normalize(text, scheme),
         "text_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
     }
+
+
+@lru_cache(maxsize=None)
+def _number_columns(norm: str) -> dict[str, str | int | None]:
+    """The level, chapter and section columns of a normalised rule number (None for no valid number); cached,
+    as the editions of an archive repeat their numbers."""
+    if not numbers.is_number(norm):
+        return {"level": None, "chapter": None, "section": None}
+    return {"level": numbers.level(norm), "chapter": numbers.chapter(norm),
+            "section": int(norm.split(".")[0]) if "." in norm else (int(norm) if len(norm) == 3 else None)}
 
 
 def _link_parents(out: Rows) -> None:
