@@ -333,6 +333,7 @@ def _write_documents(db: sqlite_utils.Database, manifest: Manifest, keys: dict[s
     """Rows of each document, lemmatised and written; only one document's records are in memory at a time."""
     t = time.perf_counter()
     _lemmatise_missing(manifest, keys, cache, store, workers, report)
+    lemmas.release()
     if report.lemmatised:
         progress(f"lemmatised {report.lemmatised} new distinct texts ({time.perf_counter() - t:.2f}s)")
     t = time.perf_counter()

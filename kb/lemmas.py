@@ -62,8 +62,9 @@ class _Dictionaries(DefaultDictionaryFactory):
         return MappingStrToByteString(data) if isinstance(data, dict) else super()._get_dictionary_uncached(lang)
 
 
+_DICTIONARIES = _Dictionaries()
 _LEMMATIZER = simplemma.Lemmatizer(
-    lemmatization_strategy=simplemma.strategies.DefaultStrategy(dictionary_factory=_Dictionaries()))
+    lemmatization_strategy=simplemma.strategies.DefaultStrategy(dictionary_factory=_DICTIONARIES))
 
 
 def prepare(langs: tuple[str, ...] = SUPPORTED) -> list[Path]:
@@ -80,6 +81,14 @@ def prepare(langs: tuple[str, ...] = SUPPORTED) -> list[Path]:
             tmp.replace(path)
             written.append(path)
     return written
+
+
+def release() -> None:
+    """Drop the loaded dictionaries and cached lemmas (hundreds of MB for German) once a build has lemmatised
+    its texts; a later call of :func:`lemma` loads them again."""
+    _DICTIONARIES._get_dictionary.cache_clear()
+    _LEMMATIZER._cached_lemmatize.cache_clear()
+    lemma.cache_clear()
 
 
 @lru_cache(maxsize=200_000)
