@@ -57,9 +57,11 @@ class _Dictionaries(DefaultDictionaryFactory):
     def _get_dictionary_uncached(self, lang: str):
         try:
             data = marshal.loads(_decoded_path(lang).read_bytes())
+            if isinstance(data, dict):
+                return MappingStrToByteString(data)
         except (OSError, ValueError, EOFError, TypeError):
-            return super()._get_dictionary_uncached(lang)
-        return MappingStrToByteString(data) if isinstance(data, dict) else super()._get_dictionary_uncached(lang)
+            pass
+        return super()._get_dictionary_uncached(lang)
 
 
 _DICTIONARIES = _Dictionaries()
