@@ -40,6 +40,7 @@ from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
 from .rulesets import comparison_results
 from .rulesets import store as rulesets_store
+from .trace import card_problem, engine_runs
 from .trace import scenario_results as trace_results
 from .trace import store as trace_store
 
@@ -130,15 +131,15 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
     workers = workers or min(2, os.cpu_count() or 1)
     cache_root = Path(cache_dir) if cache_dir else db_path.parent / "cache"
     parse_cache = ParseCache(cache_root)
-    t = time.perf_counter()
-    keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress)
-    if report.parsed:
-        progress(f"parsed {report.parsed} document(s) ({time.perf_counter() - t:.2f}s)")
-    _remove_leftovers(db_path)
-    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
-    tmp.unlink(missing_ok=True)
     games = _start_games(cache_root) if with_stages else None
+    tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     try:
+        t = time.perf_counter()
+        keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress)
+        if report.parsed:
+            progress(f"parsed {report.parsed} document(s) ({time.perf_counter() - t:.2f}s)")
+        _remove_leftovers(db_path)
+        tmp.unlink(missing_ok=True)
         db = sqlite_utils.Database(tmp)
         schema.create(db, manifest)
         store = LemmaStore(cache_root, lemmatiser_version())
@@ -175,7 +176,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
 
 def _start_games(cache_root: Path) -> multiprocessing.process.BaseProcess:
     """Play the engine's games (the scenarios and the rule-set comparisons) in a process of their own while the
-    documents are lemmatised and written: they depend on the engine and its data only, and the stages that
+    documents are parsed, lemmatised and written: they depend on the engine and its data only, and the stages that
     need them take them from the cache (:func:`kb.trace.engine_runs`), so a core that would idle plays them."""
     proc = multiprocessing.get_context("fork").Process(target=_play_games, args=(cache_root,), daemon=True)
     proc.start()
@@ -184,6 +185,7 @@ def _start_games(cache_root: Path) -> multiprocessing.process.BaseProcess:
 
 def _play_games(cache_root: Path) -> None:
     try:
+        engine_runs(cache_root, "cards", card_problem)
         trace_results(cache_dir=cache_root)
         comparison_results(cache_root)
     except Exception:   # noqa: BLE001 - the stages play the games again and report what is wrong with file:line

@@ -148,8 +148,21 @@ def _special(lang: str) -> frozenset[str]:
     return frozenset(_tokenizer(lang).rules or ())
 
 
+#: a word with at most one bracket or quote before it and one punctuation mark after it: "(Karte", "Spieler,"
+_AFFIXED = re.compile(r"[(\"'„“«]?([^\W\d_]+)[.,;:)!?\"'“”»]?")
+
+
 @lru_cache(maxsize=1 << 17)
 def _piece_words(piece: str, lang: str) -> tuple[str, ...]:
+    """The words of a piece that is not letters only.  spaCy's tokens cut the piece without changing it and
+    :data:`_WORD` takes runs of letters from each token, so a piece without such a run has no words, and a
+    word whose only neighbours are one bracket or quote and one punctuation mark (which spaCy cuts off as
+    affixes) is the word itself unless it or the piece is one of the tokenizer's special cases ("cannot")."""
+    if not _WORD.search(piece):
+        return ()
+    affixed = _AFFIXED.fullmatch(piece)
+    if affixed and affixed[1] not in _special(lang) and piece not in _special(lang):
+        return (affixed[1],)
     return tuple(w for tok in _tokenizer(lang)(piece) for w in _WORD.findall(tok.text))
 
 

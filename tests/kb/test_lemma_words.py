@@ -17,6 +17,9 @@ def spacy_words(text: str, lang: str) -> list[str]:
     ("dell'avversario all'inizio, l’abilità  doppio  spazio", "it"),
     ("  leading and trailing  ", "en"),
     ("x y zz 7a {T}: Add {G}.", "en"),
+    ("(cannot) cannot. Cannot, etc., e.g. (Mr. \"Aura\" players' it's 'tis (a) 2x.", "en"),
+    ("(Karte) Spieler, „Zauber“ usw. z.B., Nr., Abs. (vgl. «Mana» 3.", "de"),
+    ("(carta) giocatore, «magia» ecc. pag. (l’abilità) po' all'", "it"),
 ])
 def test_hand_made_texts(text, lang):
     assert lemmas.words(text, lang) == spacy_words(text, lang)
