@@ -1,6 +1,7 @@
 """The ``kb`` command: a thin layer over kb.build, kb.query, kb.manifest and kb.serve."""
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import textwrap
@@ -9,12 +10,17 @@ from pathlib import Path
 
 import click
 
-from .align import cli as align_cli
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
-from .diff import cli as diff_cli
-from .graph import cli as graph_cli
-from .site import cli as site_cli
-from .trace import cli as trace_cli
+
+#: commands that other modules define (in their ``COMMANDS``): a module is imported only when one of its commands
+#: runs (or ``kb --help`` lists them), so that ``kb build`` does not start by importing networkx and the engine CLI
+LAZY_COMMANDS = {
+    "scenario": "kb.trace.cli", "trace": "kb.trace.cli", "coverage": "kb.trace.cli", "engine-bench": "kb.trace.cli",
+    "align": "kb.align.cli", "align-eval": "kb.align.cli",
+    "graph": "kb.graph.cli",
+    "diff": "kb.diff.cli",
+    "search": "kb.site.cli", "serve-bench": "kb.site.cli",
+}
 
 #: numbering defects are always listed by `kb build`; other warnings are counted
 SERIOUS = {"duplicate-number", "number-backwards", "malformed-number", "unparsed"}
@@ -24,7 +30,20 @@ def _fail(e: Exception) -> None:
     raise click.ClickException(str(e))
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class LazyGroup(click.Group):
+    """A group that imports the module of a command of :data:`LAZY_COMMANDS` when the command is asked for."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *LAZY_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in LAZY_COMMANDS and cmd_name not in self.commands:
+            for command in importlib.import_module(LAZY_COMMANDS[cmd_name]).COMMANDS:
+                self.add_command(command)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 def main():
     """Cross-referenced knowledge base of the Magic: The Gathering rules texts."""
 
@@ -249,11 +268,6 @@ def bench(runs: int, archive: Path | None, synthetic: int, data_dir: Path):
     from .bench import bench as run
 
     run(data_dir, archive, synthetic, runs, echo=click.echo)
-
-
-for _commands in (trace_cli.COMMANDS, align_cli.COMMANDS, graph_cli.COMMANDS, diff_cli.COMMANDS, site_cli.COMMANDS):
-    for _command in _commands:
-        main.add_command(_command)
 
 
 if __name__ == "__main__":

@@ -109,3 +109,27 @@ def test_build_reports_bad_input_with_file_and_line(tmp_path, data_dir):
     line = text[: text.index("Glossary\n\nAbandon")].count("\n")
     assert f"data/sources/cut.txt:{line}: truncated file" in result.output
     assert not db.exists()
+
+
+def test_lazy_commands_name_every_command_of_their_modules():
+    """kb/cli.py lists the commands of other modules by name (so that it need not import them to start): the
+    list names each module's COMMANDS exactly, and every one of them runs under its name."""
+    import importlib
+
+    from kb.cli import LAZY_COMMANDS
+
+    for module in set(LAZY_COMMANDS.values()):
+        defined = {c.name for c in importlib.import_module(module).COMMANDS}
+        assert defined == {name for name, m in LAZY_COMMANDS.items() if m == module}, module
+    result = run("--help")
+    assert result.exit_code == 0 and all(name in result.output for name in LAZY_COMMANDS)
+    assert run("align-eval", "--help").exit_code == 0
+
+
+def test_starting_the_cli_does_not_import_what_build_does_not_need():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", "import sys, kb.cli; print(sorted({'networkx', 'kb.graph.cli', "
+                          "'kb.site.cli'} & set(sys.modules)))"], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
