@@ -48,6 +48,9 @@ FTS = {"rules": ["number", "title", "text", "lemmas"], "items": ["title", "text"
 
 def create(db: sqlite_utils.Database, manifest: Manifest) -> None:
     """The documents and editions of the manifest, and the empty core tables."""
+    # pages of 16 KiB instead of 4: the bulk inserts and the full-text indexes of an archive build cost about a
+    # tenth less CPU, and the file is smaller (the database is written once, then only read)
+    db.execute("pragma page_size = 16384")
     db.execute("pragma journal_mode = off")
     db.execute("pragma synchronous = off")
     db.table("documents").insert_all(
