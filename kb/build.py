@@ -162,6 +162,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
                 progress(f"{name} ({report.timings[name]:.2f}s)")
         report.counts = _counts(db)
         db.table("build_info").insert({"key": "fingerprint", "value": fingerprint}, pk="key")
+        db.execute("pragma analysis_limit = 1000")   # the planner's statistics from a sample: a tenth of the time
         db.execute("analyze")
         db.close()
         os.replace(tmp, db_path)
