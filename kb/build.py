@@ -33,20 +33,21 @@ from ingest.model import ParseWarning
 
 from . import lemmas, paths, schema
 from . import rows as rows_module
-from .align.store import store as align_store
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
-from .diff.table import store as diff_store
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
-from .rulesets import comparison_results
-from .rulesets import store as rulesets_store
-from .trace import card_problem, engine_runs
-from .trace import scenario_results as trace_results
-from .trace import store as trace_store
 
 
 def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
-    """The later stages, called with the database once rules, items and refs exist."""
+    """The later stages, called with the database once rules, items and refs exist.
+
+    Their modules (the engine, the aligners, the diffs) are imported here, not when kb.build is: a build
+    imports them while its workers parse (:func:`_meanwhile`), rather than before it starts any."""
+    from .align.store import store as align_store
+    from .diff.table import store as diff_store
+    from .rulesets import store as rulesets_store
+    from .trace import store as trace_store
+
     return [
         ("engine trace links", partial(trace_store, cache_dir=cache_root)),
         ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
@@ -186,8 +187,11 @@ def _start_games(cache_root: Path) -> multiprocessing.process.BaseProcess:
 
 def _play_games(cache_root: Path) -> None:
     try:
+        from .rulesets import comparison_results
+        from .trace import card_problem, engine_runs, scenario_results
+
         engine_runs(cache_root, "cards", card_problem)
-        trace_results(cache_dir=cache_root)
+        scenario_results(cache_dir=cache_root)
         comparison_results(cache_root)
     except Exception:   # noqa: BLE001 - the stages play the games again and report what is wrong with file:line
         pass
@@ -292,10 +296,7 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
     if jobs and workers > 1:
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
             running = pool.map(_parse_job, jobs)
-            # meanwhile the tokenizer and dictionaries their new texts need load here, once: the lemma stage
-            # runs here or in workers forked from here, which inherit them
-            for lang in sorted({e.language for doc in todo for e in doc.editions}):
-                lemmas.warm(lang)
+            _meanwhile(todo)
             results = list(running)
     else:
         results = [_parse_job(job) for job in jobs]
@@ -306,6 +307,15 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
     if report.cached:
         progress(f"{report.cached} document(s) unchanged (parsed records from the cache)")
     return keys
+
+
+def _meanwhile(todo: list[Document]) -> None:
+    """What the main process does while workers parse ``todo``: import the modules of the later stages, and load,
+    once, the tokenizer and dictionaries the new texts need (the lemma stage runs here or in workers forked from
+    here, which inherit them)."""
+    stages(Path(), 1)
+    for lang in sorted({e.language for doc in todo for e in doc.editions}):
+        lemmas.warm(lang)
 
 
 def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
