@@ -1,22 +1,24 @@
-"""``kb bench``: wall time and peak memory of the build, each run a fresh ``kb build`` process.
+"""``kb bench``: wall time, CPU time and peak memory of the build, each run a fresh ``kb build`` process.
 
 Scenarios (all in a temporary copy of ``data/``; the real data is never touched):
 
 * ``cold``: the default data, empty cache;
 * ``unchanged``: the same again, nothing changed (the build says "up to date");
-* ``add one``: one more edition added to the built KB (with ``--archive``: its first file);
+* ``add one``: one more edition added to the built KB (with ``--archive``: its last file, the newest);
 * ``archive``: with ``--archive DIR``, every file of DIR added, then a cold build of it all;
   ``--synthetic N`` adds N editions derived from DIR's files (each with its own date and about
   2 % of its rule lines changed) to reach the size of the whole archive of ~110 editions.
 
 Peak memory is the largest sum of the proportional set sizes (PSS) of the build process and its workers,
-sampled every 20 ms from /proc.  Figures are printed, never asserted: this is a benchmark.
+sampled every 20 ms from /proc; the CPU time is the user + system time of the build process and its workers
+(less noisy than the wall time on a shared machine).  Figures are printed, never asserted: this is a benchmark.
 """
 from __future__ import annotations
 
 import os
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -38,6 +40,8 @@ class Run:
     seconds: float
     peak_mb: float
     output: str
+    #: user + system CPU seconds of the process and all its workers (a figure less noisy than the wall time)
+    cpu: float = 0.0
 
 
 def _tree_pss_kb(pid: int) -> int:
@@ -59,6 +63,7 @@ def _tree_pss_kb(pid: int) -> int:
 def run_kb(args: list[str], cwd: Path | None = None, check: bool = True) -> Run:
     """Run ``kb ARGS`` in a fresh interpreter; time it and sample its memory."""
     t = time.perf_counter()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen([sys.executable, "-m", "kb", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, cwd=cwd)
     peak = [0]
@@ -73,9 +78,11 @@ def run_kb(args: list[str], cwd: Path | None = None, check: bool = True) -> Run:
     out, _ = proc.communicate()
     seconds = time.perf_counter() - t
     sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if check and proc.returncode != 0:
         raise RuntimeError(f"kb {' '.join(args)} failed ({proc.returncode}):\n{out}")
-    return Run(seconds, peak[0] / 1024, out)
+    return Run(seconds, peak[0] / 1024, out, cpu)
 
 
 def copy_data(src: Path, dest: Path) -> Path:
@@ -144,7 +151,7 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
         for i in range(runs):
             shutil.rmtree(root / "build", ignore_errors=True)
             cold.append(run_kb(["build", "-q", *base]))
-            echo(f"cold build of the default data, run {i + 1}: {cold[-1].seconds:.2f}s, "
+            echo(f"cold build of the default data, run {i + 1}: {cold[-1].seconds:.2f}s ({cold[-1].cpu:.1f} CPU s), "
                  f"peak {cold[-1].peak_mb:.0f} MB")
         results["cold"] = min(cold, key=lambda r: r.seconds)
         results["cold (median)"] = sorted(cold, key=lambda r: r.seconds)[len(cold) // 2]
@@ -155,7 +162,8 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
         if files:
             run_kb(["add", str(files[-1]), "--data-dir", str(data)], check=False)
             results["add one"] = run_kb(["build", "-q", *base])
-            echo(f"adding one edition ({files[-1].name}) to the built KB: {results['add one'].seconds:.2f}s, "
+            echo(f"adding one edition ({files[-1].name}) to the built KB: {results['add one'].seconds:.2f}s "
+                 f"({results['add one'].cpu:.1f} CPU s), "
                  f"peak {results['add one'].peak_mb:.0f} MB")
             extra = synthetic_editions(files, synthetic, root / "synthetic") if synthetic else []
             # a file of the archive may be refused (a truncated edition): the others are added
@@ -167,7 +175,8 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
             results["archive"] = run_kb(["build", *base])
             n_docs = len(list((data / "sources").iterdir()))
             echo(f"cold build of the default data + {n_docs - len(os.listdir(data_dir / 'sources'))} archive "
-                 f"editions ({n_docs} documents): {results['archive'].seconds:.2f}s, "
+                 f"editions ({n_docs} documents): {results['archive'].seconds:.2f}s "
+                 f"({results['archive'].cpu:.1f} CPU s), "
                  f"peak {results['archive'].peak_mb:.0f} MB")
             lines = results["archive"].output.strip().splitlines()
             for line in lines:   # the stages and their times
