@@ -486,9 +486,12 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
         # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
         # (transform) and VACUUM the database, seconds with an archive of editions
         db.execute("alter table rules add column concept_id integer references concepts(id)")
-    with db.conn:
-        db.conn.executemany("update rules set concept_id = ? where id = ?",
-                            [(concept_id[concept_of[k]], rid) for k, rid in rule_ids.items()])
+    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule
+        db.conn.execute("create temp table rule_concept (id integer primary key, concept_id integer)")
+        db.conn.executemany("insert into rule_concept values (?, ?)",
+                            sorted((rid, concept_id[concept_of[k]]) for k, rid in rule_ids.items()))
+        db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
+        db.conn.execute("drop table temp.rule_concept")
     db["rules"].create_index(["concept_id"], if_not_exists=True)
     db["edition_pairs"].insert_all(({
         "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
