@@ -93,6 +93,8 @@ class EditionMatcher:
         self._twins: dict[tuple, list[int]] = {}
         self._masses: dict[int, tuple[list[str], float]] = {}
         self._coded: dict[int, tuple[list[str], str]] = {}
+        self._s_codes: dict[int, list[str]] = {}
+        self._t_codes: dict[int, list[str]] = {}
         self._chars: dict[str, str] = {}
         self._restating: dict[tuple[int, int, int], list[tuple[int, list[int]]]] = {}
         self._rows: dict[int, tuple[list[float], list[float] | None]] = {}
@@ -139,10 +141,9 @@ class EditionMatcher:
         key = (i, d)
         got = self._w.get(key)
         if got is None:
-            sim, codes = Indel.normalized_similarity, self._codes
-            t_sents = [codes(u) for u in self.t_sent_words[d]]
+            sim, t_sents = Indel.normalized_similarity, self._sentence_codes(self._t_codes, self.t_sent_words, d)
             got = tuple(max((sim(s, u) for u in t_sents), default=0.0)
-                        for s in map(codes, self.s_sent_words[i]))
+                        for s in self._sentence_codes(self._s_codes, self.s_sent_words, i))
             self._w[key] = got
         return got
 
@@ -293,16 +294,27 @@ class EditionMatcher:
                      for w in a[op.src_start:op.src_end])
         return 2 * common / (wa + wb)
 
+    def _code(self, words: list[str]) -> str:
+        """A sentence's lemmas as a string, one character per distinct lemma: rapidfuzz compares the
+        characters of a string faster than the items of a list, and finds the same."""
+        chars = self._chars
+        for w in words:
+            if w not in chars:
+                chars[w] = chr(len(chars) + (0x800 if len(chars) >= 0xD800 else 0))   # no surrogates
+        return "".join([chars[w] for w in words])
+
+    def _sentence_codes(self, kept: dict[int, list[str]], sent_words: list[list[list[str]]], k: int) -> list[str]:
+        """:meth:`_code` of the sentences of rule ``k`` of one side (kept)."""
+        got = kept.get(k)
+        if got is None:
+            got = kept[k] = [self._code(words) for words in sent_words[k]]
+        return got
+
     def _codes(self, words: list[str]) -> str:
-        """A sentence's lemmas as a string, one character per distinct lemma (kept per sentence): rapidfuzz
-        compares the characters of a string faster than the items of a list, and finds the same."""
+        """:meth:`_code` of a sentence (kept per sentence: the same lists are compared again and again)."""
         got = self._coded.get(id(words))
         if got is None or got[0] is not words:
-            chars = self._chars
-            for w in words:
-                if w not in chars:
-                    chars[w] = chr(len(chars) + (0x800 if len(chars) >= 0xD800 else 0))   # no surrogates
-            got = self._coded[id(words)] = (words, "".join([chars[w] for w in words]))
+            got = self._coded[id(words)] = (words, self._code(words))
         return got[1]
 
     def _mass(self, words: list[str], idf: dict[str, float]) -> float:
