@@ -19,7 +19,7 @@ from ingest import numbers
 
 from ..cache import code_version, write_atomic
 from .concepts import assign_concepts
-from .consecutive import align_consecutive, identical_share
+from .consecutive import Keys, align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
 from .crosslang import align_cross_language
 from .items import align_items
@@ -75,6 +75,8 @@ class PairInput:
     companion: CompanionPair | None = None
     #: :func:`identical_share` of ``src`` and ``tgt`` when :func:`pair_input` has computed it
     share: float | None = None
+    #: the keys of ``src`` and ``tgt`` for :func:`align_consecutive`, when :func:`pair_input` was given them
+    keys: Keys | None = None
 
     @property
     def cost(self) -> int:
@@ -89,8 +91,9 @@ class PairInput:
         return share < CONSECUTIVE_FROM
 
 
-def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules) -> PairInput:
-    """The views of a pair; editions with one numbering scheme are cut to the parts both cover."""
+def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=None) -> PairInput:
+    """The views of a pair; editions with one numbering scheme are cut to the parts both cover.
+    ``keys(edition)``: the identity keys of the views ``rules(edition)`` (:data:`Keys`), if the caller keeps them."""
     terms = load_terminology(lang=specs[p.source].language)
     if p.kind == "items":
         return PairInput(p, items_from_db(db, p.source, ("step", "example", "paragraph")),
@@ -103,12 +106,13 @@ def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules) -> Pair
     src, tgt = rules(p.source), rules(p.target)
     if p.kind == "cross-language":
         return PairInput(p, _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers), terms)
-    share = identical_share(src, tgt)
+    both = (keys(p.source), keys(p.target)) if keys is not None else None
+    share = identical_share(src, tgt, both)
     if p.reason == "chain" and share >= CONSECUTIVE_FROM:
         cut_src, cut_tgt = _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers)
         if len(cut_src) != len(src) or len(cut_tgt) != len(tgt):   # the share of the cut views is another one
             return PairInput(p, cut_src, cut_tgt, terms)
-    return PairInput(p, src, tgt, terms, share=share)
+    return PairInput(p, src, tgt, terms, share=share, keys=both)
 
 
 def _within(views: list[AlignRule], covers: tuple[str, ...]) -> list[AlignRule]:
@@ -122,7 +126,7 @@ def align_input(inp: PairInput) -> list[Alignment]:
         return align_cross_language(src, tgt)
     if p.kind == "cross-edition":
         if not inp.full:
-            return align_consecutive(src, tgt, terms)
+            return align_consecutive(src, tgt, terms, keys=inp.keys)
         return align_cross_edition(src, tgt, terms, companion=inp.companion)
     if p.kind == "items":
         return align_items(src, tgt, terms, method="item-lex")
@@ -273,10 +277,19 @@ def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
             views[edition] = views_from_db(db, edition)
         return views[edition]
 
+    # every distinct (level, title, text) as one int, each edition's computed once (most take part in two pairs)
+    ids: dict[tuple, int] = {}
+    idents: dict[str, list[int]] = {}
+
+    def identities(edition: str) -> list[int]:
+        if edition not in idents:
+            idents[edition] = [ids.setdefault(v.identity, len(ids)) for v in rules(edition)]
+        return idents[edition]
+
     planned = list(dict.fromkeys(pairs if pairs is not None else plan(list(specs.values()))))
     keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
     first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
-    inputs = {k: pair_input(db, first[k], specs, rules) for k in keys}
+    inputs = {k: pair_input(db, first[k], specs, rules, identities) for k in keys}
     deps = {k: companion_deps(k, keys, specs) for k in keys if inputs[k].full}
     for k in deps:   # the companions' views, loaded before any worker is forked
         for dep in deps[k]:
