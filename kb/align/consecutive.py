@@ -76,6 +76,10 @@ def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
     _contained(src, tgt, m)
     rest = _rest(src, tgt, m, terms)
     out: list[Alignment] = []
+    # links of one method and of one score share the method's name and the evidence (most links are alike):
+    # fewer objects to make, to send back from a worker and to read there
+    names: dict[str, str] = {}
+    evidence: dict[float, dict] = {}
     for i, v in enumerate(src):
         if i not in m.links:
             out += rest.get(i, [Alignment(v, None, 0.0, "no counterpart", f"{method}-rest", {})])
@@ -91,7 +95,11 @@ def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
                 rel = "equivalent" if t.norm == v.norm else "renumbered"
             else:
                 rel = "reworded"
-            out.append(Alignment(v, t, round(score, 3), rel, f"{method}-{how}", {"similarity": round(score, 3)}))
+            s = round(score, 3)
+            ev = evidence.get(s)
+            if ev is None:
+                ev = evidence[s] = {"similarity": s}
+            out.append(Alignment(v, t, s, rel, names.get(how) or names.setdefault(how, f"{method}-{how}"), ev))
     return out
 
 
