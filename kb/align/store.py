@@ -210,12 +210,14 @@ class AlignmentCache:
     def __init__(self, root: Path | None):
         self.dir = Path(root) / "alignments" if root else None
         self.used: set[str] = set()
+        self._code = _code_version() if self.dir is not None else ""
+        self._digests: dict[int, tuple[list[AlignRule], bytes]] = {}
 
     def key(self, inp: PairInput) -> str:
         """What the pair's alignment depends on, hashed ("" without a cache directory: nothing to look up)."""
         if self.dir is None:
             return ""
-        h = hashlib.sha256(_code_version().encode())
+        h = hashlib.sha256(self._code.encode())
         h.update(repr((inp.pair.kind, inp.pair.reason, inp.terms)).encode())
         sides = [inp.src, inp.tgt]
         if inp.companion is not None:
@@ -223,10 +225,18 @@ class AlignmentCache:
             sides += [c.src, c.tgt]
             h.update(repr((c.terms, sorted(c.s_map.items()), sorted(c.t_map.items()))).encode())
         for side in sides:
-            for v in side:
-                h.update(repr((v.key, v.norm, v.kind, v.level, v.title, v.text, v.lemmas, v.examples)).encode())
-            h.update(b"|")
+            h.update(self._digest(side))
         return h.hexdigest()[:40]
+
+    def _digest(self, views: list[AlignRule]) -> bytes:
+        """What a key reads of a list of views, hashed once per list (most lists are an edition's views,
+        which take part in several pairs)."""
+        got = self._digests.get(id(views))
+        if got is None or got[0] is not views:
+            fields = [(v.key, v.norm, v.kind, v.level, v.title, v.text, v.lemmas, v.examples) for v in views]
+            digest = hashlib.sha256(pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)).digest()
+            got = self._digests[id(views)] = (views, digest)
+        return got[1]
 
     def get(self, key: str, inp: PairInput) -> list[Alignment] | None:
         if self.dir is None:
