@@ -172,8 +172,9 @@ def companion_for(inp: PairInput, trans: dict, specs: dict[str, EditionSpec], ru
 _SHARED: dict = {}
 
 
-def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
-    """Align pair ``k`` of the inherited inputs in a worker; rows by rule key (cheap to send back)."""
+def _run_job(k: tuple[str, str, str], companion: tuple | None, cache_entry: Path | None) -> list[tuple]:
+    """Align pair ``k`` of the inherited inputs in a worker, write the cache entry (if any) there too;
+    rows by position in the pair's views (cheap to send back, :func:`_at`)."""
     inp = _SHARED["jobs"][k]
     if companion is not None:
         x, y, terms, s_map, t_map = companion
@@ -181,7 +182,10 @@ def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
         inp.companion = CompanionPair(views[x], views[y], terms, s_map, t_map, (x, y))
     gc.disable()   # a job is short and leaves few garbage cycles: collect them after it, not during it
     try:
-        return _rows(align_input(inp))
+        links = align_input(inp)
+        if cache_entry is not None:
+            AlignmentCache.write(cache_entry, links)
+        return _positions(links, inp)
     finally:
         gc.enable()
 
@@ -189,6 +193,24 @@ def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
 def _rows(links: list[Alignment]) -> list[tuple]:
     return [(lk.source.key, lk.target.key if lk.target else None, lk.score, lk.relation, lk.method, lk.evidence)
             for lk in links]
+
+
+def _positions(links: list[Alignment], inp: PairInput) -> list[tuple]:
+    """:func:`_rows` with the positions of the rules in the pair's views instead of their keys."""
+    src = {v.key: n for n, v in enumerate(inp.src)}
+    tgt = {v.key: n for n, v in enumerate(inp.tgt)}
+    try:
+        return [(src[lk.source.key], tgt[lk.target.key] if lk.target else None, lk.score, lk.relation, lk.method,
+                 lk.evidence) for lk in links]
+    except KeyError as e:
+        raise RuntimeError(f"alignment of {inp.pair} names rules its editions do not have") from e
+
+
+def _at(rows: list[tuple], inp: PairInput) -> list[Alignment]:
+    """Alignments from :func:`_positions` rows."""
+    src, tgt = inp.src, inp.tgt
+    return [Alignment(src[s], tgt[t] if t is not None else None, score, rel, method, ev)
+            for s, t, score, rel, method, ev in rows]
 
 
 def _links(rows: list[tuple], inp: PairInput) -> list[Alignment] | None:
@@ -251,11 +273,20 @@ class AlignmentCache:
         return out
 
     def put(self, key: str, links: list[Alignment]) -> None:
+        path = self.entry(key)
+        if path is not None:
+            self.write(path, links)
+
+    def entry(self, key: str) -> Path | None:
+        """The file of a new entry (the caller writes it: :meth:`write`), None without a cache directory."""
         if self.dir is None:
-            return
-        self.dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.dir / f"{key}.pickle", pickle.dumps(_rows(links), protocol=pickle.HIGHEST_PROTOCOL))
+            return None
         self.used.add(key)
+        return self.dir / f"{key}.pickle"
+
+    @staticmethod
+    def write(path: Path, links: list[Alignment]) -> None:
+        write_atomic(path, pickle.dumps(_rows(links), protocol=pickle.HIGHEST_PROTOCOL))
 
     def prune(self) -> None:
         if self.dir is not None and self.dir.exists():
@@ -374,16 +405,12 @@ def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, worke
                     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
                 c = inp.companion
                 payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
-                running[pool.submit(_run_job, k, payload)] = k
+                running[pool.submit(_run_job, k, payload, cache.entry(hashes[k]))] = k
             if running:
                 finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for f in sorted(finished, key=lambda f: running[f]):
                     k = running.pop(f)
-                    links = _links(f.result(), inputs[k])
-                    if links is None:
-                        raise RuntimeError(f"alignment of {k} names rules its editions do not have")
-                    results[k] = links
-                    cache.put(hashes[k], links)
+                    results[k] = _at(f.result(), inputs[k])
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
