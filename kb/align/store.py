@@ -565,6 +565,8 @@ ALIGNMENT_COLUMNS = {
 def _alignment_rows(runs: dict, counts: Counter) -> Iterator[tuple]:
     """The ``alignments`` rows (in :data:`ALIGNMENT_COLUMNS` order) of every pair's links; ``counts`` per pair."""
     evidence: dict[tuple, str] = {}   # the same evidence recurs: most links of consecutive editions are alike
+    # ... and share one dict (the links hold them all while this runs, so their ids stay theirs)
+    by_dict: dict[int, str] = {}
     n = 0
     for (src_ed, tgt_ed, _kind), links in runs.items():
         pair = f"{src_ed} → {tgt_ed}"
@@ -572,12 +574,15 @@ def _alignment_rows(runs: dict, counts: Counter) -> Iterator[tuple]:
             counts[pair] += len(links)
         for link in links:
             n += 1
-            s, t = link.source, link.target
+            s, t, ev = link.source, link.target, link.evidence
+            js = by_dict.get(id(ev))
+            if js is None:
+                js = by_dict[id(ev)] = _evidence_json(ev, evidence)
             yield (n, pair, src_ed, tgt_ed, s.id if s.kind == "rule" else None, s.id if s.kind != "rule" else None,
                    t.id if t is not None and t.kind == "rule" else None,
                    t.id if t is not None and t.kind != "rule" else None,
                    s.norm or s.key.split("/")[-1], (t.norm or t.key.split("/")[-1]) if t is not None else None,
-                   link.score, link.relation, link.method, _evidence_json(link.evidence, evidence))
+                   link.score, link.relation, link.method, js)
 
 
 def _evidence_json(ev: dict, memo: dict[tuple, str]) -> str:
