@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
+from functools import cached_property
 
 from rapidfuzz.distance import Indel, LCSseq
 
@@ -80,13 +81,6 @@ class EditionMatcher:
         self.s_ex_vecs = [self.index_ex_vector(x) for x in s_ex]
         self.has_text = [bool(v.text.strip()) for v in src]
         self.t_text = [bool(v.text.strip()) for v in tgt]
-        # sentences: lemma lists, bags in the rules' TF-IDF space, and each sentence's share of its rule
-        self.s_sent_words: list[list[list[str]]] = [[lemmas_of(rw(s)) for s in t.sentences] for t in self.s_tokens]
-        self.t_sent_words: list[list[list[str]]] = [sentence_lemmas(v, lm) for v in tgt]
-        s_content = [[vec.content(w) for w in ws] for ws in self.s_sent_words]
-        self.s_sent_size = [[len(c) for c in cs] for cs in s_content]   # content lemmas per sentence
-        self.s_sent_bags: list[list[Counter]] = [[vec.bag(c) for c in cs] for cs in s_content]
-        self.s_sent_share = [_shares(self.index, bags) for bags in self.s_sent_bags]
         self._w: dict[tuple[int, int], tuple[float, ...]] = {}
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
         self._lemma_idf: dict[str, float] | None = None
@@ -102,6 +96,34 @@ class EditionMatcher:
         self._kids: dict[int, list[int]] | None = None
         self._t_by_norm = {v.norm: d for d, v in enumerate(tgt) if v.norm}
         self._t_content: dict[int, frozenset[str]] = {}
+
+    # sentences (computed on first use: a companion's matcher compares whole rules only): lemma lists, bags in the
+    # rules' TF-IDF space, and each sentence's share of its rule
+
+    @cached_property
+    def s_sent_words(self) -> list[list[list[str]]]:
+        return [[lemmas_of(self.rewriter(s)) for s in t.sentences] for t in self.s_tokens]
+
+    @cached_property
+    def t_sent_words(self) -> list[list[list[str]]]:
+        return [sentence_lemmas(v, self.lemma_map) for v in self.tgt]
+
+    @cached_property
+    def _s_sent_content(self) -> list[list[list[str]]]:
+        return [[self.vec.content(w) for w in ws] for ws in self.s_sent_words]
+
+    @cached_property
+    def s_sent_size(self) -> list[list[int]]:
+        """Content lemmas per sentence."""
+        return [[len(c) for c in cs] for cs in self._s_sent_content]
+
+    @cached_property
+    def s_sent_bags(self) -> list[list[Counter]]:
+        return [[self.vec.bag(c) for c in cs] for cs in self._s_sent_content]
+
+    @cached_property
+    def s_sent_share(self) -> list[list[float]]:
+        return [_shares(self.index, bags) for bags in self.s_sent_bags]
 
     def index_ex_vector(self, lemmas: str) -> dict[str, float] | None:
         return self.ex_index.vector(self.vec.bag(self.vec.content(lemmas.split()))) if lemmas else None
