@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 import operator
 import re
-from operator import itemgetter
 from collections import Counter
 from pathlib import Path
 
@@ -101,7 +100,7 @@ class LexicalIndex:
             # the readable words, highest weight first (a stable sort: equal weights in the vector's order)
             read = [(span, x) for w, x in self.vector(tf).items()
                     if (span := span_of.get(w)) is not None and span[1] - span[0] <= limit]
-            read.sort(key=itemgetter(1), reverse=True)
+            read.sort(key=operator.itemgetter(1), reverse=True)
             for (start, end), x in read[:terms]:
                 rows.append(r)
                 starts.append(start)
