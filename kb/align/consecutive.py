@@ -52,7 +52,7 @@ class _Match:
         self.sources.setdefault(d, []).append(i)
 
 
-#: the (level, title, text) of each rule of two editions as keys equal where those are (small ints, say)
+#: each rule's (level, title, text) in two editions as keys, equal where those are equal (small ints, say)
 Keys = tuple[list, list]
 
 

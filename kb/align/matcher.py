@@ -163,8 +163,9 @@ class EditionMatcher:
         key = (i, d)
         got = self._w.get(key)
         if got is None:
-            sim, t_sents = Indel.normalized_similarity, self._sentence_codes(self._t_codes, self.t_sent_words, d)
-            got = tuple(max((sim(s, u) for u in t_sents), default=0.0)
+            similarity = Indel.normalized_similarity
+            t_sents = self._sentence_codes(self._t_codes, self.t_sent_words, d)
+            got = tuple(max((similarity(s, u) for u in t_sents), default=0.0)
                         for s in self._sentence_codes(self._s_codes, self.s_sent_words, i))
             self._w[key] = got
         return got
