@@ -492,6 +492,18 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
     Returns row counts per edition pair.
     """
+    # the stage makes millions of objects (views, links, rows) and no garbage cycles: the garbage collector
+    # would only walk them again and again (a second of an archive build)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _store(db, progress, cache_dir, workers)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[str, int]:
     specs = edition_specs(db)
     pairs = plan(specs)
     runs = run_all(db, pairs, workers=workers, cache_dir=cache_dir)
