@@ -52,23 +52,34 @@ class _Match:
         self.sources.setdefault(d, []).append(i)
 
 
-def identical_share(src: list[AlignRule], tgt: list[AlignRule]) -> float:
-    """Share of the source rules whose (level, title, text) the target prints too."""
+#: each rule's (level, title, text) in two editions as keys, equal where those are equal (small ints, say)
+Keys = tuple[list, list]
+
+
+def identical_share(src: list[AlignRule], tgt: list[AlignRule], keys: Keys | None = None) -> float:
+    """Share of the source rules whose (level, title, text) the target prints too (``keys``: those of
+    ``src`` and ``tgt`` when the caller has them)."""
     if not src:
         return 0.0
-    keys = {_key(v) for v in tgt}
-    return sum(1 for v in src if _key(v) in keys) / len(src)
+    a, b = keys or ([_key(v) for v in src], [_key(v) for v in tgt])
+    found = set(b)
+    return sum(1 for k in a if k in found) / len(src)
 
 
 def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
-                      method: str = "chain") -> list[Alignment]:
-    """Alignments of every source rule (see the module doc); target rules nobody pairs stay unmatched."""
+                      method: str = "chain", keys: Keys | None = None) -> list[Alignment]:
+    """Alignments of every source rule (see the module doc); target rules nobody pairs stay unmatched.
+    ``keys``: as for :func:`identical_share`."""
     m = _Match()
-    _identical(src, tgt, m)
+    _identical(src, tgt, m, keys)
     _near(src, tgt, m)
     _contained(src, tgt, m)
     rest = _rest(src, tgt, m, terms)
     out: list[Alignment] = []
+    # links of one method and of one score share the method's name and the evidence (most links are alike):
+    # fewer objects to make, to send back from a worker and to read there
+    names: dict[str, str] = {}
+    evidence: dict[float, dict] = {}
     for i, v in enumerate(src):
         if i not in m.links:
             out += rest.get(i, [Alignment(v, None, 0.0, "no counterpart", f"{method}-rest", {})])
@@ -84,15 +95,20 @@ def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
                 rel = "equivalent" if t.norm == v.norm else "renumbered"
             else:
                 rel = "reworded"
-            out.append(Alignment(v, t, round(score, 3), rel, f"{method}-{how}", {"similarity": round(score, 3)}))
+            s = round(score, 3)
+            ev = evidence.get(s)
+            if ev is None:
+                ev = evidence[s] = {"similarity": s}
+            out.append(Alignment(v, t, s, rel, names.get(how) or names.setdefault(how, f"{method}-{how}"), ev))
     return out
 
 
-def _identical(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
-    # each distinct key as a small int: the matcher hashes and compares ints faster than tuples of texts
-    ids: dict[tuple, int] = {}
-    a = [ids.setdefault(_key(v), len(ids)) for v in src]
-    b = [ids.setdefault(_key(v), len(ids)) for v in tgt]
+def _identical(src: list[AlignRule], tgt: list[AlignRule], m: _Match, keys: Keys | None) -> None:
+    if keys is None:
+        # each distinct key as a small int: the matcher hashes and compares ints faster than tuples of texts
+        ids: dict[tuple, int] = {}
+        keys = [ids.setdefault(_key(v), len(ids)) for v in src], [ids.setdefault(_key(v), len(ids)) for v in tgt]
+    a, b = keys
     for block in SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
         for n in range(block.size):
             m.add(block.a + n, block.b + n, 1.0, "same")
@@ -104,9 +120,8 @@ def _identical(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
     for d, k in enumerate(b):
         if d not in m.sources:
             left_b.setdefault(k, []).append(d)
-    key_of = list(ids)
     for k, at in left_a.items():
-        if len(at) == 1 and len(left_b.get(k, ())) == 1 and (key_of[k][1] or key_of[k][2]):
+        if len(at) == 1 and len(left_b.get(k, ())) == 1 and (_key(src[at[0]])[1] or _key(src[at[0]])[2]):
             m.add(at[0], left_b[k][0], 1.0, "moved")
 
 

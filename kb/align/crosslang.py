@@ -131,16 +131,26 @@ class PairScorer:
         num += w_length * _gale_church(a_length, b_length, self.c, self.s2)
         den += w_length
         content = num / den
-        i0, j0 = si[0], tj[0]
-        if self._s_level[i0] != self._t_level[j0] and not (self._s_norm[i0] and self._t_parent[j0] == self._s_norm[i0]):
+        if self._other_level(si[0], tj[0]):
             content *= 0.5
-        number = self._numbers.get((i0, j0))
-        if number is None:
-            number = self._number(i0, j0)
-        if len(si) > 1 or len(tj) > 1:
-            number = max([self._number(i, j) for i in si for j in tj])
-        got = self.cache[key] = ((1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * number, content)
+        got = self.cache[key] = ((1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * self._numbers_of(si, tj), content)
         return got
+
+    def ceiling(self, si: tuple[int, ...], tj: tuple[int, ...]) -> float:
+        """Above the total of :meth:`score` (its content at most 1, or half), without the evidence."""
+        content = 0.5 if self._other_level(si[0], tj[0]) else 1.0
+        return (1 - NUMBER_WEIGHT) * content + NUMBER_WEIGHT * self._numbers_of(si, tj) + 1e-9
+
+    def _other_level(self, i0: int, j0: int) -> bool:
+        """The first rules of the two sides are of other levels and the target is not split off the source."""
+        return self._s_level[i0] != self._t_level[j0] and not (self._s_norm[i0]
+                                                                and self._t_parent[j0] == self._s_norm[i0])
+
+    def _numbers_of(self, si: tuple[int, ...], tj: tuple[int, ...]) -> float:
+        """The number affinity of two sides: the best of their rules' numbers."""
+        if len(si) > 1 or len(tj) > 1:
+            return max([self._number(i, j) for i in si for j in tj])
+        return self._number(si[0], tj[0])
 
     def explain(self, si: tuple[int, ...], tj: tuple[int, ...]) -> tuple[float, float, dict]:
         """(total, content, evidence rounded for the alignment row)."""
@@ -283,7 +293,9 @@ def _dp_path(sc: PairScorer, expected: list[float], band: int, threshold: float,
             merges = (((i - 2, i - 1), (j - 1,), (i - 2, j - 1)), ((i - 1,), (j - 2, j - 1), (i - 1, j - 2)))
             for si, tj, back in merges:
                 prev = best.get(back)
-                if prev is not None:
+                # a merge that could not win with the best score it can have is not scored (most cells of the band)
+                if prev is not None and (cand is None
+                                         or prev[0] + (sc.ceiling(si, tj) - threshold - many_penalty) > cand[0]):
                     v = prev[0] + (score(si, tj)[0] - threshold - many_penalty)
                     if cand is None or v > cand[0]:
                         cand = (v, back)

@@ -97,18 +97,15 @@ class LexicalIndex:
         rows, starts, ends, weights = [], [], [], []
         span_of = self.span
         for r, tf in enumerate(tfs):
-            read = 0
-            for w, x in sorted(self.vector(tf).items(), key=lambda wx: -wx[1]):
-                span = span_of.get(w)
-                if span is None or span[1] - span[0] > limit:
-                    continue
+            # the readable words, highest weight first (a stable sort: equal weights in the vector's order)
+            read = [(span, x) for w, x in self.vector(tf).items()
+                    if (span := span_of.get(w)) is not None and span[1] - span[0] <= limit]
+            read.sort(key=operator.itemgetter(1), reverse=True)
+            for (start, end), x in read[:terms]:
                 rows.append(r)
-                starts.append(span[0])
-                ends.append(span[1])
+                starts.append(start)
+                ends.append(end)
                 weights.append(x)
-                read += 1
-                if read >= terms:
-                    break
         if not rows:
             return [[] for _ in tfs]
         a, b = np.array(starts, dtype=np.int64), np.array(ends, dtype=np.int64)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
+from functools import cached_property
 
 from rapidfuzz.distance import Indel, LCSseq
 
@@ -80,24 +81,49 @@ class EditionMatcher:
         self.s_ex_vecs = [self.index_ex_vector(x) for x in s_ex]
         self.has_text = [bool(v.text.strip()) for v in src]
         self.t_text = [bool(v.text.strip()) for v in tgt]
-        # sentences: lemma lists, bags in the rules' TF-IDF space, and each sentence's share of its rule
-        self.s_sent_words: list[list[list[str]]] = [[lemmas_of(rw(s)) for s in t.sentences] for t in self.s_tokens]
-        self.t_sent_words: list[list[list[str]]] = [sentence_lemmas(v, lm) for v in tgt]
-        s_content = [[vec.content(w) for w in ws] for ws in self.s_sent_words]
-        self.s_sent_size = [[len(c) for c in cs] for cs in s_content]   # content lemmas per sentence
-        self.s_sent_bags: list[list[Counter]] = [[vec.bag(c) for c in cs] for cs in s_content]
-        self.s_sent_share = [_shares(self.index, bags) for bags in self.s_sent_bags]
         self._w: dict[tuple[int, int], tuple[float, ...]] = {}
         self._sent_index: tuple[LexicalIndex, list[tuple[int, int]]] | None = None
         self._lemma_idf: dict[str, float] | None = None
         self._twins: dict[tuple, list[int]] = {}
         self._masses: dict[int, tuple[list[str], float]] = {}
+        self._coded: dict[int, tuple[list[str], str]] = {}
+        self._s_codes: dict[int, list[str]] = {}
+        self._t_codes: dict[int, list[str]] = {}
+        self._chars: dict[str, str] = {}
         self._restating: dict[tuple[int, int, int], list[tuple[int, list[int]]]] = {}
         self._rows: dict[int, tuple[list[float], list[float] | None]] = {}
         self._t_parallel: dict[tuple, list[int]] | None = None
         self._kids: dict[int, list[int]] | None = None
         self._t_by_norm = {v.norm: d for d, v in enumerate(tgt) if v.norm}
         self._t_content: dict[int, frozenset[str]] = {}
+
+    # sentences (computed on first use: a companion's matcher compares whole rules only): lemma lists, bags in the
+    # rules' TF-IDF space, and each sentence's share of its rule
+
+    @cached_property
+    def s_sent_words(self) -> list[list[list[str]]]:
+        return [[lemmas_of(self.rewriter(s)) for s in t.sentences] for t in self.s_tokens]
+
+    @cached_property
+    def t_sent_words(self) -> list[list[list[str]]]:
+        return [sentence_lemmas(v, self.lemma_map) for v in self.tgt]
+
+    @cached_property
+    def _s_sent_content(self) -> list[list[list[str]]]:
+        return [[self.vec.content(w) for w in ws] for ws in self.s_sent_words]
+
+    @cached_property
+    def s_sent_size(self) -> list[list[int]]:
+        """Content lemmas per sentence."""
+        return [[len(c) for c in cs] for cs in self._s_sent_content]
+
+    @cached_property
+    def s_sent_bags(self) -> list[list[Counter]]:
+        return [[self.vec.bag(c) for c in cs] for cs in self._s_sent_content]
+
+    @cached_property
+    def s_sent_share(self) -> list[list[float]]:
+        return [_shares(self.index, bags) for bags in self.s_sent_bags]
 
     def index_ex_vector(self, lemmas: str) -> dict[str, float] | None:
         return self.ex_index.vector(self.vec.bag(self.vec.content(lemmas.split()))) if lemmas else None
@@ -137,9 +163,10 @@ class EditionMatcher:
         key = (i, d)
         got = self._w.get(key)
         if got is None:
-            t_sents = self.t_sent_words[d]
-            got = tuple(max((Indel.normalized_similarity(s, u) for u in t_sents), default=0.0)
-                        for s in self.s_sent_words[i])
+            similarity = Indel.normalized_similarity
+            t_sents = self._sentence_codes(self._t_codes, self.t_sent_words, d)
+            got = tuple(max((similarity(s, u) for u in t_sents), default=0.0)
+                        for s in self._sentence_codes(self._s_codes, self.s_sent_words, i))
             self._w[key] = got
         return got
 
@@ -286,9 +313,32 @@ class EditionMatcher:
         wa, wb = self._mass(a, idf), self._mass(b, idf)
         if not wa or not wb:
             return 0.0
-        common = sum(idf.get(w, 0.0) for op in LCSseq.opcodes(a, b) if op.tag == "equal"
+        common = sum(idf.get(w, 0.0) for op in LCSseq.opcodes(self._codes(a), self._codes(b)) if op.tag == "equal"
                      for w in a[op.src_start:op.src_end])
         return 2 * common / (wa + wb)
+
+    def _code(self, words: list[str]) -> str:
+        """A sentence's lemmas as a string, one character per distinct lemma: rapidfuzz compares the
+        characters of a string faster than the items of a list, and finds the same."""
+        chars = self._chars
+        for w in words:
+            if w not in chars:
+                chars[w] = chr(len(chars) + (0x800 if len(chars) >= 0xD800 else 0))   # no surrogates
+        return "".join([chars[w] for w in words])
+
+    def _sentence_codes(self, kept: dict[int, list[str]], sent_words: list[list[list[str]]], k: int) -> list[str]:
+        """:meth:`_code` of the sentences of rule ``k`` of one side (kept)."""
+        got = kept.get(k)
+        if got is None:
+            got = kept[k] = [self._code(words) for words in sent_words[k]]
+        return got
+
+    def _codes(self, words: list[str]) -> str:
+        """:meth:`_code` of a sentence (kept per sentence: the same lists are compared again and again)."""
+        got = self._coded.get(id(words))
+        if got is None or got[0] is not words:
+            got = self._coded[id(words)] = (words, self._code(words))
+        return got[1]
 
     def _mass(self, words: list[str], idf: dict[str, float]) -> float:
         """IDF mass of a sentence (kept per sentence: the same lists are compared again and again)."""

@@ -19,7 +19,7 @@ from ingest import numbers
 
 from ..cache import code_version, write_atomic
 from .concepts import assign_concepts
-from .consecutive import align_consecutive, identical_share
+from .consecutive import Keys, align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
 from .crosslang import align_cross_language
 from .items import align_items
@@ -75,6 +75,8 @@ class PairInput:
     companion: CompanionPair | None = None
     #: :func:`identical_share` of ``src`` and ``tgt`` when :func:`pair_input` has computed it
     share: float | None = None
+    #: the keys of ``src`` and ``tgt`` for :func:`align_consecutive`, when :func:`pair_input` was given them
+    keys: Keys | None = None
 
     @property
     def cost(self) -> int:
@@ -89,8 +91,9 @@ class PairInput:
         return share < CONSECUTIVE_FROM
 
 
-def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules) -> PairInput:
-    """The views of a pair; editions with one numbering scheme are cut to the parts both cover."""
+def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=None) -> PairInput:
+    """The views of a pair; editions with one numbering scheme are cut to the parts both cover.
+    ``keys(edition)``: the identity keys of the views ``rules(edition)`` (:data:`Keys`), if the caller keeps them."""
     terms = load_terminology(lang=specs[p.source].language)
     if p.kind == "items":
         return PairInput(p, items_from_db(db, p.source, ("step", "example", "paragraph")),
@@ -103,12 +106,13 @@ def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules) -> Pair
     src, tgt = rules(p.source), rules(p.target)
     if p.kind == "cross-language":
         return PairInput(p, _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers), terms)
-    share = identical_share(src, tgt)
+    both = (keys(p.source), keys(p.target)) if keys is not None else None
+    share = identical_share(src, tgt, both)
     if p.reason == "chain" and share >= CONSECUTIVE_FROM:
         cut_src, cut_tgt = _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers)
         if len(cut_src) != len(src) or len(cut_tgt) != len(tgt):   # the share of the cut views is another one
             return PairInput(p, cut_src, cut_tgt, terms)
-    return PairInput(p, src, tgt, terms, share=share)
+    return PairInput(p, src, tgt, terms, share=share, keys=both)
 
 
 def _within(views: list[AlignRule], covers: tuple[str, ...]) -> list[AlignRule]:
@@ -122,7 +126,7 @@ def align_input(inp: PairInput) -> list[Alignment]:
         return align_cross_language(src, tgt)
     if p.kind == "cross-edition":
         if not inp.full:
-            return align_consecutive(src, tgt, terms)
+            return align_consecutive(src, tgt, terms, keys=inp.keys)
         return align_cross_edition(src, tgt, terms, companion=inp.companion)
     if p.kind == "items":
         return align_items(src, tgt, terms, method="item-lex")
@@ -168,8 +172,9 @@ def companion_for(inp: PairInput, trans: dict, specs: dict[str, EditionSpec], ru
 _SHARED: dict = {}
 
 
-def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
-    """Align pair ``k`` of the inherited inputs in a worker; rows by rule key (cheap to send back)."""
+def _run_job(k: tuple[str, str, str], companion: tuple | None, cache_entry: Path | None) -> list[tuple]:
+    """Align pair ``k`` of the inherited inputs in a worker, write the cache entry (if any) there too;
+    rows by position in the pair's views (cheap to send back, :func:`_at`)."""
     inp = _SHARED["jobs"][k]
     if companion is not None:
         x, y, terms, s_map, t_map = companion
@@ -177,7 +182,10 @@ def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
         inp.companion = CompanionPair(views[x], views[y], terms, s_map, t_map, (x, y))
     gc.disable()   # a job is short and leaves few garbage cycles: collect them after it, not during it
     try:
-        return _rows(align_input(inp))
+        links = align_input(inp)
+        if cache_entry is not None:
+            AlignmentCache.write(cache_entry, links)
+        return _positions(links, inp)
     finally:
         gc.enable()
 
@@ -185,6 +193,24 @@ def _run_job(k: tuple[str, str, str], companion: tuple | None) -> list[tuple]:
 def _rows(links: list[Alignment]) -> list[tuple]:
     return [(lk.source.key, lk.target.key if lk.target else None, lk.score, lk.relation, lk.method, lk.evidence)
             for lk in links]
+
+
+def _positions(links: list[Alignment], inp: PairInput) -> list[tuple]:
+    """:func:`_rows` with the positions of the rules in the pair's views instead of their keys."""
+    src = {v.key: n for n, v in enumerate(inp.src)}
+    tgt = {v.key: n for n, v in enumerate(inp.tgt)}
+    try:
+        return [(src[lk.source.key], tgt[lk.target.key] if lk.target else None, lk.score, lk.relation, lk.method,
+                 lk.evidence) for lk in links]
+    except KeyError as e:
+        raise RuntimeError(f"alignment of {inp.pair} names rules its editions do not have") from e
+
+
+def _at(rows: list[tuple], inp: PairInput) -> list[Alignment]:
+    """Alignments from :func:`_positions` rows."""
+    src, tgt = inp.src, inp.tgt
+    return [Alignment(src[s], tgt[t] if t is not None else None, score, rel, method, ev)
+            for s, t, score, rel, method, ev in rows]
 
 
 def _links(rows: list[tuple], inp: PairInput) -> list[Alignment] | None:
@@ -206,12 +232,14 @@ class AlignmentCache:
     def __init__(self, root: Path | None):
         self.dir = Path(root) / "alignments" if root else None
         self.used: set[str] = set()
+        self._code = _code_version() if self.dir is not None else ""
+        self._digests: dict[int, tuple[list[AlignRule], bytes]] = {}
 
     def key(self, inp: PairInput) -> str:
         """What the pair's alignment depends on, hashed ("" without a cache directory: nothing to look up)."""
         if self.dir is None:
             return ""
-        h = hashlib.sha256(_code_version().encode())
+        h = hashlib.sha256(self._code.encode())
         h.update(repr((inp.pair.kind, inp.pair.reason, inp.terms)).encode())
         sides = [inp.src, inp.tgt]
         if inp.companion is not None:
@@ -219,10 +247,18 @@ class AlignmentCache:
             sides += [c.src, c.tgt]
             h.update(repr((c.terms, sorted(c.s_map.items()), sorted(c.t_map.items()))).encode())
         for side in sides:
-            for v in side:
-                h.update(repr((v.key, v.norm, v.kind, v.level, v.title, v.text, v.lemmas, v.examples)).encode())
-            h.update(b"|")
+            h.update(self._digest(side))
         return h.hexdigest()[:40]
+
+    def _digest(self, views: list[AlignRule]) -> bytes:
+        """What a key reads of a list of views, hashed once per list (most lists are an edition's views,
+        which take part in several pairs)."""
+        got = self._digests.get(id(views))
+        if got is None or got[0] is not views:
+            fields = [(v.key, v.norm, v.kind, v.level, v.title, v.text, v.lemmas, v.examples) for v in views]
+            digest = hashlib.sha256(pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)).digest()
+            got = self._digests[id(views)] = (views, digest)
+        return got[1]
 
     def get(self, key: str, inp: PairInput) -> list[Alignment] | None:
         if self.dir is None:
@@ -237,11 +273,20 @@ class AlignmentCache:
         return out
 
     def put(self, key: str, links: list[Alignment]) -> None:
+        path = self.entry(key)
+        if path is not None:
+            self.write(path, links)
+
+    def entry(self, key: str) -> Path | None:
+        """The file of a new entry (the caller writes it: :meth:`write`), None without a cache directory."""
         if self.dir is None:
-            return
-        self.dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.dir / f"{key}.pickle", pickle.dumps(_rows(links), protocol=pickle.HIGHEST_PROTOCOL))
+            return None
         self.used.add(key)
+        return self.dir / f"{key}.pickle"
+
+    @staticmethod
+    def write(path: Path, links: list[Alignment]) -> None:
+        write_atomic(path, pickle.dumps(_rows(links), protocol=pickle.HIGHEST_PROTOCOL))
 
     def prune(self) -> None:
         if self.dir is not None and self.dir.exists():
@@ -273,10 +318,19 @@ def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
             views[edition] = views_from_db(db, edition)
         return views[edition]
 
+    # every distinct (level, title, text) as one int, each edition's computed once (most take part in two pairs)
+    ids: dict[tuple, int] = {}
+    idents: dict[str, list[int]] = {}
+
+    def identities(edition: str) -> list[int]:
+        if edition not in idents:
+            idents[edition] = [ids.setdefault(v.identity, len(ids)) for v in rules(edition)]
+        return idents[edition]
+
     planned = list(dict.fromkeys(pairs if pairs is not None else plan(list(specs.values()))))
     keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
     first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
-    inputs = {k: pair_input(db, first[k], specs, rules) for k in keys}
+    inputs = {k: pair_input(db, first[k], specs, rules, identities) for k in keys}
     deps = {k: companion_deps(k, keys, specs) for k in keys if inputs[k].full}
     for k in deps:   # the companions' views, loaded before any worker is forked
         for dep in deps[k]:
@@ -351,16 +405,12 @@ def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, worke
                     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
                 c = inp.companion
                 payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
-                running[pool.submit(_run_job, k, payload)] = k
+                running[pool.submit(_run_job, k, payload, cache.entry(hashes[k]))] = k
             if running:
                 finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
                 for f in sorted(finished, key=lambda f: running[f]):
                     k = running.pop(f)
-                    links = _links(f.result(), inputs[k])
-                    if links is None:
-                        raise RuntimeError(f"alignment of {k} names rules its editions do not have")
-                    results[k] = links
-                    cache.put(hashes[k], links)
+                    results[k] = _at(f.result(), inputs[k])
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
@@ -442,6 +492,18 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
     Returns row counts per edition pair.
     """
+    # the stage makes millions of objects (views, links, rows) and no garbage cycles: the garbage collector
+    # would only walk them again and again (a second of an archive build)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _store(db, progress, cache_dir, workers)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[str, int]:
     specs = edition_specs(db)
     pairs = plan(specs)
     runs = run_all(db, pairs, workers=workers, cache_dir=cache_dir)
@@ -486,9 +548,12 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
         # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
         # (transform) and VACUUM the database, seconds with an archive of editions
         db.execute("alter table rules add column concept_id integer references concepts(id)")
-    with db.conn:
-        db.conn.executemany("update rules set concept_id = ? where id = ?",
-                            [(concept_id[concept_of[k]], rid) for k, rid in rule_ids.items()])
+    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule
+        db.conn.execute("create temp table rule_concept (id integer primary key, concept_id integer)")
+        db.conn.executemany("insert into rule_concept values (?, ?)",
+                            sorted((rid, concept_id[concept_of[k]]) for k, rid in rule_ids.items()))
+        db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
+        db.conn.execute("drop table temp.rule_concept")
     db["rules"].create_index(["concept_id"], if_not_exists=True)
     db["edition_pairs"].insert_all(({
         "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
@@ -512,6 +577,8 @@ ALIGNMENT_COLUMNS = {
 def _alignment_rows(runs: dict, counts: Counter) -> Iterator[tuple]:
     """The ``alignments`` rows (in :data:`ALIGNMENT_COLUMNS` order) of every pair's links; ``counts`` per pair."""
     evidence: dict[tuple, str] = {}   # the same evidence recurs: most links of consecutive editions are alike
+    # ... and share one dict (the links hold them all while this runs, so their ids stay theirs)
+    by_dict: dict[int, str] = {}
     n = 0
     for (src_ed, tgt_ed, _kind), links in runs.items():
         pair = f"{src_ed} → {tgt_ed}"
@@ -519,12 +586,15 @@ def _alignment_rows(runs: dict, counts: Counter) -> Iterator[tuple]:
             counts[pair] += len(links)
         for link in links:
             n += 1
-            s, t = link.source, link.target
+            s, t, ev = link.source, link.target, link.evidence
+            js = by_dict.get(id(ev))
+            if js is None:
+                js = by_dict[id(ev)] = _evidence_json(ev, evidence)
             yield (n, pair, src_ed, tgt_ed, s.id if s.kind == "rule" else None, s.id if s.kind != "rule" else None,
                    t.id if t is not None and t.kind == "rule" else None,
                    t.id if t is not None and t.kind != "rule" else None,
                    s.norm or s.key.split("/")[-1], (t.norm or t.key.split("/")[-1]) if t is not None else None,
-                   link.score, link.relation, link.method, _evidence_json(link.evidence, evidence))
+                   link.score, link.relation, link.method, js)
 
 
 def _evidence_json(ev: dict, memo: dict[tuple, str]) -> str:
