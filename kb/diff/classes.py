@@ -236,9 +236,13 @@ def _place_maps(old: list[Rule], targets: dict[str, list[Rule]]) -> tuple[dict, 
     return combine(sec_votes, sec_heading), combine(chap_votes, chap_heading)
 
 
+#: :func:`ingest.numbers.is_number`, once per number (every pair asks for each rule)
+_is_number = lru_cache(maxsize=1 << 16)(numbers.is_number)
+
+
 def expected_numbers(o: Rule, section_map: dict, chapter_map: dict) -> list[str]:
     """The numbers a rule would carry if only its section (or chapter) had been renumbered."""
-    if not o.norm or not numbers.is_number(o.norm) or o.level is None:
+    if not o.norm or not _is_number(o.norm) or o.level is None:
         return [o.norm]
     if o.level in ("rule", "subrule") and o.section is not None:
         rest = o.norm[len(str(o.section)):]

@@ -115,33 +115,34 @@ def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
 
 
 def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None = None,
-            pairs: Sequence[Pair] | None = None, tables: bool = True,
-            loaded: dict[str, list[Rule]] | None = None) -> Report:
+            pairs: Sequence[Pair] | None = None, tables: bool = True) -> Report:
     """Load two editions and their alignment from the KB and compute the whole change report.
 
-    ``tables=False`` leaves out the terminology table and its candidates (the ``diffs`` stage,
-    which stores per-rule rows only, does not need them).  ``loaded``: rules of editions already
-    read (edition id -> rules), read from and added to (the diffs stage keeps the shared edition of
-    consecutive pairs)."""
+    ``tables=False`` leaves out the terminology table and its candidates."""
     conn = connection(db)
     old_e, new_e = load_edition(conn, old_edition), load_edition(conn, new_edition)
-    loaded = {} if loaded is None else loaded
-    for ed in (old_edition, new_edition):
-        if ed not in loaded:
-            loaded[ed] = load_rules(conn, ed)
-    old, new = loaded[old_edition], loaded[new_edition]
+    old, new = load_rules(conn, old_edition), load_rules(conn, new_edition)
     if pairs is None:
-        pairs = load_pairs(conn, old_edition, new_edition)
-        if not pairs:
-            pairs = on_demand_pairs(conn, old_edition, new_edition)
+        pairs = stored_or_on_demand_pairs(conn, old_edition, new_edition)
     if terms is None:
-        terms = load_terms(TERMINOLOGY, new_e.language)
-        if old_e.date > new_e.date:
-            # the table goes from older to newer wording: read it backwards for a backwards diff
-            terms = [Term(t.new, t.old, t.note) for t in terms if t.new]
+        terms = pair_terms(old_e, new_e)
     rep = build_report(old_e, new_e, old, new, pairs, terms, tables)
     rep.in_play = in_play_by_rule(conn, (old_edition, new_edition))
     return rep
+
+
+def stored_or_on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
+    """The aligned pairs of two editions: stored by the build, else composed or aligned now."""
+    return load_pairs(conn, old_edition, new_edition) or on_demand_pairs(conn, old_edition, new_edition)
+
+
+def pair_terms(old_e: EditionInfo, new_e: EditionInfo) -> list[Term]:
+    """The terminology table for a diff from ``old_e`` to ``new_e`` (the newer edition's language)."""
+    terms = load_terms(TERMINOLOGY, new_e.language)
+    if old_e.date > new_e.date:
+        # the table goes from older to newer wording: read it backwards for a backwards diff
+        terms = [Term(t.new, t.old, t.note) for t in terms if t.new]
+    return terms
 
 
 def in_play_by_rule(conn, editions: tuple[str, ...]) -> dict[str, list[dict]]:

@@ -59,10 +59,11 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
     return _segments(a, b, ops)
 
 
-@lru_cache(maxsize=1 << 15)
 def _tokens_joined(text: str) -> str:
-    """The text as its tokens print it (cached: consecutive editions repeat most texts)."""
-    return join_tokens(tokenize(text))
+    """The text as its tokens print it: ``join_tokens(tokenize(text))`` without tokenising (tokens hold no
+    whitespace and cover every other character, so only runs of whitespace become one space)."""
+    joined = " ".join(text.split())
+    return joined + " " if joined and text[-1].isspace() else joined
 
 
 @lru_cache(maxsize=1 << 15)
