@@ -52,11 +52,19 @@ def _scheme(parser_name: str) -> str:
 
 
 def load_rules(conn, edition_id: str) -> list[Rule]:
-    cur = conn.execute("select key, edition_id, number, norm, text, text_norm, title, lemmas, level, chapter, "
-                       "section, seq, id from rules where edition_id = ? order by seq", (edition_id,))
+    return rules_of(rule_rows(conn, edition_id))
+
+
+def rule_rows(conn, edition_id: str) -> list[tuple]:
+    """The ``rules`` rows of an edition in reading order, ``id`` first, as :func:`rules_of` takes them."""
+    return conn.execute("select id, key, edition_id, number, norm, text, text_norm, title, lemmas, level, chapter, "
+                        "section, seq from rules where edition_id = ? order by seq", (edition_id,)).fetchall()
+
+
+def rules_of(rows: list[tuple]) -> list[Rule]:
     return [Rule(key, ed, number or "", norm or "", text or "", text_norm or text or "", title, lemmas or "",
                  level, chapter, section, seq or 0, id_)
-            for key, ed, number, norm, text, text_norm, title, lemmas, level, chapter, section, seq, id_ in cur]
+            for id_, key, ed, number, norm, text, text_norm, title, lemmas, level, chapter, section, seq in rows]
 
 
 def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:

@@ -9,9 +9,10 @@ import os
 import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import fields
+from dataclasses import dataclass
+from functools import cached_property
 from html.parser import HTMLParser
-from operator import attrgetter, itemgetter
+from operator import itemgetter
 from pathlib import Path
 from typing import Iterator
 
@@ -24,8 +25,9 @@ from .load import (
     build_report,
     connection,
     load_edition,
-    load_rules,
     pair_terms,
+    rule_rows,
+    rules_of,
     stored_or_on_demand_pairs,
 )
 from .model import EditionInfo, Group, Pair, Report, Rule
@@ -114,65 +116,78 @@ def _code_version() -> str:
     return code_version(Path(__file__).parent)
 
 
-#: the columns of a row as the workers hand it over and the cache keeps it (``id`` is numbered on insert)
+#: the columns of a row as the workers hand it over and the cache keeps it (``id`` is numbered on insert):
+#: the two rule ids first (:func:`_swap`)
 _VALUES = list(DIFFS_COLUMNS)[1:]
-_OLD, _NEW = _VALUES.index("old_rule_id"), _VALUES.index("new_rule_id")
-#: what the diff reads of a rule: every field but its id (ids change when a rebuild adds documents)
-_RULE_INPUT = attrgetter(*(f.name for f in fields(Rule) if f.name != "id"))
+assert _VALUES[:2] == ["old_rule_id", "new_rule_id"]
 _DB_PATH: list[str] = []
 #: how long a worker's read and the build's write wait for each other's lock
 BUSY_TIMEOUT_S = 120
-#: a worker's editions of its last pair (consecutive pairs share an edition): id -> edition, rules, digest
-_LOADED: dict[str, tuple[EditionInfo, list[Rule], str]] = {}
 #: pairs handed to a worker at a time: consecutive pairs, so that each edition is read about once
 CHUNK = 4
 
 
-def _edition(conn, edition_id: str, loaded: dict) -> tuple[EditionInfo, list[Rule], str]:
-    """An edition, its rules and the digest of both (read once while consecutive pairs share it)."""
+@dataclass
+class _Edition:
+    """An edition as a pair's diff reads it: its record, its ``rules`` rows (``id`` first) and their digest."""
+
+    info: EditionInfo
+    rows: list[tuple]
+    digest: str
+
+    @cached_property
+    def rules(self) -> list[Rule]:
+        """Made only for a pair that is not in the cache."""
+        return rules_of(self.rows)
+
+
+#: a worker's editions of its last pair (consecutive pairs share an edition)
+_LOADED: dict[str, _Edition] = {}
+
+
+def _edition(conn, edition_id: str, loaded: dict[str, _Edition]) -> _Edition:
     if edition_id not in loaded:
-        info, rules = load_edition(conn, edition_id), load_rules(conn, edition_id)
+        info, rows = load_edition(conn, edition_id), rule_rows(conn, edition_id)
         h = hashlib.sha256(repr(info).encode())
-        h.update(repr([_RULE_INPUT(r) for r in rules]).encode())
-        loaded[edition_id] = info, rules, h.hexdigest()
+        h.update(pickle.dumps([r[1:] for r in rows], protocol=pickle.HIGHEST_PROTOCOL))   # ids change, keys do not
+        loaded[edition_id] = _Edition(info, rows, h.hexdigest())
     return loaded[edition_id]
 
 
-def _pair_key(old_digest: str, new_digest: str, pairs: list[Pair], terms: list) -> str:
+def _pair_key(old: _Edition, new: _Edition, pairs: list[Pair], terms: list) -> str:
     """Everything a pair's diff rows depend on: the diff code, both editions (their digests), the aligned
     pairs between them and the terminology."""
     h = hashlib.sha256(_code_version().encode())
-    for part in (old_digest, new_digest, repr(pairs), repr(terms)):
-        h.update(part.encode())
+    h.update(f"{old.digest} {new.digest} {terms!r}".encode())
+    h.update(pickle.dumps([(p.old, p.new, p.relation, p.score, p.method) for p in pairs],
+                          protocol=pickle.HIGHEST_PROTOCOL))
     return h.hexdigest()[:40]
 
 
-def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict) -> tuple[str, list[tuple]]:
+def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _Edition]) -> tuple[str, list[tuple]]:
     """One pair's cache key and rows as value tuples (without ``id``): from the ``cache`` folder when it holds
     them, else computed (and stored there with rule keys for rule ids)."""
     for ed in [e for e in loaded if e not in pair]:
         del loaded[ed]
-    (old_e, old, old_digest), (new_e, new, new_digest) = (_edition(conn, ed, loaded) for ed in pair)
-    pairs, terms = stored_or_on_demand_pairs(conn, *pair), pair_terms(old_e, new_e)
-    key = _pair_key(old_digest, new_digest, pairs, terms)
+    old, new = (_edition(conn, ed, loaded) for ed in pair)
+    pairs, terms = stored_or_on_demand_pairs(conn, *pair), pair_terms(old.info, new.info)
+    key = _pair_key(old, new, pairs, terms)
     path = cache / f"{key}.pickle" if cache is not None else None
-    if path is not None and (rows := _cached(path, {r.key: r.id for r in old + new})) is not None:
+    if path is not None and (rows := _cached(path, {r[1]: r[0] for r in old.rows + new.rows})) is not None:
         return key, rows
-    rows = diff_rows(build_report(old_e, new_e, old, new, pairs, terms, tables=False))
+    rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False))
     if path is not None:
-        keys = {r.id: r.key for r in old + new}
+        keys = {r[0]: r[1] for r in old.rows + new.rows}
         write_atomic(path, pickle.dumps([_swap(v, keys) for v in rows], protocol=pickle.HIGHEST_PROTOCOL))
     return key, rows
 
 
 def _swap(values: tuple, mapping: dict) -> tuple:
     """The row with its two rule columns mapped (ids to keys or back; unknown: None)."""
-    v = list(values)
-    v[_OLD], v[_NEW] = mapping.get(v[_OLD]), mapping.get(v[_NEW])
-    return tuple(v)
+    return (mapping.get(values[0]), mapping.get(values[1])) + values[2:]
 
 
-def _cached(path: Path, ids: dict[str, int | None]) -> list[tuple] | None:
+def _cached(path: Path, ids: dict[str, int]) -> list[tuple] | None:
     try:
         return [_swap(v, ids) for v in pickle.loads(path.read_bytes())]
     except (OSError, pickle.UnpicklingError, EOFError):
