@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 from .. import lemmas
 
@@ -25,8 +24,7 @@ _QUOTES = str.maketrans({"„": '"', "“": '"', "”": '"', "«": '"', "»": '"
                          "–": "-", "—": "-", "…": "...", "\u00a0": " "})
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     text: str
     ws: str          # whitespace that follows the token in the printed text
 
@@ -78,6 +76,7 @@ def seed_lemmas(lang: str, texts_and_lemmas: Iterable[tuple[str, str]]) -> None:
         words_, lemmas = _LETTERS.findall(text or ""), (lem or "").split()
         if len(words_) == len(lemmas):
             known.update(zip(words_, lemmas))
+            _UNIT_OF.pop(lang, None)      # the lemma of a word may have changed
 
 
 def lemma(word: str, lang: str, base_form: bool = False) -> str:
@@ -114,8 +113,7 @@ def _symbol(tok: str, scheme: str) -> str | None:
 # --------------------------------------------------------------------------- folded units
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     start: int       # token index
     end: int         # exclusive
     key: str
@@ -127,15 +125,13 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
           prefer: frozenset[str] = frozenset()) -> list[Unit]:
     """Folded units of a token list; on the old side terms become their new wording (``prefer``: the
     keys of the new text, to pick among several new words of one old word)."""
+    seen = _UNIT_OF.setdefault(lang, {}).setdefault(scheme, {})
     base = []
     for i, t in enumerate(tokens):
-        sym = _symbol(t.text, scheme)
-        if sym is not None:
-            base.append(Unit(i, i + 1, sym, "symbol"))
-        elif is_word(t.text):
-            base.append(Unit(i, i + 1, lemma(t.text, lang), "word"))
-        else:
-            base.append(Unit(i, i + 1, t.text.translate(_QUOTES), "punct"))
+        key_kind = seen.get(t.text)
+        if key_kind is None:
+            key_kind = seen[t.text] = _unit_of(t.text, lang, scheme)
+        base.append(Unit(i, i + 1, *key_kind))
     # a run of symbols is one unit: "o3 oU oU", "{3}{u}{u}" and "o3oUoU" all read {3}{U}{U}
     merged: list[Unit] = []
     for u in base:
@@ -170,6 +166,20 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
             out.append(base[k])
             k += 1
     return out
+
+
+#: language -> symbol scheme -> token -> (key, kind) of its unit; a language's entries go when lemmas are seeded
+_UNIT_OF: dict[str, dict[str, dict[str, tuple[str, str]]]] = {}
+
+
+def _unit_of(tok: str, lang: str, scheme: str) -> tuple[str, str]:
+    """Key and kind of the unit of one token: a canonical symbol, a word's lemma, or punctuation (straight)."""
+    sym = _symbol(tok, scheme)
+    if sym is not None:
+        return sym, "symbol"
+    if is_word(tok):
+        return lemma(tok, lang), "word"
+    return tok.translate(_QUOTES), "punct"
 
 
 def _match(units_: list[Unit], k: int, lemmas: tuple[str, ...]) -> bool:

@@ -273,19 +273,22 @@ def _cosine(a: Counter, b: Counter) -> float:
 # --------------------------------------------------------------------------- HTML fragments
 
 
+# (built with escape() and f-strings: Markup.format escapes the same way, several times slower)
+
+
 def tag(name: str, text: str) -> Markup:
     """``<del>text</del>`` or ``<ins>text</ins>``, escaped."""
-    return Markup("<{0}>{1}</{0}>").format(Markup(name), text)
+    return Markup(f"<{name}>{escape(text)}</{name}>")
 
 
 def _term_span(title: str, text: str) -> Markup:
     """A folded shift, marked, with the other wording in its title (trailing space outside)."""
     body = text.rstrip()
-    return Markup('<span class="term" title="{}">{}</span>{}').format(title, body, text[len(body):])
+    return Markup(f'<span class="term" title="{escape(title)}">{escape(body)}</span>{escape(text[len(body):])}')
 
 
 def _part(label: str) -> Markup:
-    return Markup('<span class="part">{}</span> ').format(label)
+    return Markup(f'<span class="part">{escape(label)}</span> ')
 
 
 def inline_html(segs: Sequence[Seg] | None, fold: bool = True) -> Markup:
