@@ -126,20 +126,17 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
     """Folded units of a token list; on the old side terms become their new wording (``prefer``: the
     keys of the new text, to pick among several new words of one old word)."""
     seen = _UNIT_OF.setdefault(lang, {}).setdefault(scheme, {})
-    base = []
+    base: list[Unit] = []
     for i, t in enumerate(tokens):
         key_kind = seen.get(t.text)
         if key_kind is None:
             key_kind = seen[t.text] = _unit_of(t.text, lang, scheme)
-        base.append(Unit(i, i + 1, *key_kind))
-    # a run of symbols is one unit: "o3 oU oU", "{3}{u}{u}" and "o3oUoU" all read {3}{U}{U}
-    merged: list[Unit] = []
-    for u in base:
-        if u.kind == "symbol" and merged and merged[-1].kind == "symbol" and merged[-1].end == u.start:
-            merged[-1] = Unit(merged[-1].start, u.end, merged[-1].key + u.key, "symbol")
+        key, kind = key_kind
+        if kind == "symbol" and base and base[-1].kind == "symbol":
+            # a run of symbols is one unit: "o3 oU oU", "{3}{u}{u}" and "o3oUoU" all read {3}{U}{U}
+            base[-1] = Unit(base[-1].start, i + 1, base[-1].key + key, "symbol")
         else:
-            merged.append(u)
-    base = merged
+            base.append(Unit(i, i + 1, key, kind))
     if terms is None:
         return base
     out: list[Unit] = []
