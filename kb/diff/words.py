@@ -37,8 +37,8 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
     """
     if old == new and old_scheme == new_scheme:
         # the same text (most rules of consecutive editions): one equal segment, no matching needed
-        same = _tokens_joined(old)
-        return [Seg("equal", old=same, new=same)] if same else []
+        kept = _kept(old)
+        return [kept] if kept is not None else []
     a, b = tokenize(old), tokenize(new)
     tindex = term_index(terms, lang)
     ops: list[tuple[str, int, int, int, int, str]] = []
@@ -59,11 +59,17 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
     return _segments(a, b, ops)
 
 
-def _tokens_joined(text: str) -> str:
-    """The text as its tokens print it: ``join_tokens(tokenize(text))`` without tokenising (tokens hold no
-    whitespace and cover every other character, so only runs of whitespace become one space)."""
+@lru_cache(maxsize=1 << 15)
+def _kept(text: str) -> Seg | None:
+    """The one segment of a diff that keeps the whole text (None: no tokens), cached: consecutive editions
+    repeat most texts.  Its text as its tokens print it is ``join_tokens(tokenize(text))``, made without
+    tokenising (tokens hold no whitespace and cover every other character, so only runs of whitespace
+    become one space)."""
     joined = " ".join(text.split())
-    return joined + " " if joined and text[-1].isspace() else joined
+    if not joined:
+        return None
+    joined += " " if text[-1].isspace() else ""
+    return Seg("equal", old=joined, new=joined)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -226,9 +232,10 @@ def group_diff(g: Group, old_e: EditionInfo, new_e: EditionInfo, terms: Sequence
     with the old sentences it took over; a merge is the same the other way round.  Each part
     starts with a ``part`` segment (``old``/``new``: the two rule numbers of that row).
     """
-    kw: dict[str, Any] = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms)
     if len(g.old) == 1 and len(g.new) == 1:
-        return word_diff(g.old[0].full_text, g.new[0].full_text, **kw)
+        return word_diff(g.old[0].full_text, g.new[0].full_text, lang=new_e.language, old_scheme=old_e.scheme,
+                         new_scheme=new_e.scheme, terms=terms)
+    kw: dict[str, Any] = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms)
     # the whole rule on one side, its parts on the other
     side, other = ("old", "new") if len(g.new) > 1 else ("new", "old")
     whole, parts = (g.old[0], g.new) if side == "old" else (g.new[0], g.old)
