@@ -246,7 +246,8 @@ def expected_numbers(o: Rule, section_map: dict, chapter_map: dict) -> list[str]
         return [o.norm]
     if o.level in ("rule", "subrule") and o.section is not None:
         rest = o.norm[len(str(o.section)):]
-        return [f"{s}{rest}" for s in section_map.get(o.section, [o.section])]
+        places = section_map.get(o.section, [o.section])
+        return [f"{places[0]}{rest}"] if len(places) == 1 else [f"{s}{rest}" for s in places]
     if o.level == "section" and o.section is not None:
         return [str(c * 100 + o.section % 100) for c in chapter_map.get(o.chapter, [o.chapter])]
     return [o.norm]

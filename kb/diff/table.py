@@ -61,7 +61,7 @@ def diff_rows(rep: Report) -> list[tuple]:
             o.chapter if o else n.chapter if n else None, o.chapter if o else None, n.chapter if n else None,
             cls_name, cls.old_class[o.key] if o else None, cls.new_class[n.key] if n else None,
             g.relation or None, g.score, g.note or None, None if g.text_changed is None else int(g.text_changed),
-            int(g.terminology_only), int(rep.cross_language), ", ".join(g.old_numbers), ", ".join(g.new_numbers),
+            int(g.terminology_only), int(rep.cross_language), _numbers(g.old), _numbers(g.new),
             *_diff_cells(g, rep.cross_language))
 
     rows = []
@@ -85,6 +85,10 @@ def diff_rows(rep: Report) -> list[tuple]:
     return [values for _, values in rows]
 
 
+def _numbers(rules: list[Rule]) -> str:
+    return rules[0].label if len(rules) == 1 else ", ".join(r.label for r in rules)
+
+
 def _diff_cells(g: Group, cross_language: bool) -> tuple:
     """words_deleted, words_inserted, words_folded, diff_html and diff_html_folded of a group's rows."""
     if cross_language:
@@ -96,7 +100,7 @@ def _diff_cells(g: Group, cross_language: bool) -> tuple:
     if len(g.diff) == 1 and g.diff[0].op == "equal":   # most rules of consecutive editions
         html = str(escape(g.diff[0].new))
         return None, None, None, html, html
-    stats = diff_stats(g.diff)
+    stats = diff_stats(g.diff, kept=False)
     return (stats.get("deleted"), stats.get("inserted"), stats.get("folded"),
             str(inline_html(g.diff, fold=False)), str(inline_html(g.diff, fold=True)))
 

@@ -137,8 +137,9 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
             base[-1] = Unit(base[-1].start, i + 1, base[-1].key + key, "symbol")
         else:
             base.append(Unit(i, i + 1, key, kind))
-    if terms is None:
-        return base
+    if terms is None or (terms.by_first if side == "old" else terms.new_by_first).keys().isdisjoint(
+            [u.key for u in base]):
+        return base    # no term starts here (most texts)
     out: list[Unit] = []
     k = 0
     while k < len(base):

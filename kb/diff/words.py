@@ -194,8 +194,8 @@ def changed(segs: Sequence[Seg], fold: bool = True) -> bool:
     return any(s.op in real for s in segs)
 
 
-def diff_stats(segs: Sequence[Seg]) -> dict[str, int]:
-    """Words deleted, inserted and folded."""
+def diff_stats(segs: Sequence[Seg], kept: bool = True) -> dict[str, int]:
+    """Words deleted, inserted, folded and (with ``kept``) kept."""
     out: Counter[str] = Counter()
     for s in segs:
         if s.op in ("delete", "replace"):
@@ -204,7 +204,7 @@ def diff_stats(segs: Sequence[Seg]) -> dict[str, int]:
             out["inserted"] += len(words(s.new))
         if s.op == "term":
             out["folded"] += 1
-        if s.op == "equal":
+        if s.op == "equal" and kept:
             out["kept"] += _n_words(s.new)
     return dict(out)
 
