@@ -74,13 +74,13 @@ def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
     sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
            "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
            "where a.source_edition = ? and a.target_edition = ? order by a.id")
-    rows = _rows(conn, sql, (old_edition, new_edition))
+    rows = conn.execute(sql, (old_edition, new_edition)).fetchall()
     if rows:
-        return [Pair(r["s_key"], r["t_key"], r["relation"] or "", r["score"], r["method"] or "") for r in rows]
+        return [Pair(s, t, relation or "", score, method or "") for s, t, relation, score, method in rows]
     flip = {"split": "merged", "merged": "split"}
-    rows = _rows(conn, sql, (new_edition, old_edition))
-    return [Pair(r["t_key"], r["s_key"], flip.get(r["relation"], r["relation"] or ""), r["score"],
-                 r["method"] or "") for r in rows]
+    rows = conn.execute(sql, (new_edition, old_edition)).fetchall()
+    return [Pair(t, s, flip.get(relation, relation or ""), score, method or "")
+            for s, t, relation, score, method in rows]
 
 
 def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:

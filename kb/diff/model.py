@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from ingest import numbers
 
@@ -28,15 +27,15 @@ class Rule:
     section: int | None = None
     seq: int = 0
     id: int | None = None
+    #: title and text, as the word diff compares them (made once: every pair of the rule's edition reads it)
+    full_text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "full_text", " ".join(x for x in (self.title, self.text) if x))
 
     @property
     def label(self) -> str:
         return self.norm or self.number
-
-    @cached_property
-    def full_text(self) -> str:
-        """Title and text, as the word diff compares them (computed once: every pair of the rule's edition uses it)."""
-        return " ".join(x for x in (self.title, self.text) if x)
 
 
 def make_rule(edition: str, number: str, text: str = "", title: str | None = None, seq: int = 0,

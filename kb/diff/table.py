@@ -10,7 +10,7 @@ import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from html.parser import HTMLParser
 from operator import itemgetter
 from pathlib import Path
@@ -85,6 +85,12 @@ def diff_rows(rep: Report) -> list[tuple]:
     return [values for _, values in rows]
 
 
+@lru_cache(maxsize=1 << 15)
+def _escaped(text: str) -> str:
+    """A kept text as its cells show it (cached: consecutive editions repeat most texts)."""
+    return str(escape(text))
+
+
 def _numbers(rules: list[Rule]) -> str:
     return rules[0].label if len(rules) == 1 else ", ".join(r.label for r in rules)
 
@@ -98,7 +104,7 @@ def _diff_cells(g: Group, cross_language: bool) -> tuple:
         html = str(tag("del" if g.old else "ins", (g.old or g.new)[0].full_text))
         return None, None, None, html, html
     if len(g.diff) == 1 and g.diff[0].op == "equal":   # most rules of consecutive editions
-        html = str(escape(g.diff[0].new))
+        html = _escaped(g.diff[0].new)
         return None, None, None, html, html
     stats = diff_stats(g.diff, kept=False)
     return (stats.get("deleted"), stats.get("inserted"), stats.get("folded"),
