@@ -99,10 +99,9 @@ def _linked(old: list[Rule], new: list[Rule], pairs: Iterable[Pair | tuple]
         info[o.key, n.key] = p
         targets[o.key].append(n)
         sources[n.key].append(o)
-    for k in targets:
-        targets[k].sort(key=lambda r: r.seq)
-    for k in sources:
-        sources[k].sort(key=lambda r: r.seq)
+    for linked in (*targets.values(), *sources.values()):
+        if len(linked) > 1:
+            linked.sort(key=lambda r: r.seq)
     return targets, sources, info
 
 

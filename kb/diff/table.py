@@ -116,10 +116,10 @@ def _xlang_html(g: Group) -> str:
     parts = []
     for side, rules in (("old", g.old), ("new", g.new)):
         for r in rules:
-            parts.append(Markup('<span class="part">{}</span> {}').format(r.label, r.full_text))
+            parts.append(f'<span class="part">{escape(r.label)}</span> {escape(r.full_text)}')
         if side == "old" and g.old and g.new:
-            parts.append(Markup(" <span class=\"sep\">⇒</span> "))
-    return str(Markup("").join(parts))
+            parts.append(' <span class="sep">⇒</span> ')
+    return "".join(parts)
 
 
 def _code_version() -> str:
