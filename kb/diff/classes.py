@@ -381,7 +381,8 @@ def _cover(whole: Counter, *parts: Counter) -> float:
     total = sum(whole.values())
     if not total:
         return 0.0
-    joined: Counter = Counter()
-    for p in parts:
-        joined.update(p)
+    joined: Counter = parts[0] if len(parts) == 1 else Counter()
+    if len(parts) > 1:
+        for p in parts:
+            joined.update(p)
     return sum(min(c, joined[w]) for w, c in whole.items()) / total

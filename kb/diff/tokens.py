@@ -20,6 +20,8 @@ _TOKEN = re.compile(
     r"|\.\.\."                                 # ellipsis written with dots
     r"|\S"                                     # punctuation, one character
 )
+#: a token and the whitespace after it (only whitespace lies between tokens: ``\S`` matches any other character)
+_TOKEN_WS = re.compile(rf"({_TOKEN.pattern})(\s*)")
 _QUOTES = str.maketrans({"„": '"', "“": '"', "”": '"', "«": '"', "»": '"', "‚": "'", "‘": "'", "’": "'",
                          "–": "-", "—": "-", "…": "...", "\u00a0": " "})
 
@@ -33,13 +35,7 @@ class Token(NamedTuple):
 def tokenize(text: str) -> tuple[Token, ...]:
     """The tokens of a text (cached: a changed rule is tokenised for its refinement and its word diff,
     and consecutive editions repeat texts)."""
-    text = text or ""
-    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
-    out = []
-    for k, (a, b) in enumerate(spans):
-        nxt = spans[k + 1][0] if k + 1 < len(spans) else len(text)
-        out.append(Token(text[a:b], " " if text[b:nxt] else ""))
-    return tuple(out)
+    return tuple([Token(tok, " " if ws else "") for tok, ws in _TOKEN_WS.findall(text or "")])
 
 
 def join_tokens(tokens: Sequence[Token]) -> str:
@@ -51,7 +47,7 @@ def is_word(tok: str) -> bool:
 
 
 def words(text: str) -> list[str]:
-    return [m.group() for m in _TOKEN.finditer(text) if is_word(m.group())]
+    return [tok for tok in _TOKEN.findall(text) if is_word(tok)]
 
 
 # --------------------------------------------------------------------------- lemmas and symbols
