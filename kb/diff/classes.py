@@ -99,10 +99,9 @@ def _linked(old: list[Rule], new: list[Rule], pairs: Iterable[Pair | tuple]
         info[o.key, n.key] = p
         targets[o.key].append(n)
         sources[n.key].append(o)
-    for k in targets:
-        targets[k].sort(key=lambda r: r.seq)
-    for k in sources:
-        sources[k].sort(key=lambda r: r.seq)
+    for linked in (*targets.values(), *sources.values()):
+        if len(linked) > 1:
+            linked.sort(key=lambda r: r.seq)
     return targets, sources, info
 
 
@@ -236,13 +235,18 @@ def _place_maps(old: list[Rule], targets: dict[str, list[Rule]]) -> tuple[dict, 
     return combine(sec_votes, sec_heading), combine(chap_votes, chap_heading)
 
 
+#: :func:`ingest.numbers.is_number`, once per number (every pair asks for each rule)
+_is_number = lru_cache(maxsize=1 << 16)(numbers.is_number)
+
+
 def expected_numbers(o: Rule, section_map: dict, chapter_map: dict) -> list[str]:
     """The numbers a rule would carry if only its section (or chapter) had been renumbered."""
-    if not o.norm or not numbers.is_number(o.norm) or o.level is None:
+    if not o.norm or not _is_number(o.norm) or o.level is None:
         return [o.norm]
     if o.level in ("rule", "subrule") and o.section is not None:
         rest = o.norm[len(str(o.section)):]
-        return [f"{s}{rest}" for s in section_map.get(o.section, [o.section])]
+        places = section_map.get(o.section, [o.section])
+        return [f"{places[0]}{rest}"] if len(places) == 1 else [f"{s}{rest}" for s in places]
     if o.level == "section" and o.section is not None:
         return [str(c * 100 + o.section % 100) for c in chapter_map.get(o.chapter, [o.chapter])]
     return [o.norm]
@@ -377,7 +381,8 @@ def _cover(whole: Counter, *parts: Counter) -> float:
     total = sum(whole.values())
     if not total:
         return 0.0
-    joined: Counter = Counter()
-    for p in parts:
-        joined.update(p)
+    joined: Counter = parts[0] if len(parts) == 1 else Counter()
+    if len(parts) > 1:
+        for p in parts:
+            joined.update(p)
     return sum(min(c, joined[w]) for w, c in whole.items()) / total

@@ -52,11 +52,19 @@ def _scheme(parser_name: str) -> str:
 
 
 def load_rules(conn, edition_id: str) -> list[Rule]:
-    cur = conn.execute("select key, edition_id, number, norm, text, text_norm, title, lemmas, level, chapter, "
-                       "section, seq, id from rules where edition_id = ? order by seq", (edition_id,))
+    return rules_of(rule_rows(conn, edition_id))
+
+
+def rule_rows(conn, edition_id: str) -> list[tuple]:
+    """The ``rules`` rows of an edition in reading order, ``id`` first, as :func:`rules_of` takes them."""
+    return conn.execute("select id, key, edition_id, number, norm, text, text_norm, title, lemmas, level, chapter, "
+                        "section, seq from rules where edition_id = ? order by seq", (edition_id,)).fetchall()
+
+
+def rules_of(rows: list[tuple]) -> list[Rule]:
     return [Rule(key, ed, number or "", norm or "", text or "", text_norm or text or "", title, lemmas or "",
                  level, chapter, section, seq or 0, id_)
-            for key, ed, number, norm, text, text_norm, title, lemmas, level, chapter, section, seq, id_ in cur]
+            for id_, key, ed, number, norm, text, text_norm, title, lemmas, level, chapter, section, seq in rows]
 
 
 def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
@@ -66,13 +74,13 @@ def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
     sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
            "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
            "where a.source_edition = ? and a.target_edition = ? order by a.id")
-    rows = _rows(conn, sql, (old_edition, new_edition))
+    rows = conn.execute(sql, (old_edition, new_edition)).fetchall()
     if rows:
-        return [Pair(r["s_key"], r["t_key"], r["relation"] or "", r["score"], r["method"] or "") for r in rows]
+        return [Pair(s, t, relation or "", score, method or "") for s, t, relation, score, method in rows]
     flip = {"split": "merged", "merged": "split"}
-    rows = _rows(conn, sql, (new_edition, old_edition))
-    return [Pair(r["t_key"], r["s_key"], flip.get(r["relation"], r["relation"] or ""), r["score"],
-                 r["method"] or "") for r in rows]
+    rows = conn.execute(sql, (new_edition, old_edition)).fetchall()
+    return [Pair(t, s, flip.get(relation, relation or ""), score, method or "")
+            for s, t, relation, score, method in rows]
 
 
 def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
@@ -115,33 +123,34 @@ def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
 
 
 def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None = None,
-            pairs: Sequence[Pair] | None = None, tables: bool = True,
-            loaded: dict[str, list[Rule]] | None = None) -> Report:
+            pairs: Sequence[Pair] | None = None, tables: bool = True) -> Report:
     """Load two editions and their alignment from the KB and compute the whole change report.
 
-    ``tables=False`` leaves out the terminology table and its candidates (the ``diffs`` stage,
-    which stores per-rule rows only, does not need them).  ``loaded``: rules of editions already
-    read (edition id -> rules), read from and added to (the diffs stage keeps the shared edition of
-    consecutive pairs)."""
+    ``tables=False`` leaves out the terminology table and its candidates."""
     conn = connection(db)
     old_e, new_e = load_edition(conn, old_edition), load_edition(conn, new_edition)
-    loaded = {} if loaded is None else loaded
-    for ed in (old_edition, new_edition):
-        if ed not in loaded:
-            loaded[ed] = load_rules(conn, ed)
-    old, new = loaded[old_edition], loaded[new_edition]
+    old, new = load_rules(conn, old_edition), load_rules(conn, new_edition)
     if pairs is None:
-        pairs = load_pairs(conn, old_edition, new_edition)
-        if not pairs:
-            pairs = on_demand_pairs(conn, old_edition, new_edition)
+        pairs = stored_or_on_demand_pairs(conn, old_edition, new_edition)
     if terms is None:
-        terms = load_terms(TERMINOLOGY, new_e.language)
-        if old_e.date > new_e.date:
-            # the table goes from older to newer wording: read it backwards for a backwards diff
-            terms = [Term(t.new, t.old, t.note) for t in terms if t.new]
+        terms = pair_terms(old_e, new_e)
     rep = build_report(old_e, new_e, old, new, pairs, terms, tables)
     rep.in_play = in_play_by_rule(conn, (old_edition, new_edition))
     return rep
+
+
+def stored_or_on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
+    """The aligned pairs of two editions: stored by the build, else composed or aligned now."""
+    return load_pairs(conn, old_edition, new_edition) or on_demand_pairs(conn, old_edition, new_edition)
+
+
+def pair_terms(old_e: EditionInfo, new_e: EditionInfo) -> list[Term]:
+    """The terminology table for a diff from ``old_e`` to ``new_e`` (the newer edition's language)."""
+    terms = load_terms(TERMINOLOGY, new_e.language)
+    if old_e.date > new_e.date:
+        # the table goes from older to newer wording: read it backwards for a backwards diff
+        terms = [Term(t.new, t.old, t.note) for t in terms if t.new]
+    return terms
 
 
 def in_play_by_rule(conn, editions: tuple[str, ...]) -> dict[str, list[dict]]:

@@ -27,15 +27,15 @@ class Rule:
     section: int | None = None
     seq: int = 0
     id: int | None = None
+    #: title and text, as the word diff compares them (made once: every pair of the rule's edition reads it)
+    full_text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "full_text", " ".join(x for x in (self.title, self.text) if x))
 
     @property
     def label(self) -> str:
         return self.norm or self.number
-
-    @property
-    def full_text(self) -> str:
-        """Title and text, as the word diff compares them."""
-        return " ".join(x for x in (self.title, self.text) if x)
 
 
 def make_rule(edition: str, number: str, text: str = "", title: str | None = None, seq: int = 0,

@@ -9,18 +9,28 @@ import os
 import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from html.parser import HTMLParser
+from operator import itemgetter
 from pathlib import Path
 from typing import Iterator
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..cache import code_version, write_atomic
-from ..terminology import TERMINOLOGY
 from . import CLASSES
-from .load import aligned_edition_pairs, compare, connection
-from .model import Group, Report, Rule, Seg
+from .load import (
+    aligned_edition_pairs,
+    build_report,
+    connection,
+    load_edition,
+    pair_terms,
+    rule_rows,
+    rules_of,
+    stored_or_on_demand_pairs,
+)
+from .model import EditionInfo, Group, Pair, Report, Rule
 from .words import diff_stats, inline_html, tag
 
 DIFFS_COLUMNS = {
@@ -33,41 +43,28 @@ DIFFS_COLUMNS = {
 }
 
 
-def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
-    """Rows of the ``diffs`` table for one edition pair: one per aligned pair, added or removed rule."""
-    rows = []
+def diff_rows(rep: Report) -> list[tuple]:
+    """Rows of the ``diffs`` table for one edition pair, one per aligned pair, added or removed rule, in table
+    order: their values in the order of :data:`_VALUES` (``id`` is numbered on insert)."""
     cls = rep.cls
+    old_ed, new_ed = rep.old.id, rep.new.id
     split_of = {g.old[0].key: g for g in cls.groups if g.change_class == "split"}
     merged_of = {g.new[0].key: g for g in cls.groups if g.change_class == "merged"}
     one = {(g.old[0].key, g.new[0].key): g for g in cls.groups if len(g.old) == 1 and len(g.new) == 1}
+    old_by_key = {r.key: r for r in cls.old}
+    new_by_key = {r.key: r for r in cls.new}
 
-    def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> dict:
-        stats: dict = {}
-        if rep.cross_language:
-            html_plain = html_fold = _xlang_html(g)
-        elif g.diff is None:
-            html_plain = html_fold = str(tag("del" if g.old else "ins", (g.old or g.new)[0].full_text))
-        elif len(g.diff) == 1 and g.diff[0].op == "equal":   # most rules of consecutive editions
-            stats, html_plain, html_fold = _kept_cells(g.diff[0].old, g.diff[0].new)
-        else:
-            stats = diff_stats(g.diff)
-            html_plain, html_fold = str(inline_html(g.diff, fold=False)), str(inline_html(g.diff, fold=True))
-        return {
-            "_sort": (n.seq if n else 10 ** 6, o.seq if o else 0),
-            "old_rule_id": o.id if o else None, "new_rule_id": n.id if n else None,
-            "old_edition": rep.old.id, "new_edition": rep.new.id,
-            "old_number": o.label if o else None, "new_number": n.label if n else None,
-            "chapter": o.chapter if o else n.chapter if n else None, "old_chapter": o.chapter if o else None,
-            "new_chapter": n.chapter if n else None, "change_class": cls_name,
-            "old_class": cls.old_class[o.key] if o else None, "new_class": cls.new_class[n.key] if n else None,
-            "relation": g.relation or None, "score": g.score, "note": g.note or None,
-            "text_changed": None if g.text_changed is None else int(g.text_changed),
-            "terminology_only": int(g.terminology_only), "cross_language": int(rep.cross_language),
-            "group_old": ", ".join(g.old_numbers), "group_new": ", ".join(g.new_numbers),
-            "words_deleted": stats.get("deleted"), "words_inserted": stats.get("inserted"),
-            "words_folded": stats.get("folded"), "diff_html": html_plain, "diff_html_folded": html_fold,
-        }
+    def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> tuple[tuple[int, int], tuple]:
+        return (n.seq if n else 10 ** 6, o.seq if o else 0), (
+            o.id if o else None, n.id if n else None, old_ed, new_ed,
+            o.label if o else None, n.label if n else None,
+            o.chapter if o else n.chapter if n else None, o.chapter if o else None, n.chapter if n else None,
+            cls_name, cls.old_class[o.key] if o else None, cls.new_class[n.key] if n else None,
+            g.relation or None, g.score, g.note or None, None if g.text_changed is None else int(g.text_changed),
+            int(g.terminology_only), int(rep.cross_language), _numbers(g.old), _numbers(g.new),
+            *_diff_cells(g, rep.cross_language))
 
+    rows = []
     for g in cls.groups:
         if g.change_class == "added":
             rows.append(row(None, g.new[0], g, "added"))
@@ -76,8 +73,7 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
         elif g.change_class == "outside":
             rows.append(row(g.old[0], None, g, "outside") if g.old else row(None, g.new[0], g, "outside"))
     for ok, nk in cls.pair_info:
-        o = next(r for r in cls.sources[nk] if r.key == ok)
-        n = next(r for r in cls.targets[ok] if r.key == nk)
+        o, n = old_by_key[ok], new_by_key[nk]
         if (ok, nk) in one:
             g = one[ok, nk]
             rows.append(row(o, n, g, g.change_class))
@@ -85,17 +81,34 @@ def diff_rows(rep: Report, start_id: int = 1) -> list[dict]:
             rows.append(row(o, n, split_of[ok], "split"))
         else:
             rows.append(row(o, n, merged_of[nk], "merged"))
-    rows.sort(key=lambda r: r.pop("_sort"))
-    for i, r in enumerate(rows, start_id):
-        r["id"] = i
-    return rows
+    rows.sort(key=itemgetter(0))
+    return [values for _, values in rows]
 
 
 @lru_cache(maxsize=1 << 15)
-def _kept_cells(old: str, new: str) -> tuple[dict, str, str]:
-    """Word counts and both HTML forms of a diff that keeps the whole text (cached: texts repeat)."""
-    segs = [Seg("equal", old=old, new=new)]
-    return diff_stats(segs), str(inline_html(segs, fold=False)), str(inline_html(segs, fold=True))
+def _escaped(text: str) -> str:
+    """A kept text as its cells show it (cached: consecutive editions repeat most texts)."""
+    return str(escape(text))
+
+
+def _numbers(rules: list[Rule]) -> str:
+    return rules[0].label if len(rules) == 1 else ", ".join(r.label for r in rules)
+
+
+def _diff_cells(g: Group, cross_language: bool) -> tuple:
+    """words_deleted, words_inserted, words_folded, diff_html and diff_html_folded of a group's rows."""
+    if cross_language:
+        html = _xlang_html(g)
+        return None, None, None, html, html
+    if g.diff is None:
+        html = str(tag("del" if g.old else "ins", (g.old or g.new)[0].full_text))
+        return None, None, None, html, html
+    if len(g.diff) == 1 and g.diff[0].op == "equal":   # most rules of consecutive editions
+        html = _escaped(g.diff[0].new)
+        return None, None, None, html, html
+    stats = diff_stats(g.diff, kept=False)
+    return (stats.get("deleted"), stats.get("inserted"), stats.get("folded"),
+            str(inline_html(g.diff, fold=False)), str(inline_html(g.diff, fold=True)))
 
 
 def _xlang_html(g: Group) -> str:
@@ -103,74 +116,95 @@ def _xlang_html(g: Group) -> str:
     parts = []
     for side, rules in (("old", g.old), ("new", g.new)):
         for r in rules:
-            parts.append(Markup('<span class="part">{}</span> {}').format(r.label, r.full_text))
+            parts.append(f'<span class="part">{escape(r.label)}</span> {escape(r.full_text)}')
         if side == "old" and g.old and g.new:
-            parts.append(Markup(" <span class=\"sep\">⇒</span> "))
-    return str(Markup("").join(parts))
-
-
-def _edition_key(conn, ed: str) -> str:
-    h = hashlib.sha256(repr(conn.execute("select * from editions where id = ?", (ed,)).fetchall()).encode())
-    h.update(repr(conn.execute("select key, number, norm, level, title, text, text_norm, lemmas, seq from rules "
-                               "where edition_id = ? order by seq", (ed,)).fetchall()).encode())
-    return h.hexdigest()
-
-
-def _pair_key(conn, old_ed: str, new_ed: str, editions: dict[str, str]) -> str:
-    """Everything a pair's diff rows depend on: the diff code, the terminology, both editions' rules
-    (``editions``: their keys, computed once) and the alignment rows between them."""
-    h = hashlib.sha256(_code_version().encode())
-    h.update(TERMINOLOGY.read_bytes() if TERMINOLOGY.exists() else b"")
-    for ed in (old_ed, new_ed):
-        if ed not in editions:
-            editions[ed] = _edition_key(conn, ed)
-        h.update(editions[ed].encode())
-    for row in conn.execute("""select s.key, t.key, a.relation, a.score, a.method from alignments a
-                               join rules s on s.id = a.source_rule_id left join rules t on t.id = a.target_rule_id
-                               where (a.source_edition = ? and a.target_edition = ?)
-                                  or (a.source_edition = ? and a.target_edition = ?) order by a.id""",
-                            (old_ed, new_ed, new_ed, old_ed)):
-        h.update(repr(row).encode())
-    return h.hexdigest()[:40]
+            parts.append(' <span class="sep">⇒</span> ')
+    return "".join(parts)
 
 
 def _code_version() -> str:
     return code_version(Path(__file__).parent)
 
 
-#: the columns of a row as the workers hand it over and the cache keeps it (``id`` is given on insert)
+#: the columns of a row as the workers hand it over and the cache keeps it (``id`` is numbered on insert):
+#: the two rule ids first (:func:`_swap`)
 _VALUES = list(DIFFS_COLUMNS)[1:]
-_OLD, _NEW = _VALUES.index("old_rule_id"), _VALUES.index("new_rule_id")
+assert _VALUES[:2] == ["old_rule_id", "new_rule_id"]
 _DB_PATH: list[str] = []
 #: how long a worker's read and the build's write wait for each other's lock
 BUSY_TIMEOUT_S = 120
-#: a worker's rules of the editions of its last pair (consecutive pairs share an edition)
-_LOADED: dict[str, list[Rule]] = {}
 #: pairs handed to a worker at a time: consecutive pairs, so that each edition is read about once
 CHUNK = 4
 
 
-def _values(db, pair: tuple[str, str], cache_file: Path | None, loaded: dict[str, list[Rule]]) -> list[tuple]:
-    """One pair's rows as value tuples (without ``id``); with a ``cache_file``, also stored there with rule
-    keys for rule ids (ids change when a rebuild adds documents)."""
+@dataclass
+class _Edition:
+    """An edition as a pair's diff reads it: its record, its ``rules`` rows (``id`` first) and their digest."""
+
+    info: EditionInfo
+    rows: list[tuple]
+    digest: str
+
+    @cached_property
+    def rules(self) -> list[Rule]:
+        """Made only for a pair that is not in the cache."""
+        return rules_of(self.rows)
+
+
+#: a worker's editions of its last pair (consecutive pairs share an edition)
+_LOADED: dict[str, _Edition] = {}
+
+
+def _edition(conn, edition_id: str, loaded: dict[str, _Edition]) -> _Edition:
+    if edition_id not in loaded:
+        info, rows = load_edition(conn, edition_id), rule_rows(conn, edition_id)
+        h = hashlib.sha256(repr(info).encode())
+        h.update(pickle.dumps([r[1:] for r in rows], protocol=pickle.HIGHEST_PROTOCOL))   # ids change, keys do not
+        loaded[edition_id] = _Edition(info, rows, h.hexdigest())
+    return loaded[edition_id]
+
+
+def _pair_key(old: _Edition, new: _Edition, pairs: list[Pair], terms: list) -> str:
+    """Everything a pair's diff rows depend on: the diff code, both editions (their digests), the aligned
+    pairs between them and the terminology."""
+    h = hashlib.sha256(_code_version().encode())
+    h.update(f"{old.digest} {new.digest} {terms!r}".encode())
+    h.update(pickle.dumps([(p.old, p.new, p.relation, p.score, p.method) for p in pairs],
+                          protocol=pickle.HIGHEST_PROTOCOL))
+    return h.hexdigest()[:40]
+
+
+def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _Edition]) -> tuple[str, list[tuple]]:
+    """One pair's cache key and rows as value tuples (without ``id``): from the ``cache`` folder when it holds
+    them, else computed (and stored there with rule keys for rule ids)."""
     for ed in [e for e in loaded if e not in pair]:
         del loaded[ed]
-    rows = [tuple(map(r.get, _VALUES)) for r in diff_rows(compare(db, *pair, tables=False, loaded=loaded))]
-    if cache_file is not None:
-        keys = {r.id: r.key for ed in pair for r in loaded[ed]}
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(cache_file, pickle.dumps([_swap(v, keys) for v in rows], protocol=pickle.HIGHEST_PROTOCOL))
-    return rows
+    old, new = (_edition(conn, ed, loaded) for ed in pair)
+    pairs, terms = stored_or_on_demand_pairs(conn, *pair), pair_terms(old.info, new.info)
+    key = _pair_key(old, new, pairs, terms)
+    path = cache / f"{key}.pickle" if cache is not None else None
+    if path is not None and (rows := _cached(path, {r[1]: r[0] for r in old.rows + new.rows})) is not None:
+        return key, rows
+    rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False))
+    if path is not None:
+        keys = {r[0]: r[1] for r in old.rows + new.rows}
+        write_atomic(path, pickle.dumps([_swap(v, keys) for v in rows], protocol=pickle.HIGHEST_PROTOCOL))
+    return key, rows
 
 
 def _swap(values: tuple, mapping: dict) -> tuple:
     """The row with its two rule columns mapped (ids to keys or back; unknown: None)."""
-    v = list(values)
-    v[_OLD], v[_NEW] = mapping.get(v[_OLD]), mapping.get(v[_NEW])
-    return tuple(v)
+    return (mapping.get(values[0]), mapping.get(values[1])) + values[2:]
 
 
-def _pair_job(job: tuple[tuple[str, str], Path | None]) -> list[tuple]:
+def _cached(path: Path, ids: dict[str, int]) -> list[tuple] | None:
+    try:
+        return [_swap(v, ids) for v in pickle.loads(path.read_bytes())]
+    except (OSError, pickle.UnpicklingError, EOFError):
+        return None
+
+
+def _pair_job(job: tuple[tuple[str, str], Path | None]) -> tuple[str, list[tuple]]:
     # the build writes the rows of finished pairs meanwhile: wait for its short write locks
     conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     try:
@@ -179,47 +213,36 @@ def _pair_job(job: tuple[tuple[str, str], Path | None]) -> list[tuple]:
         conn.close()
 
 
-def _computed(db, conn, jobs: list[tuple[tuple[str, str], Path | None]], workers: int) -> Iterator[list[tuple]]:
-    """Value rows of each pair, in order, as they are done: in forked workers reading the database file
-    when there are several (only the rows not yet written are held in memory)."""
+def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, workers: int
+                  ) -> Iterator[tuple[str, list[tuple]]]:
+    """Cache key and value rows of each pair, in order, as they are done: in forked workers reading the
+    database file when there are several (only the rows not yet written are held in memory)."""
     path = conn.execute("pragma database_list").fetchone()[2]
-    if workers > 1 and len(jobs) > 1 and path:
+    if workers > 1 and len(pairs) > 1 and path:
         _DB_PATH[:] = [path]
         try:
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
-                yield from pool.map(_pair_job, jobs, chunksize=CHUNK)
+                yield from pool.map(_pair_job, [(p, cache) for p in pairs], chunksize=CHUNK)
         finally:
             _DB_PATH.clear()
         return
-    loaded: dict[str, list[Rule]] = {}
-    for pair, cache_file in jobs:
-        yield _values(db, pair, cache_file, loaded)
-
-
-def _cached(cache: Path | None, key: str | None, ids: dict[str, int]) -> list[tuple] | None:
-    if cache is None or key is None or not (cache / f"{key}.pickle").exists():
-        return None
-    try:
-        return [_swap(v, ids) for v in pickle.loads((cache / f"{key}.pickle").read_bytes())]
-    except (OSError, pickle.UnpicklingError, EOFError):
-        return None
+    loaded: dict = {}
+    for pair in pairs:
+        yield _values(conn, pair, cache, loaded)
 
 
 def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
     """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair.
 
-    With a ``cache_dir``, a pair whose editions and alignment did not change since an earlier build
-    takes its rows from the cache; the others are computed on ``workers`` processes (default: the
-    CPUs, at most 2).  Each pair's rows are written as soon as they are there."""
+    With a ``cache_dir``, a pair whose editions, alignment and terminology did not change since an earlier
+    build takes its rows from the cache.  The pairs are read (and computed) on ``workers`` processes
+    (default: the CPUs, at most 2); each pair's rows are written as soon as they are there."""
     conn = connection(db)
     conn.execute(f"pragma busy_timeout = {BUSY_TIMEOUT_S * 1000}")   # the workers read while rows are written
     pairs = aligned_edition_pairs(conn)
     cache = Path(cache_dir) / "diffs" if cache_dir else None
-    edition_keys: dict[str, str] = {}
-    keys = {p: _pair_key(conn, *p, edition_keys) for p in pairs} if cache else {}
-    ids = {k: i for i, k in conn.execute("select id, key from rules")} if cache else {}
-    found = {p: rows for p in pairs if (rows := _cached(cache, keys.get(p), ids)) is not None}
-    jobs = [(p, cache / f"{keys[p]}.pickle" if cache else None) for p in pairs if p not in found]
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
     if not hasattr(db, "table_names"):
         import sqlite_utils
 
@@ -229,16 +252,14 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
         table.drop()
     table.create(DIFFS_COLUMNS, pk="id", foreign_keys=[("old_rule_id", "rules", "id"),
                                                        ("new_rule_id", "rules", "id")])
-    sql = f"insert into diffs ({', '.join(DIFFS_COLUMNS)}) values ({', '.join('?' * len(DIFFS_COLUMNS))})"
-    computed = _computed(db, conn, jobs, workers or min(2, os.cpu_count() or 1))
-    next_id = 1
-    for p in pairs:
-        rows = found.pop(p) if p in found else next(computed)
+    # ``id`` is left out: the new table numbers the rows 1, 2, ... in insertion order
+    sql = f"insert into diffs ({', '.join(_VALUES)}) values ({', '.join('?' * len(_VALUES))})"
+    current = set()
+    for key, rows in _pairs_values(conn, pairs, cache, workers or min(2, os.cpu_count() or 1)):
         with db.conn:
-            db.conn.executemany(sql, [(next_id + k, *v) for k, v in enumerate(rows)])
-        next_id += len(rows)
+            db.conn.executemany(sql, rows)
+        current.add(key)
     if cache is not None:
-        current = set(keys.values())
         for path in cache.glob("*.pickle"):
             if path.stem not in current:
                 path.unlink(missing_ok=True)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 from .. import lemmas
 
@@ -21,12 +20,13 @@ _TOKEN = re.compile(
     r"|\.\.\."                                 # ellipsis written with dots
     r"|\S"                                     # punctuation, one character
 )
+#: a token and the whitespace after it (only whitespace lies between tokens: ``\S`` matches any other character)
+_TOKEN_WS = re.compile(rf"({_TOKEN.pattern})(\s*)")
 _QUOTES = str.maketrans({"„": '"', "“": '"', "”": '"', "«": '"', "»": '"', "‚": "'", "‘": "'", "’": "'",
                          "–": "-", "—": "-", "…": "...", "\u00a0": " "})
 
 
-@dataclass(frozen=True)
-class Token:
+class Token(NamedTuple):
     text: str
     ws: str          # whitespace that follows the token in the printed text
 
@@ -35,13 +35,7 @@ class Token:
 def tokenize(text: str) -> tuple[Token, ...]:
     """The tokens of a text (cached: a changed rule is tokenised for its refinement and its word diff,
     and consecutive editions repeat texts)."""
-    text = text or ""
-    spans = [(m.start(), m.end()) for m in _TOKEN.finditer(text)]
-    out = []
-    for k, (a, b) in enumerate(spans):
-        nxt = spans[k + 1][0] if k + 1 < len(spans) else len(text)
-        out.append(Token(text[a:b], " " if text[b:nxt] else ""))
-    return tuple(out)
+    return tuple([Token(tok, " " if ws else "") for tok, ws in _TOKEN_WS.findall(text or "")])
 
 
 def join_tokens(tokens: Sequence[Token]) -> str:
@@ -53,7 +47,7 @@ def is_word(tok: str) -> bool:
 
 
 def words(text: str) -> list[str]:
-    return [m.group() for m in _TOKEN.finditer(text) if is_word(m.group())]
+    return [tok for tok in _TOKEN.findall(text) if is_word(tok)]
 
 
 # --------------------------------------------------------------------------- lemmas and symbols
@@ -78,6 +72,7 @@ def seed_lemmas(lang: str, texts_and_lemmas: Iterable[tuple[str, str]]) -> None:
         words_, lemmas = _LETTERS.findall(text or ""), (lem or "").split()
         if len(words_) == len(lemmas):
             known.update(zip(words_, lemmas))
+            _UNIT_OF.pop(lang, None)      # the lemma of a word may have changed
 
 
 def lemma(word: str, lang: str, base_form: bool = False) -> str:
@@ -114,8 +109,7 @@ def _symbol(tok: str, scheme: str) -> str | None:
 # --------------------------------------------------------------------------- folded units
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     start: int       # token index
     end: int         # exclusive
     key: str
@@ -127,25 +121,21 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
           prefer: frozenset[str] = frozenset()) -> list[Unit]:
     """Folded units of a token list; on the old side terms become their new wording (``prefer``: the
     keys of the new text, to pick among several new words of one old word)."""
-    base = []
+    seen = _UNIT_OF.setdefault(lang, {}).setdefault(scheme, {})
+    base: list[Unit] = []
     for i, t in enumerate(tokens):
-        sym = _symbol(t.text, scheme)
-        if sym is not None:
-            base.append(Unit(i, i + 1, sym, "symbol"))
-        elif is_word(t.text):
-            base.append(Unit(i, i + 1, lemma(t.text, lang), "word"))
+        key_kind = seen.get(t.text)
+        if key_kind is None:
+            key_kind = seen[t.text] = _unit_of(t.text, lang, scheme)
+        key, kind = key_kind
+        if kind == "symbol" and base and base[-1].kind == "symbol":
+            # a run of symbols is one unit: "o3 oU oU", "{3}{u}{u}" and "o3oUoU" all read {3}{U}{U}
+            base[-1] = Unit(base[-1].start, i + 1, base[-1].key + key, "symbol")
         else:
-            base.append(Unit(i, i + 1, t.text.translate(_QUOTES), "punct"))
-    # a run of symbols is one unit: "o3 oU oU", "{3}{u}{u}" and "o3oUoU" all read {3}{U}{U}
-    merged: list[Unit] = []
-    for u in base:
-        if u.kind == "symbol" and merged and merged[-1].kind == "symbol" and merged[-1].end == u.start:
-            merged[-1] = Unit(merged[-1].start, u.end, merged[-1].key + u.key, "symbol")
-        else:
-            merged.append(u)
-    base = merged
-    if terms is None:
-        return base
+            base.append(Unit(i, i + 1, key, kind))
+    if terms is None or (terms.by_first if side == "old" else terms.new_by_first).keys().isdisjoint(
+            [u.key for u in base]):
+        return base    # no term starts here (most texts)
     out: list[Unit] = []
     k = 0
     while k < len(base):
@@ -170,6 +160,20 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
             out.append(base[k])
             k += 1
     return out
+
+
+#: language -> symbol scheme -> token -> (key, kind) of its unit; a language's entries go when lemmas are seeded
+_UNIT_OF: dict[str, dict[str, dict[str, tuple[str, str]]]] = {}
+
+
+def _unit_of(tok: str, lang: str, scheme: str) -> tuple[str, str]:
+    """Key and kind of the unit of one token: a canonical symbol, a word's lemma, or punctuation (straight)."""
+    sym = _symbol(tok, scheme)
+    if sym is not None:
+        return sym, "symbol"
+    if is_word(tok):
+        return lemma(tok, lang), "word"
+    return tok.translate(_QUOTES), "punct"
 
 
 def _match(units_: list[Unit], k: int, lemmas: tuple[str, ...]) -> bool:

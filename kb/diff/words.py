@@ -37,8 +37,8 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
     """
     if old == new and old_scheme == new_scheme:
         # the same text (most rules of consecutive editions): one equal segment, no matching needed
-        same = _tokens_joined(old)
-        return [Seg("equal", old=same, new=same)] if same else []
+        kept = _kept(old)
+        return [kept] if kept is not None else []
     a, b = tokenize(old), tokenize(new)
     tindex = term_index(terms, lang)
     ops: list[tuple[str, int, int, int, int, str]] = []
@@ -60,9 +60,16 @@ def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none",
 
 
 @lru_cache(maxsize=1 << 15)
-def _tokens_joined(text: str) -> str:
-    """The text as its tokens print it (cached: consecutive editions repeat most texts)."""
-    return join_tokens(tokenize(text))
+def _kept(text: str) -> Seg | None:
+    """The one segment of a diff that keeps the whole text (None: no tokens), cached: consecutive editions
+    repeat most texts.  Its text as its tokens print it is ``join_tokens(tokenize(text))``, made without
+    tokenising (tokens hold no whitespace and cover every other character, so only runs of whitespace
+    become one space)."""
+    joined = " ".join(text.split())
+    if not joined:
+        return None
+    joined += " " if text[-1].isspace() else ""
+    return Seg("equal", old=joined, new=joined)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -187,8 +194,8 @@ def changed(segs: Sequence[Seg], fold: bool = True) -> bool:
     return any(s.op in real for s in segs)
 
 
-def diff_stats(segs: Sequence[Seg]) -> dict[str, int]:
-    """Words deleted, inserted and folded."""
+def diff_stats(segs: Sequence[Seg], kept: bool = True) -> dict[str, int]:
+    """Words deleted, inserted, folded and (with ``kept``) kept."""
     out: Counter[str] = Counter()
     for s in segs:
         if s.op in ("delete", "replace"):
@@ -197,7 +204,7 @@ def diff_stats(segs: Sequence[Seg]) -> dict[str, int]:
             out["inserted"] += len(words(s.new))
         if s.op == "term":
             out["folded"] += 1
-        if s.op == "equal":
+        if s.op == "equal" and kept:
             out["kept"] += _n_words(s.new)
     return dict(out)
 
@@ -225,9 +232,10 @@ def group_diff(g: Group, old_e: EditionInfo, new_e: EditionInfo, terms: Sequence
     with the old sentences it took over; a merge is the same the other way round.  Each part
     starts with a ``part`` segment (``old``/``new``: the two rule numbers of that row).
     """
-    kw: dict[str, Any] = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms)
     if len(g.old) == 1 and len(g.new) == 1:
-        return word_diff(g.old[0].full_text, g.new[0].full_text, **kw)
+        return word_diff(g.old[0].full_text, g.new[0].full_text, lang=new_e.language, old_scheme=old_e.scheme,
+                         new_scheme=new_e.scheme, terms=terms)
+    kw: dict[str, Any] = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms)
     # the whole rule on one side, its parts on the other
     side, other = ("old", "new") if len(g.new) > 1 else ("new", "old")
     whole, parts = (g.old[0], g.new) if side == "old" else (g.new[0], g.old)
@@ -272,19 +280,22 @@ def _cosine(a: Counter, b: Counter) -> float:
 # --------------------------------------------------------------------------- HTML fragments
 
 
+# (built with escape() and f-strings: Markup.format escapes the same way, several times slower)
+
+
 def tag(name: str, text: str) -> Markup:
     """``<del>text</del>`` or ``<ins>text</ins>``, escaped."""
-    return Markup("<{0}>{1}</{0}>").format(Markup(name), text)
+    return Markup(f"<{name}>{escape(text)}</{name}>")
 
 
 def _term_span(title: str, text: str) -> Markup:
     """A folded shift, marked, with the other wording in its title (trailing space outside)."""
     body = text.rstrip()
-    return Markup('<span class="term" title="{}">{}</span>{}').format(title, body, text[len(body):])
+    return Markup(f'<span class="term" title="{escape(title)}">{escape(body)}</span>{escape(text[len(body):])}')
 
 
 def _part(label: str) -> Markup:
-    return Markup('<span class="part">{}</span> ').format(label)
+    return Markup(f'<span class="part">{escape(label)}</span> ')
 
 
 def inline_html(segs: Sequence[Seg] | None, fold: bool = True) -> Markup:

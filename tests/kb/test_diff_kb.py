@@ -62,6 +62,44 @@ def test_store_writes_every_rule_of_every_aligned_pair(diff_db):
     assert db["diffs"].count == n
 
 
+def test_store_takes_unchanged_pairs_from_the_cache(diff_db, tmp_path):
+    """A pair's rows come from the cache while its editions, alignment and terminology stay the same; a changed
+    rule text gives the pairs of its edition new keys (recomputed), and the table is the one made without cache."""
+    path = tmp_path / "kb.db"
+    shutil.copy(diff_db, path)
+    db = sqlite_utils.Database(path)
+    cache = tmp_path / "cache"
+
+    def dump():
+        return db.execute("select * from diffs order by id").fetchall()
+
+    def keys():
+        """Cache file names -> their inode (a pair that is computed again is written again)."""
+        return {p.stem: p.stat().st_ino for p in (cache / "diffs").glob("*.pickle")}
+
+    D.store(db, cache_dir=cache)
+    first, first_keys = dump(), keys()
+    assert first == [tuple(r) for r in sqlite3.connect(diff_db).execute("select * from diffs order by id")]
+    D.store(db, cache_dir=cache)
+    assert (dump(), keys()) == (first, first_keys)
+    pairs = db.execute("select count(distinct old_edition || ' ' || new_edition) from diffs").fetchone()[0]
+    rule_id, text = db.execute("select r.id, r.text from rules r join diffs d on d.new_rule_id = r.id "
+                               "where d.new_edition = 'de-2024' and d.change_class = 'unchanged' limit 1").fetchone()
+    with db.conn:
+        db.execute("update rules set text = ?, text_norm = ? where id = ?", (text + " Neu.", text + " Neu.", rule_id))
+    D.store(db, cache_dir=cache)
+    changed = dump()
+    of_edition = db.execute("select count(distinct old_edition || ' ' || new_edition) from diffs "
+                            "where 'de-2024' in (old_edition, new_edition)").fetchone()[0]
+    now = keys()
+    assert len(now) == pairs and len(now.keys() - first_keys.keys()) == of_edition
+    assert all(now[k] == first_keys[k] for k in now.keys() & first_keys.keys())   # the others: read, not written
+    assert changed != first and "Neu." in db.execute("select diff_html from diffs where new_rule_id = ?",
+                                                      (rule_id,)).fetchone()[0]
+    D.store(db)
+    assert dump() == changed
+
+
 def test_store_matches_compare(diff_db):
     conn = sqlite3.connect(diff_db)
     rep = D.compare(conn, "de-1999", "de-2024")
