@@ -104,7 +104,7 @@ def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> 
     depends on a text or a number only is computed once per process (:func:`_text_norm`, :func:`_number`)."""
     out = _Rows(doc, get_parser(doc.parser).symbols, ids)
     for rec in parsed.records:
-        out.add(rec, lines)
+        out.add(rec)
     path = f"data/{doc.path}"
     warnings = [{"document_id": doc.id, "path": path, "line": w.line, "code": w.code, "number": w.number,
                  "message": w.message} for w in parsed.warnings]
@@ -114,7 +114,10 @@ def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> 
     out.link_parents()
     out.link_owners(parsed.records)
     out.resolve_refs()
-    return DocumentRows(out.columns(), warnings, out.claim())
+    columns = out.columns()
+    if parsed.records:
+        columns["source_lines"] = out.source_lines(parsed.records, lines)
+    return DocumentRows(columns, warnings, out.claim())
 
 
 class _Rows:
@@ -122,9 +125,12 @@ class _Rows:
 
     def __init__(self, doc: Document, scheme: str, ids: Ids):
         self.doc, self.scheme, self.ids = doc, scheme, ids
-        self.rows: dict[str, list[tuple]] = {table: [] for table in COLUMNS}
+        self.rows: dict[str, list[tuple]] = {table: [] for table in ("rules", "items", "refs", "unparsed")}
+        #: the id before the first of this document, per table
+        self.base = {table: ids.last.get(table, 0) for table in self.rows}
         #: per record: its table and id
-        self.record_ids: list[tuple[str, int]] = []
+        self.tables: list[str] = []
+        self.ids_of_records: list[int] = []
         self.editions: dict[str | None, EditionEntry] = {}
         self.seq: dict[str, int] = {}
         #: per edition: normalised number -> first rule id, and numbers in document order
@@ -133,23 +139,19 @@ class _Rows:
         self.parent_ids: list[int | None] = []
         self.rule_ids_of_items: list[int | None] = []
 
-    def add(self, rec: Record, lines: list[str]) -> None:
-        """The row of one record and its source lines."""
+    def add(self, rec: Record) -> None:
+        """The row of one record."""
         edition = self.editions.get(rec.lang) or self.editions.setdefault(rec.lang, self.doc.edition_for(rec.lang))
         table = RECORD_TABLES.get(rec.kind, "items")
         rows = self.rows[table]
-        rid = self.ids.last[table] + len(rows) + 1
-        self.record_ids.append((table, rid))
+        rid = self.base[table] + len(rows) + 1
+        self.tables.append(table)
+        self.ids_of_records.append(rid)
         if table == "unparsed":
             rows.append((rid, self.doc.id, edition.id, rec.first_line, rec.text, rec.meta.get("reason", "")))
         else:
             seq = self.seq[edition.id] = self.seq.get(edition.id, 0) + 1
             rows.append(self._rule(rid, rec, edition, seq) if table == "rules" else self._item(rid, rec, edition, seq))
-        source_lines = self.rows["source_lines"]
-        for s in rec.spans:
-            line = lines[s.line - 1]
-            end = len(line) if s.end is None else s.end
-            source_lines.append((self.doc.id, s.line, s.start, end, line[s.start:end], table, rid, rec.kind))
 
     def _rule(self, rid: int, rec: Record, edition: EditionEntry, seq: int) -> tuple:
         norm, level, chapter, section = _number(rec.number or "")
@@ -171,6 +173,26 @@ class _Rows:
                 rec.label, rec.title, rec.text, _text_norm(text, self.scheme),
                 json.dumps(rec.meta, ensure_ascii=False) if rec.meta else None)
 
+    def source_lines(self, records: list[Record], lines: list[str]) -> dict[str, list]:
+        """The columns of the source lines: a row per span of each record (the largest table: its values go
+        straight to their columns)."""
+        columns: dict[str, list] = {name: [] for name in COLUMNS["source_lines"]}
+        add_line, add_start, add_end, add_text, add_table, add_id, add_kind = (
+            columns[name].append for name in COLUMNS["source_lines"][1:])
+        for rec, table, rid in zip(records, self.tables, self.ids_of_records):
+            for s in rec.spans:
+                line = lines[s.line - 1]
+                end = len(line) if s.end is None else s.end
+                add_line(s.line)
+                add_start(s.start)
+                add_end(end)
+                add_text(line[s.start:end])
+                add_table(table)
+                add_id(rid)
+                add_kind(rec.kind)
+        columns["document_id"] = [self.doc.id] * len(columns["line"])
+        return columns
+
     def link_parents(self) -> None:
         """Parent = nearest existing ancestor number of the same edition."""
         for edition, norm, level in map(_fields("rules", "edition_id", "norm", "level"), self.rows["rules"]):
@@ -180,10 +202,11 @@ class _Rows:
 
     def link_owners(self, records: list[Record]) -> None:
         """The rule of each item: the rule record it hangs off, if any."""
-        for rec, (table, _) in zip(records, self.record_ids):
+        for rec, table in zip(records, self.tables):
             if table == "items":
-                owner = self.record_ids[rec.owner] if rec.owner is not None and 0 <= rec.owner < len(records) else None
-                self.rule_ids_of_items.append(owner[1] if owner and owner[0] == "rules" else None)
+                owner = rec.owner if rec.owner is not None and 0 <= rec.owner < len(records) else None
+                is_rule = owner is not None and self.tables[owner] == "rules"
+                self.rule_ids_of_items.append(self.ids_of_records[owner] if owner is not None and is_rule else None)
 
     def resolve_refs(self) -> None:
         """Cross-references of the rules and items; ranges expand to the members the edition has."""
@@ -204,10 +227,10 @@ class _Rows:
             targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
             resolved = [n for n in targets if n in known]
             if not resolved:
-                rows.append((self.ids.last["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
+                rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
                              kind, r.target, None, 0))
             for n in resolved:
-                rows.append((self.ids.last["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
+                rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
                              kind, n, known[n], 1))
 
     def columns(self) -> dict[str, dict[str, list]]:
@@ -221,7 +244,7 @@ class _Rows:
 
     def claim(self) -> dict[str, int]:
         """The ids this document used per table (in the order the tables first took one), counted into ``ids``."""
-        tables = [*dict.fromkeys(table for table, _ in self.record_ids), "refs"]
+        tables = [*dict.fromkeys(self.tables), "refs"]
         used = {table: len(self.rows[table]) for table in tables if self.rows[table]}
         for table, n in used.items():
             self.ids.last[table] += n
