@@ -35,7 +35,7 @@ CHAPTER_RE = re.compile(rf"\b(?:{'|'.join(_CHAPTER_WORDS)})\s+(\d)\b(?![.\d])")
 ITEM_RE = re.compile(rf"(?P<start>{_ANY})(?:{_DASH}(?P<end>{_END}))?")
 DOTTED_RE = re.compile(rf"{_FREE_DIGIT}\d\d\.\d+[a-z]?(?:{_DASH}{_END})?(?!\d)")
 BARE_RE = re.compile(rf"{_FREE_DIGIT}\d\d(?:\.\d+[a-z]?)?(?:{_DASH}{_END})?(?!\d)")
-#: every reference has a digit: a text without one is not searched further
+#: every reference has a digit (``\d``: any decimal digit): a text without one is not searched further
 DIGIT_RE = re.compile(r"\d")
 
 
@@ -71,7 +71,7 @@ def find_refs(text: str, bare: bool = False) -> tuple[Ref, ...]:
     lists); otherwise three-digit numbers count only after a keyword ("Regel 730").
     Cached: consecutive editions repeat most texts word for word.
     """
-    if not DIGIT_RE.search(text):
+    if not _has_digit(text):
         return ()
     if bare:
         return tuple(_items_in(BARE_RE, text))
@@ -94,6 +94,11 @@ def find_refs(text: str, bare: bool = False) -> tuple[Ref, ...]:
             continue
         refs.extend(_items(m.group(), m.start()))
     return tuple(sorted(refs, key=lambda r: r.start))
+
+
+def _has_digit(text: str) -> bool:
+    """Does ``text`` hold a decimal digit? (looking for each ASCII digit is much faster than a search)"""
+    return any(d in text for d in "0123456789") or (not text.isascii() and DIGIT_RE.search(text) is not None)
 
 
 def _items_in(pattern: re.Pattern, text: str) -> list[Ref]:

@@ -196,9 +196,7 @@ class _Rows:
     def link_parents(self) -> None:
         """Parent = nearest existing ancestor number of the same edition."""
         for edition, norm, level in map(_fields("rules", "edition_id", "norm", "level"), self.rows["rules"]):
-            known = self.rule_ids[edition]
-            parent = None if level is None else next((p for p in _ancestors(norm) if p in known), None)
-            self.parent_ids.append(None if parent is None else known[parent])
+            self.parent_ids.append(None if level is None else _nearest(_ancestors(norm), self.rule_ids[edition]))
 
     def link_owners(self, records: list[Record]) -> None:
         """The rule of each item: the rule record it hangs off, if any."""
@@ -265,6 +263,14 @@ def _number(printed: str) -> tuple[str, str | None, int | None, int | None]:
         return norm, None, None, None
     return (norm, numbers.level(norm), numbers.chapter(norm),
             int(norm.split(".")[0]) if "." in norm else (int(norm) if len(norm) == 3 else None))
+
+
+def _nearest(numbers: tuple[str, ...], known: dict[str, int]) -> int | None:
+    """The id of the first of ``numbers`` that is ``known``."""
+    for n in numbers:
+        if n in known:
+            return known[n]
+    return None
 
 
 @lru_cache(maxsize=None)
