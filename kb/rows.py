@@ -100,8 +100,10 @@ def cacheable_rows(doc: Document, parsed: Parsed, lines: list[str]) -> DocumentR
 def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> DocumentRows:
     """The rows of one document, numbered on from ``ids`` (lemmas are filled in later, see :mod:`kb.cache`).
 
-    Rows are tuples in the order of :data:`COLUMNS` until :meth:`_Rows.columns` turns them into columns; what
-    depends on a text or a number only is computed once per process (:func:`_text_norm`, :func:`_number`)."""
+    Rows are tuples in the order of :data:`COLUMNS` until :meth:`_Rows.columns` turns them into columns (the source
+    lines, the largest table, go straight to theirs); what depends on a text or a number only is computed once per
+    process (:func:`_text_norm`, :func:`_sha256`, :func:`_number`, :func:`ingest.refs.find_refs`): a worker parses many
+    editions, which repeat most of their texts word for word."""
     out = _Rows(doc, get_parser(doc.parser).symbols, ids)
     for rec in parsed.records:
         out.add(rec)
@@ -202,9 +204,13 @@ class _Rows:
         """The rule of each item: the rule record it hangs off, if any."""
         for rec, table in zip(records, self.tables):
             if table == "items":
-                owner = rec.owner if rec.owner is not None and 0 <= rec.owner < len(records) else None
-                is_rule = owner is not None and self.tables[owner] == "rules"
-                self.rule_ids_of_items.append(self.ids_of_records[owner] if owner is not None and is_rule else None)
+                self.rule_ids_of_items.append(self._rule_id(rec.owner))
+
+    def _rule_id(self, record: int | None) -> int | None:
+        """The id of the record at index ``record`` if it is a rule."""
+        if record is None or not 0 <= record < len(self.tables) or self.tables[record] != "rules":
+            return None
+        return self.ids_of_records[record]
 
     def resolve_refs(self) -> None:
         """Cross-references of the rules and items; ranges expand to the members the edition has."""
@@ -265,9 +271,9 @@ def _number(printed: str) -> tuple[str, str | None, int | None, int | None]:
             int(norm.split(".")[0]) if "." in norm else (int(norm) if len(norm) == 3 else None))
 
 
-def _nearest(numbers: tuple[str, ...], known: dict[str, int]) -> int | None:
-    """The id of the first of ``numbers`` that is ``known``."""
-    for n in numbers:
+def _nearest(candidates: tuple[str, ...], known: dict[str, int]) -> int | None:
+    """The id of the first of ``candidates`` that is ``known``."""
+    for n in candidates:
         if n in known:
             return known[n]
     return None
@@ -286,7 +292,7 @@ def _ancestors(norm: str) -> tuple[str, ...]:
 
 def _text_norm(text: str, scheme: str) -> str:
     """``text`` with its symbols normalised (:func:`ingest.symbols.normalize`); ``text`` itself when that changes
-    nothing (the cache keeps one string for both columns)."""
+    nothing, so that the pickled rows hold one string for both columns."""
     changed = _changed_text(text, scheme)
     return text if changed is None else changed
 
@@ -300,4 +306,5 @@ def _changed_text(text: str, scheme: str) -> str | None:
 
 @lru_cache(maxsize=1 << 16)
 def _sha256(text: str) -> str:
+    """Cached per distinct text, as :func:`_changed_text`."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
