@@ -19,20 +19,24 @@ from functools import lru_cache
 
 from . import numbers
 
-_DOTTED = r"\d{3}\.\d+[a-z]?"
 _ANY = r"\d{3}(?:\.\d+[a-z]?)?"
 _END = r"(?:\d{3}(?:\.\d+[a-z]?)?|\d+[a-z]?|[a-z])(?![A-Za-zÄÖÜäöüßÀ-ÿ0-9])"
 _DASH = r"\s?[–—-]\s?"
 _ITEM_ANY = rf"{_ANY}(?:{_DASH}{_END})?"
-_ITEM_DOTTED = rf"(?<![\d.]){_DOTTED}(?:{_DASH}{_END})?(?![\d])"
+#: the first digit of a number that follows no digit or dot; the look-behind comes after the digit, as a search
+#: skips to the candidates quickly only for a pattern that starts with a character class
+_FREE_DIGIT = r"\d(?<![\d.]\d)"
 _JOIN = r"\s*(?:,|und|oder|bzw\.|sowie|bis|e|o|and|or|through)\s*"
 _KEYWORD = r"(?:Regeln|Regel|regole|regola|rules|rule|Rules|Rule|Kapitel|capitolo|chapter|Abschnitt)"
+_CHAPTER_WORDS = ("Kapitel", "capitolo", "chapter")
 
 KEYWORD_RE = re.compile(rf"\b(?P<kw>{_KEYWORD})\s+(?P<items>{_ITEM_ANY}(?:{_JOIN}(?:{_KEYWORD}\s+)?{_ITEM_ANY})*)")
-CHAPTER_RE = re.compile(r"\b(?:Kapitel|capitolo|chapter)\s+(\d)\b(?![.\d])")
+CHAPTER_RE = re.compile(rf"\b(?:{'|'.join(_CHAPTER_WORDS)})\s+(\d)\b(?![.\d])")
 ITEM_RE = re.compile(rf"(?P<start>{_ANY})(?:{_DASH}(?P<end>{_END}))?")
-DOTTED_RE = re.compile(_ITEM_DOTTED)
-BARE_RE = re.compile(rf"(?<![\d.]){_ITEM_ANY}(?![\d])")
+DOTTED_RE = re.compile(rf"{_FREE_DIGIT}\d\d\.\d+[a-z]?(?:{_DASH}{_END})?(?!\d)")
+BARE_RE = re.compile(rf"{_FREE_DIGIT}\d\d(?:\.\d+[a-z]?)?(?:{_DASH}{_END})?(?!\d)")
+#: every reference has a digit (``\d``: any decimal digit): a text without one is not searched further
+DIGIT_RE = re.compile(r"\d")
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,8 @@ def find_refs(text: str, bare: bool = False) -> tuple[Ref, ...]:
     lists); otherwise three-digit numbers count only after a keyword ("Regel 730").
     Cached: consecutive editions repeat most texts word for word.
     """
+    if not _has_digit(text):
+        return ()
     if bare:
         return tuple(_items_in(BARE_RE, text))
     refs: list[Ref] = []
@@ -79,7 +85,8 @@ def find_refs(text: str, bare: bool = False) -> tuple[Ref, ...]:
         for r in _items(m.group("items"), items_start):
             refs.append(r)
         taken.append((m.start(), m.end()))
-    for m in CHAPTER_RE.finditer(text):
+    chapters = CHAPTER_RE.finditer(text) if any(w in text for w in _CHAPTER_WORDS) else ()
+    for m in chapters:
         refs.append(Ref(m.group(), m.start(), m.end(), m.group(1)))
         taken.append((m.start(), m.end()))
     for m in DOTTED_RE.finditer(text):
@@ -87,6 +94,11 @@ def find_refs(text: str, bare: bool = False) -> tuple[Ref, ...]:
             continue
         refs.extend(_items(m.group(), m.start()))
     return tuple(sorted(refs, key=lambda r: r.start))
+
+
+def _has_digit(text: str) -> bool:
+    """Does ``text`` hold a decimal digit? (looking for each ASCII digit is much faster than a search)"""
+    return any(d in text for d in "0123456789") or (not text.isascii() and DIGIT_RE.search(text) is not None)
 
 
 def _items_in(pattern: re.Pattern, text: str) -> list[Ref]:

@@ -11,10 +11,11 @@ import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from ingest import Parsed, Record, get_parser, numbers, refs, symbols
 
-from .manifest import Document
+from .manifest import Document, EditionEntry
 
 ITEM_KINDS_WITH_REFS = {"example", "note", "faq", "paragraph", "step", "glossary", "index", "heading"}
 
@@ -38,21 +39,6 @@ ID_COLUMNS: dict[str, dict[str, str]] = {
     "unparsed": {"id": "unparsed"},
     "refs": {"id": "refs", "from_rule_id": "rules", "from_item_id": "items", "target_rule_id": "rules"},
 }
-
-
-@dataclass
-class Rows:
-    """One document's rows as :func:`document_rows` makes them: a dict per row."""
-
-    rules: list[dict] = field(default_factory=list)
-    items: list[dict] = field(default_factory=list)
-    unparsed: list[dict] = field(default_factory=list)
-    warnings: list[dict] = field(default_factory=list)
-    lines: list[dict] = field(default_factory=list)
-    refs: list[dict] = field(default_factory=list)
-    #: per edition: normalised number -> first rule id, and numbers in document order
-    rule_ids: dict[str, dict[str, int]] = field(default_factory=lambda: defaultdict(dict))
-    order: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
 
 
 @dataclass
@@ -80,144 +66,245 @@ class DocumentRows:
         return base
 
 
+#: the columns of each table, in the order of its rows' values
+COLUMNS = {
+    "rules": ("id", "key", "edition_id", "language", "document_id", "seq", "line_start", "line_end", "number", "norm",
+              "level", "chapter", "section", "parent_id", "title", "text", "text_norm", "text_sha256"),
+    "items": ("id", "edition_id", "language", "document_id", "seq", "line_start", "line_end", "kind", "rule_id",
+              "label", "title", "text", "text_norm", "meta"),
+    "refs": ("id", "edition_id", "from_rule_id", "from_item_id", "raw", "range_end", "line", "kind", "target",
+             "target_rule_id", "resolved"),
+    "unparsed": ("id", "document_id", "edition_id", "line", "text", "reason"),
+    "source_lines": ("document_id", "line", "col_start", "col_end", "text", "record_table", "record_id", "kind"),
+}
+#: the tables whose ids records take, and the table of each record kind (every other kind is an item)
+RECORD_TABLES = {"rule": "rules", "unparsed": "unparsed"}
+
+
 def lemma_text(title: str | None, text: str | None) -> str:
     """The text lemmatised for a rule or item: title and text joined."""
-    return " ".join(x for x in (title, text) if x)
+    return f"{title} {text}" if title and text else title or text or ""
 
 
 def texts_of(doc: Document, parsed: Parsed) -> list[tuple[str, str]]:
     """(language, text) of every rule and item row of a document (:func:`lemma_text`)."""
-    return [(doc.edition_for(rec.lang).language, lemma_text(rec.title, rec.text))
-            for rec in parsed.records if rec.kind != "unparsed"]
-
-
-def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> Rows:
-    """The rows of one document (lemmas are filled in later, see :mod:`kb.cache`)."""
-    out = Rows()
-    scheme = get_parser(doc.parser).symbols
-    rec_ids: dict[int, tuple[str, int]] = {}
-    seq: Counter = Counter()
-    path = f"data/{doc.path}"
-    for i, rec in enumerate(parsed.records):
-        edition = doc.edition_for(rec.lang)
-        seq[edition.id] += 1
-        common = {"edition_id": edition.id, "language": edition.language, "document_id": doc.id,
-                  "seq": seq[edition.id], "line_start": rec.first_line, "line_end": rec.last_line}
-        if rec.kind == "rule":
-            rid = ids.next("rules")
-            rec_ids[i] = ("rules", rid)
-            out.rules.append(_rule_row(out, rid, rec, common, scheme))
-        elif rec.kind == "unparsed":
-            rid = ids.next("unparsed")
-            rec_ids[i] = ("unparsed", rid)
-            out.unparsed.append({"id": rid, "document_id": doc.id, "edition_id": edition.id,
-                                 "line": rec.first_line, "text": rec.text, "reason": rec.meta.get("reason", "")})
-        else:
-            rid = ids.next("items")
-            rec_ids[i] = ("items", rid)
-            out.items.append({
-                "id": rid, **common, "kind": rec.kind, "rule_id": None,
-                "label": rec.label, "title": rec.title, "text": rec.text,
-                "text_norm": symbols.normalize(rec.text or "", scheme),
-                "meta": json.dumps(rec.meta, ensure_ascii=False) if rec.meta else None,
-            })
-    items_by_id = {row["id"]: row for row in out.items}
-    for i, rec in enumerate(parsed.records):
-        table, rid = rec_ids[i]
-        if rec.owner is not None and table == "items":
-            owner_table, owner_id = rec_ids.get(rec.owner, (None, None))
-            if owner_table == "rules":
-                items_by_id[rid]["rule_id"] = owner_id
-        for s in rec.spans:
-            text = lines[s.line - 1]
-            end = len(text) if s.end is None else s.end
-            out.lines.append({"document_id": doc.id, "line": s.line, "col_start": s.start, "col_end": end,
-                              "text": text[s.start:end], "record_table": table, "record_id": rid, "kind": rec.kind})
-    for w in parsed.warnings:
-        out.warnings.append({"document_id": doc.id, "path": path, "line": w.line, "code": w.code,
-                             "number": w.number, "message": w.message})
-    for rec in parsed.records:
-        if rec.kind == "unparsed":
-            out.warnings.append({"document_id": doc.id, "path": path, "line": rec.first_line,
-                                 "code": "unparsed", "number": None,
-                                 "message": f"unparsed line ({rec.meta.get('reason', '')}): {rec.text[:60]}"})
-    _link_parents(out)
-    _resolve_refs(out, ids)
-    return out
+    language = {lang: doc.edition_for(lang).language for lang in {rec.lang for rec in parsed.records}}
+    return [(language[rec.lang], lemma_text(rec.title, rec.text)) for rec in parsed.records if rec.kind != "unparsed"]
 
 
 def cacheable_rows(doc: Document, parsed: Parsed, lines: list[str]) -> DocumentRows:
-    """The rows of one document numbered from 1 (see :meth:`DocumentRows.claim`), without the lookups that
-    only building them needs: what the parse cache keeps."""
-    local = Ids()
-    out = document_rows(doc, parsed, lines, local)
-    tables = {"rules": out.rules, "items": out.items, "refs": out.refs, "unparsed": out.unparsed,
-              "source_lines": out.lines}
-    columns = {table: {name: [row[name] for row in rows] for name in rows[0]} for table, rows in tables.items() if rows}
-    return DocumentRows(columns, out.warnings, dict(local.last))
+    """The rows of one document numbered from 1 (see :meth:`DocumentRows.claim`): what the parse cache keeps."""
+    return document_rows(doc, parsed, lines, Ids())
 
 
-def _rule_row(out: Rows, rid: int, rec: Record, common: dict, scheme: str) -> dict:
-    norm = numbers.normalize(rec.number or "")
-    edition = common["edition_id"]
-    key = f"{edition}/{norm}"
-    if norm in out.rule_ids[edition]:
-        key += f"#{rec.first_line}"
-    else:
-        out.rule_ids[edition][norm] = rid
-        out.order[edition].append(norm)
-    text = rec.text or ""
-    return {
-        "id": rid, "key": key, **common, "number": rec.number, "norm": norm, **_number_columns(norm),
-        "parent_id": None, "title": rec.title, "text": text, "text_norm": symbols.normalize(text, scheme),
-        "text_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
-    }
+def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> DocumentRows:
+    """The rows of one document, numbered on from ``ids`` (lemmas are filled in later, see :mod:`kb.cache`).
+
+    Rows are tuples in the order of :data:`COLUMNS` until :meth:`_Rows.columns` turns them into columns (the source
+    lines, the largest table, go straight to theirs); what depends on a text or a number only is computed once per
+    process (:func:`_text_norm`, :func:`_sha256`, :func:`_number`, :func:`ingest.refs.find_refs`): a worker parses many
+    editions, which repeat most of their texts word for word."""
+    out = _Rows(doc, get_parser(doc.parser).symbols, ids)
+    for rec in parsed.records:
+        out.add(rec)
+    path = f"data/{doc.path}"
+    warnings = [{"document_id": doc.id, "path": path, "line": w.line, "code": w.code, "number": w.number,
+                 "message": w.message} for w in parsed.warnings]
+    warnings += [{"document_id": doc.id, "path": path, "line": rec.first_line, "code": "unparsed", "number": None,
+                  "message": f"unparsed line ({rec.meta.get('reason', '')}): {rec.text[:60]}"}
+                 for rec in parsed.records if rec.kind == "unparsed"]
+    out.link_parents()
+    out.link_owners(parsed.records)
+    out.resolve_refs()
+    columns = out.columns()
+    if parsed.records:
+        columns["source_lines"] = out.source_lines(parsed.records, lines)
+    return DocumentRows(columns, warnings, out.claim())
+
+
+class _Rows:
+    """The rows of one document as :func:`document_rows` collects them."""
+
+    def __init__(self, doc: Document, scheme: str, ids: Ids):
+        self.doc, self.scheme, self.ids = doc, scheme, ids
+        self.rows: dict[str, list[tuple]] = {table: [] for table in ("rules", "items", "refs", "unparsed")}
+        #: the id before the first of this document, per table
+        self.base = {table: ids.last.get(table, 0) for table in self.rows}
+        #: per record: its table and id
+        self.tables: list[str] = []
+        self.ids_of_records: list[int] = []
+        self.editions: dict[str | None, EditionEntry] = {}
+        self.seq: dict[str, int] = {}
+        #: per edition: normalised number -> first rule id, and numbers in document order
+        self.rule_ids: dict[str, dict[str, int]] = defaultdict(dict)
+        self.order: dict[str, list[str]] = defaultdict(list)
+        self.parent_ids: list[int | None] = []
+        self.rule_ids_of_items: list[int | None] = []
+
+    def add(self, rec: Record) -> None:
+        """The row of one record."""
+        edition = self.editions.get(rec.lang) or self.editions.setdefault(rec.lang, self.doc.edition_for(rec.lang))
+        table = RECORD_TABLES.get(rec.kind, "items")
+        rows = self.rows[table]
+        rid = self.base[table] + len(rows) + 1
+        self.tables.append(table)
+        self.ids_of_records.append(rid)
+        if table == "unparsed":
+            rows.append((rid, self.doc.id, edition.id, rec.first_line, rec.text, rec.meta.get("reason", "")))
+        else:
+            seq = self.seq[edition.id] = self.seq.get(edition.id, 0) + 1
+            rows.append(self._rule(rid, rec, edition, seq) if table == "rules" else self._item(rid, rec, edition, seq))
+
+    def _rule(self, rid: int, rec: Record, edition: EditionEntry, seq: int) -> tuple:
+        norm, level, chapter, section = _number(rec.number or "")
+        known = self.rule_ids[edition.id]
+        key = f"{edition.id}/{norm}"
+        if norm in known:
+            key += f"#{rec.first_line}"
+        else:
+            known[norm] = rid
+            self.order[edition.id].append(norm)
+        text = rec.text or ""
+        return (rid, key, edition.id, edition.language, self.doc.id, seq, rec.first_line, rec.last_line, rec.number,
+                norm, level, chapter, section, None, rec.title, text, _text_norm(text, self.scheme),
+                _sha256(text))
+
+    def _item(self, rid: int, rec: Record, edition: EditionEntry, seq: int) -> tuple:
+        text = rec.text or ""
+        return (rid, edition.id, edition.language, self.doc.id, seq, rec.first_line, rec.last_line, rec.kind, None,
+                rec.label, rec.title, rec.text, _text_norm(text, self.scheme),
+                json.dumps(rec.meta, ensure_ascii=False) if rec.meta else None)
+
+    def source_lines(self, records: list[Record], lines: list[str]) -> dict[str, list]:
+        """The columns of the source lines: a row per span of each record (the largest table: its values go
+        straight to their columns)."""
+        columns: dict[str, list] = {name: [] for name in COLUMNS["source_lines"]}
+        add_line, add_start, add_end, add_text, add_table, add_id, add_kind = (
+            columns[name].append for name in COLUMNS["source_lines"][1:])
+        for rec, table, rid in zip(records, self.tables, self.ids_of_records):
+            for s in rec.spans:
+                line = lines[s.line - 1]
+                end = len(line) if s.end is None else s.end
+                add_line(s.line)
+                add_start(s.start)
+                add_end(end)
+                add_text(line[s.start:end])
+                add_table(table)
+                add_id(rid)
+                add_kind(rec.kind)
+        columns["document_id"] = [self.doc.id] * len(columns["line"])
+        return columns
+
+    def link_parents(self) -> None:
+        """Parent = nearest existing ancestor number of the same edition."""
+        for edition, norm, level in map(_fields("rules", "edition_id", "norm", "level"), self.rows["rules"]):
+            self.parent_ids.append(None if level is None else _nearest(_ancestors(norm), self.rule_ids[edition]))
+
+    def link_owners(self, records: list[Record]) -> None:
+        """The rule of each item: the rule record it hangs off, if any."""
+        for rec, table in zip(records, self.tables):
+            if table == "items":
+                self.rule_ids_of_items.append(self._rule_id(rec.owner))
+
+    def _rule_id(self, record: int | None) -> int | None:
+        """The id of the record at index ``record`` if it is a rule."""
+        if record is None or not 0 <= record < len(self.tables) or self.tables[record] != "rules":
+            return None
+        return self.ids_of_records[record]
+
+    def resolve_refs(self) -> None:
+        """Cross-references of the rules and items; ranges expand to the members the edition has."""
+        rules = map(_fields("rules", "id", "edition_id", "line_start", "text"), self.rows["rules"])
+        for rid, edition, line, text in rules:
+            if found := refs.find_refs(text):
+                self._refs(edition, rid, None, line, "text", found)
+        items = map(_fields("items", "id", "edition_id", "line_start", "kind", "text"), self.rows["items"])
+        for rid, edition, line, kind, text in items:
+            if kind in ITEM_KINDS_WITH_REFS and text and (found := refs.find_refs(text, kind == "index")):
+                self._refs(edition, None, rid, line, kind, found)
+
+    def _refs(self, edition: str, rule_id: int | None, item_id: int | None, line: int, kind: str,
+              found: tuple[refs.Ref, ...]) -> None:
+        rows = self.rows["refs"]
+        known, order = self.rule_ids[edition], self.order[edition]
+        for r in found:
+            targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
+            resolved = [n for n in targets if n in known]
+            if not resolved:
+                rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
+                             kind, r.target, None, 0))
+            for n in resolved:
+                rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
+                             kind, n, known[n], 1))
+
+    def columns(self) -> dict[str, dict[str, list]]:
+        """Per table with rows, a list of values per column."""
+        out = {table: dict(zip(COLUMNS[table], map(list, zip(*rows)))) for table, rows in self.rows.items() if rows}
+        if "rules" in out:
+            out["rules"]["parent_id"] = self.parent_ids
+        if "items" in out:
+            out["items"]["rule_id"] = self.rule_ids_of_items
+        return out
+
+    def claim(self) -> dict[str, int]:
+        """The ids this document used per table (in the order the tables first took one), counted into ``ids``."""
+        tables = [*dict.fromkeys(self.tables), "refs"]
+        used = {table: len(self.rows[table]) for table in tables if self.rows[table]}
+        for table, n in used.items():
+            self.ids.last[table] += n
+        return used
+
+
+def _fields(table: str, *names: str) -> itemgetter:
+    """The values of the columns ``names`` in a row of ``table`` (a tuple in the order of :data:`COLUMNS`)."""
+    return itemgetter(*(COLUMNS[table].index(name) for name in names))
 
 
 @lru_cache(maxsize=None)
-def _number_columns(norm: str) -> dict[str, str | int | None]:
-    """The level, chapter and section columns of a normalised rule number (None for no valid number); cached,
+def _number(printed: str) -> tuple[str, str | None, int | None, int | None]:
+    """The norm, level, chapter and section columns of a printed rule number (None for no valid number); cached,
     as the editions of an archive repeat their numbers."""
+    norm = numbers.normalize(printed)
     if not numbers.is_number(norm):
-        return {"level": None, "chapter": None, "section": None}
-    return {"level": numbers.level(norm), "chapter": numbers.chapter(norm),
-            "section": int(norm.split(".")[0]) if "." in norm else (int(norm) if len(norm) == 3 else None)}
+        return norm, None, None, None
+    return (norm, numbers.level(norm), numbers.chapter(norm),
+            int(norm.split(".")[0]) if "." in norm else (int(norm) if len(norm) == 3 else None))
 
 
-def _link_parents(out: Rows) -> None:
-    """Parent = nearest existing ancestor number of the same edition."""
-    for row in out.rules:
-        if row["level"] is None:
-            continue
-        known = out.rule_ids[row["edition_id"]]
-        p = numbers.parent(row["norm"])
-        while p is not None and p not in known:
-            p = numbers.parent(p)
-        row["parent_id"] = known.get(p) if p else None
+def _nearest(candidates: tuple[str, ...], known: dict[str, int]) -> int | None:
+    """The id of the first of ``candidates`` that is ``known``."""
+    for n in candidates:
+        if n in known:
+            return known[n]
+    return None
 
 
-def _resolve_refs(out: Rows, ids: Ids) -> None:
-    """Cross-references of the rules and items; ranges expand to the members the edition has."""
-    def add(row: dict, table: str, r: refs.Ref, kind: str) -> None:
-        edition = row["edition_id"]
-        known, order = out.rule_ids[edition], out.order[edition]
-        targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
-        resolved = [n for n in targets if n in known]
-        base = {"edition_id": edition, "from_rule_id": row["id"] if table == "rules" else None,
-                "from_item_id": row["id"] if table == "items" else None, "raw": r.raw,
-                "range_end": r.range_end, "line": row["line_start"], "kind": kind}
-        if not resolved:
-            out.refs.append({"id": ids.next("refs"), **base, "target": r.target, "target_rule_id": None,
-                             "resolved": 0})
-        for n in resolved:
-            out.refs.append({"id": ids.next("refs"), **base, "target": n, "target_rule_id": known[n],
-                             "resolved": 1})
+@lru_cache(maxsize=None)
+def _ancestors(norm: str) -> tuple[str, ...]:
+    """The numbers above a valid normalised number, nearest first."""
+    out = []
+    p = numbers.parent(norm)
+    while p is not None:
+        out.append(p)
+        p = numbers.parent(p)
+    return tuple(out)
 
-    for row in out.rules:
-        for r in refs.find_refs(row["text"]):
-            add(row, "rules", r, "text")
-    for row in out.items:
-        if row["kind"] not in ITEM_KINDS_WITH_REFS or not row["text"]:
-            continue
-        for r in refs.find_refs(row["text"], bare=row["kind"] == "index"):
-            add(row, "items", r, row["kind"])
+
+def _text_norm(text: str, scheme: str) -> str:
+    """``text`` with its symbols normalised (:func:`ingest.symbols.normalize`); ``text`` itself when that changes
+    nothing, so that the pickled rows hold one string for both columns."""
+    changed = _changed_text(text, scheme)
+    return text if changed is None else changed
+
+
+@lru_cache(maxsize=1 << 16)
+def _changed_text(text: str, scheme: str) -> str | None:
+    """Cached per distinct text: consecutive editions repeat most texts word for word."""
+    norm = symbols.normalize(text, scheme)
+    return None if norm == text else norm
+
+
+@lru_cache(maxsize=1 << 16)
+def _sha256(text: str) -> str:
+    """Cached per distinct text, as :func:`_changed_text`."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

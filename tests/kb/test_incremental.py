@@ -98,8 +98,8 @@ def test_rows_numbered_per_document_are_written_as_numbered_in_one_pass(data_dir
         lines = read_lines(doc.file(data_dir), doc.encoding)
         rows = document_rows(doc, lines=lines, ids=one_pass,
                              parsed=parse_lines(lines, doc.path, doc.parser, doc.editions[0].language))
-        for table in expected:
-            expected[table] += getattr(rows, "lines" if table == "source_lines" else table)
+        for table, columns in rows.columns.items():
+            expected[table] += [dict(zip(columns, values)) for values in zip(*columns.values())]
     conn = sqlite3.connect(db)
     conn.row_factory = sqlite3.Row
     for table, rows in expected.items():
