@@ -2,6 +2,7 @@
 the Datasette pieces that show it (:func:`metadata`, :func:`canned_queries`, :func:`render_cell`)."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import html
 import multiprocessing
@@ -207,9 +208,11 @@ def _cached(path: Path, ids: dict[str, int]) -> list[tuple] | None:
 def _pair_job(job: tuple[tuple[str, str], Path | None]) -> tuple[str, list[tuple]]:
     # the build writes the rows of finished pairs meanwhile: wait for its short write locks
     conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+    gc.disable()   # a pair makes many objects and few garbage cycles: collect them after it, not during it
     try:
         return _values(conn, *job, _LOADED)
     finally:
+        gc.enable()
         conn.close()
 
 
