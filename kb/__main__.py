@@ -1,3 +1,4 @@
-from .cli import main
+"""``python -m kb``: the ``kb`` command (:mod:`kb.cli`)."""
+from .cli import run
 
-main()
+run()

@@ -133,3 +133,20 @@ def test_starting_the_cli_does_not_import_what_build_does_not_need():
     out = subprocess.run([sys.executable, "-c", "import sys, kb.cli; print(sorted({'networkx', 'kb.graph.cli', "
                           "'kb.site.cli'} & set(sys.modules)))"], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_program_flushes_its_output_and_keeps_exit_codes(kb_db):
+    """``python -m kb`` leaves without the interpreter's teardown (kb.cli.run): piped output still arrives whole
+    and the exit codes are click's."""
+    import subprocess
+    import sys
+
+    def kb(*args):
+        return subprocess.run([sys.executable, "-m", "kb", *map(str, args)], capture_output=True, text=True,
+                              cwd=ROOT)
+
+    listed = kb("editions", "--json", "--db", kb_db)
+    assert listed.returncode == 0 and {r["id"] for r in json.loads(listed.stdout)} >= {"de-2024", "de-1999"}
+    missing = kb("rule", "999.9z", "--db", kb_db)
+    assert missing.returncode == 1 and "no rule 999.9z" in missing.stderr
+    assert kb("no-such-command").returncode == 2
