@@ -636,4 +636,5 @@ left join alignments a on (a.source_rule_id = r.id and a.target_rule_id = q.id)
     db.execute("drop view if exists no_counterpart")
     db.execute("""create view no_counterpart as
 select a.pair, r.edition_id, r.number, r.title, r.text, r.key from alignments a
-join rules r on r.id = a.source_rule_id where a.relation = 'no counterpart'""")
+join rules r on r.id = a.source_rule_id where a.relation = 'no counterpart'
+order by a.id""")
