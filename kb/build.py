@@ -39,21 +39,27 @@ from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
 
 
 def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
-    """The later stages, called with the database once rules, items and refs exist.
-
-    Their modules (the engine, the aligners, the diffs) are imported here, not when kb.build is: a build
-    imports them while its workers parse (:func:`_meanwhile`), rather than before it starts any."""
-    from .align.store import store as align_store
-    from .diff.table import store as diff_store
-    from .rulesets import store as rulesets_store
-    from .trace import store as trace_store
-
+    """The later stages, called with the database once rules, items and refs exist."""
+    trace_store, align_store, rulesets_store, diff_store = _stage_functions()
     return [
         ("engine trace links", partial(trace_store, cache_dir=cache_root)),
         ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
         ("rule set comparisons", partial(rulesets_store, cache_dir=cache_root)),
         ("diffs", partial(diff_store, cache_dir=cache_root, workers=workers)),
     ]
+
+
+def _stage_functions() -> tuple[Callable, ...]:
+    """The later stages' entry points.  Their modules (the engine, the aligners, the diffs) are imported here, not
+    when kb.build is: a build imports them while its workers parse (:func:`_meanwhile`), not before it starts any."""
+    from .align.store import store as align_store
+    from .diff.table import store as diff_store
+    from .rulesets import store as rulesets_store
+    from .trace import store as trace_store
+
+    return trace_store, align_store, rulesets_store, diff_store
+
+
 #: the code and data whose change makes a database out of date (besides the manifest and sources)
 INPUT_TREES = ("ingest", "kb", "engine")
 #: (language, title, text) of a rule or item
@@ -313,7 +319,7 @@ def _meanwhile(todo: list[Document]) -> None:
     """What the main process does while workers parse ``todo``: import the modules of the later stages, and load,
     once, the tokenizer and dictionaries the new texts need (the lemma stage runs here or in workers forked from
     here, which inherit them)."""
-    stages(Path(), 1)
+    _stage_functions()
     for lang in sorted({e.language for doc in todo for e in doc.editions}):
         lemmas.warm(lang)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from ingest import numbers
 
 from ..cache import code_version, write_atomic
+from ..schema import insert_rows
 from .concepts import assign_concepts
 from .consecutive import Keys, align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
@@ -530,7 +531,7 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
         members[anchor].add(key.split("/")[0])
     db["concepts"].create({"id": int, "label": str, "anchor_rule_id": int, "editions": str}, pk="id",
                           foreign_keys=[("anchor_rule_id", "rules", "id")])
-    _insert(db, "concepts", [{
+    insert_rows(db, "concepts", [{
         "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
         "editions": ", ".join(sorted(members[anchor])),
     } for anchor, cid in concept_id.items()])
@@ -606,16 +607,6 @@ def _evidence_json(ev: dict, memo: dict[tuple, str]) -> str:
     if key not in memo:
         memo[key] = json.dumps(ev, ensure_ascii=False, sort_keys=True)
     return memo[key]
-
-
-def _insert(db, table: str, rows: list[dict]) -> None:
-    """Rows (dicts with the same keys) into an existing table, in one transaction."""
-    if not rows:
-        return
-    cols = list(rows[0])
-    with db.conn:
-        db.conn.executemany(f"insert into [{table}] ({', '.join(f'[{c}]' for c in cols)}) "
-                            f"values ({', '.join('?' for _ in cols)})", [tuple(r[c] for c in cols) for r in rows])
 
 
 def _label(rule: dict) -> str:

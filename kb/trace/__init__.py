@@ -34,6 +34,7 @@ from ingest.numbers import sort_key
 
 from .. import paths
 from ..cache import write_atomic
+from ..schema import insert_rows
 
 T = TypeVar("T")
 
@@ -215,7 +216,7 @@ def store(db, cache_dir: Path | None = None) -> None:
                           "line": link.line, "doc": link.doc})
     db["engine_functions"].create({"id": int, "qualname": str, "module": str, "file": str, "line": int, "doc": str},
                                   pk="id")
-    _insert(db, "engine_functions", functions)
+    insert_rows(db, "engine_functions", functions)
     enforces = []
     for i, ls in enumerate(link_statuses(db, registry), 1):
         enforces.append({"id": i, "function_id": ids[ls.link.qualname], "rule_id": ls.rule["id"] if ls.rule else None,
@@ -224,7 +225,7 @@ def store(db, cache_dir: Path | None = None) -> None:
     db["enforces"].create({"id": int, "function_id": int, "rule_id": int, "edition_id": str, "number": str,
                            "reviewed_sha256": str, "current_sha256": str, "status": str}, pk="id",
                           foreign_keys=[("function_id", "engine_functions", "id"), ("rule_id", "rules", "id")])
-    _insert(db, "enforces", enforces)
+    insert_rows(db, "enforces", enforces)
     links_found = scenario_links()
     rules = rules_by_key(db, {key.split("/", 1)[0] for _, key, _ in links_found})
     scenarios, sc_ids = [], {}
@@ -233,7 +234,7 @@ def store(db, cache_dir: Path | None = None) -> None:
         scenarios.append({"id": i, "path": res.scenario.path, "title": res.scenario.title,
                           "tags": ", ".join(res.scenario.tags), "passes": int(res.ok)})
     db["scenarios"].create({"id": int, "path": str, "title": str, "tags": str, "passes": int}, pk="id")
-    _insert(db, "scenarios", scenarios)
+    insert_rows(db, "scenarios", scenarios)
     links, seen = [], set()
     for res, key, how in links_found:
         if (id(res), key, how) in seen:
@@ -244,7 +245,7 @@ def store(db, cache_dir: Path | None = None) -> None:
                       "number": key.split("/", 1)[1], "edition_id": key.split("/", 1)[0], "how": how})
     db["scenario_rules"].create({"scenario_id": int, "rule_id": int, "number": str, "edition_id": str, "how": str},
                                 foreign_keys=[("scenario_id", "scenarios", "id"), ("rule_id", "rules", "id")])
-    _insert(db, "scenario_rules", links)
+    insert_rows(db, "scenario_rules", links)
     for table, cols in (("enforces", ["rule_id"]), ("enforces", ["function_id"]), ("scenario_rules", ["rule_id"])):
         db[table].create_index(cols, if_not_exists=True)
     db.create_view("engine_trace", """
@@ -254,14 +255,6 @@ def store(db, cache_dir: Path | None = None) -> None:
         join engine_functions on engine_functions.id = enforces.function_id
         left join rules on rules.id = enforces.rule_id
         order by enforces.edition_id, enforces.number""")
-
-
-def _insert(db, table: str, rows: list[dict]) -> None:
-    """Rows (dicts with the same keys, in the table's column order) into an existing table, in one statement."""
-    if rows:
-        columns = list(rows[0])
-        db.conn.executemany(f"insert into [{table}] ({', '.join(f'[{c}]' for c in columns)}) "
-                            f"values ({', '.join('?' * len(columns))})", [tuple(r.values()) for r in rows])
 
 
 # -- queries for the CLI ------------------------------------------------------------------------------------------
