@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 import sqlite_utils
 
@@ -31,7 +31,7 @@ import ingest
 from ingest import SourceError, UnknownParser, get_parser
 from ingest.model import ParseWarning
 
-from . import lemmas, paths, schema
+from . import fts, lemmas, paths, schema
 from . import rows as rows_module
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
@@ -140,6 +140,8 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
     parse_cache = ParseCache(cache_root)
     games = _start_games(cache_root) if with_stages else None
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
+    side_path = db_path.with_name(f".{db_path.name}.fts.{os.getpid()}.tmp")
+    side: fts.SideIndex | None = None
     try:
         t = time.perf_counter()
         keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress)
@@ -150,7 +152,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         db = sqlite_utils.Database(tmp)
         schema.create(db, manifest)
         store = LemmaStore(cache_root, lemmatiser_version())
-        _write_documents(db, manifest, keys, parse_cache, store, workers, report, progress)
+        side = _write_documents(db, side_path, manifest, keys, parse_cache, store, workers, report, progress)
         store.save()
         parse_cache.prune(keys.values())
         if strict and report.warnings:
@@ -159,6 +161,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
                              f"{first['path']}:{first['line']}: {first['message']}")
         t = time.perf_counter()
         schema.finish(db)
+        fts.finish(db, side)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
         if games is not None:
             games.join()
@@ -175,8 +178,10 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
-        if games is not None and games.is_alive():
-            games.terminate()
+        for proc in (games, side.process if side is not None else None):
+            if proc is not None and proc.is_alive():
+                proc.terminate()
+        side_path.unlink(missing_ok=True)
     report.timings["total"] = time.perf_counter() - t0
     progress(f"wrote {db_path} in {report.timings['total']:.2f}s")
     return report
@@ -347,16 +352,35 @@ def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
 
 # -- rows, lemmas, writing ------------------------------------------------------------------------------------------
 
-def _write_documents(db: sqlite_utils.Database, manifest: Manifest, keys: dict[str, str], cache: ParseCache,
-                     store: LemmaStore, workers: int, report: BuildReport, progress: Callable[[str], None]) -> None:
-    """Rows of each document, lemmatised and written; only one document's records are in memory at a time."""
+def _write_documents(db: sqlite_utils.Database, side_path: Path, manifest: Manifest, keys: dict[str, str],
+                     cache: ParseCache, store: LemmaStore, workers: int, report: BuildReport,
+                     progress: Callable[[str], None]) -> fts.SideIndex:
+    """Rows of each document, lemmatised and written, while a process of their own indexes their text
+    (:mod:`kb.fts`, in ``side_path``); only one document's records are in memory at a time."""
     t = time.perf_counter()
     _lemmatise_missing(manifest, keys, cache, store, workers, report)
     lemmas.release()
     if report.lemmatised:
         progress(f"lemmatised {report.lemmatised} new distinct texts ({time.perf_counter() - t:.2f}s)")
     t = time.perf_counter()
-    ids = Ids()
+    side = fts.start(side_path,
+                     lambda: ((r.columns, base) for _, r, base in _document_rows(manifest, keys, cache, store)))
+    last = Ids()
+    for doc, rows, base in _document_rows(manifest, keys, cache, store, last):
+        for w in rows.warnings:
+            w["id"] = last.next("warnings")
+        schema.insert_document(db, doc.id, rows, base)
+        report.warnings += rows.warnings
+    progress(f"wrote {last.last['rules']} rules, {last.last['items']} items and {last.last['refs']} cross-references "
+             f"({time.perf_counter() - t:.2f}s)")
+    return side
+
+
+def _document_rows(manifest: Manifest, keys: dict[str, str], cache: ParseCache, store: LemmaStore,
+                   ids: Ids | None = None) -> Iterator[tuple[Document, DocumentRows, dict[str, int]]]:
+    """Each document's rows with their lemmas, and the ids the documents before it used (see
+    :meth:`DocumentRows.claim`); only one document's rows are in memory at a time."""
+    ids = ids if ids is not None else Ids()
     lemmas_of: dict[TextKey, str] = {}  # consecutive editions repeat most texts
     for doc in manifest.documents:
         rows = _rows_of(doc, keys[doc.id], cache)
@@ -364,12 +388,7 @@ def _write_documents(db: sqlite_utils.Database, manifest: Manifest, keys: dict[s
         for table in ("rules", "items"):
             if columns := rows.columns.get(table):
                 columns["lemmas"] = _lemmas(columns, store, lemmas_of)
-        for w in rows.warnings:
-            w["id"] = ids.next("warnings")
-        schema.insert_document(db, doc.id, rows, base)
-        report.warnings += rows.warnings
-    progress(f"wrote {ids.last['rules']} rules, {ids.last['items']} items and {ids.last['refs']} cross-references "
-             f"({time.perf_counter() - t:.2f}s)")
+        yield doc, rows, base
 
 
 def _lemmas(columns: dict[str, list], store: LemmaStore, known: dict[TextKey, str]) -> list[str]:

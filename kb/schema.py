@@ -43,7 +43,6 @@ PRIMARY_KEYS: dict[str, str | tuple[str, ...]] = {"source_lines": ("document_id"
 INDEXES = (("rules", ["edition_id", "norm"]), ("rules", ["edition_id", "seq"]), ("rules", ["parent_id"]),
            ("items", ["rule_id"]), ("items", ["edition_id", "kind"]), ("refs", ["target_rule_id"]),
            ("refs", ["from_rule_id"]), ("refs", ["from_item_id"]))
-FTS = {"rules": ["number", "title", "text", "lemmas"], "items": ["title", "text", "lemmas"]}
 
 
 def create(db: sqlite_utils.Database, manifest: Manifest) -> None:
@@ -109,8 +108,6 @@ def _insert_sql(table: str, names: list[str], base: dict[str, int]) -> str:
 
 
 def finish(db: sqlite_utils.Database) -> None:
-    """Indexes and the full-text indexes over printed text and lemmas."""
+    """The indexes of the core tables (the full-text indexes are :mod:`kb.fts`'s)."""
     for table, cols in INDEXES:
         db.table(table).create_index(cols)
-    for table, cols in FTS.items():
-        db.table(table).enable_fts(cols, tokenize="unicode61 remove_diacritics 0")
