@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import align, paths
+from . import ondemand
 
 GOLD_DIR = paths.DATA / "gold"
 
@@ -197,6 +198,9 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
         if folded(run_key) and src:
             # the same aligner on the two editions alone, without the other language's path of evidence
             methods["aligner, direct"] = align.align_cross_edition(src, tgt, align.load_terminology(lang=src[0].lang))
+            if (other := ondemand.detour(db, src_ed, tgt_ed)) is not None:
+                # the stored links of the other path alone (the translations and the chain of their language)
+                methods[f"composed, {len(other.path) - 1} steps"] = other.links
         if run_key[2] != "items":
             methods["baseline same number"] = baseline_same_number(src, tgt)
             methods["baseline difflib"] = baseline_difflib(src, tgt)

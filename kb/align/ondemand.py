@@ -107,6 +107,24 @@ def between(db, a: str, b: str) -> Answer:
     return Answer(align_input(inp), "computed", [a, b])
 
 
+def detour(db, a: str, b: str) -> Answer | None:
+    """The links of ``a`` to ``b`` composed along the shortest path of stored pairs that is not the pair itself
+    (for German 1999 -> 2024: through the English originals and the English chain between them), or None
+    when there is no such path: a second path of evidence beside the pair's own alignment."""
+    g = {x: ys - {b} if x == a else ys - {a} if x == b else ys for x, ys in _graph(db).items()}
+    path = _path(g, a, b)
+    if path is None:
+        return None
+    cache: dict[str, list[AlignRule]] = {}
+
+    def rules(edition: str) -> list[AlignRule]:
+        if edition not in cache:
+            cache[edition] = views_from_db(db, edition)
+        return cache[edition]
+
+    return Answer(_compose(db, path, rules), "composed", path)
+
+
 def _compose(db, path: list[str], rules) -> list[Alignment]:
     """Follow the stored links along ``path``: a rule of the first edition reaches the rules of the last."""
     step_links = []

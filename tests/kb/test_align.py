@@ -122,6 +122,19 @@ def test_accuracy_against_gold(db, runs):
     assert held["f1"] > results["de-1999 -> de-2024", "baseline difflib", "held-out (odd)"]["f1"] + 0.3
     assert old_all["f1"] > results["de-1999 -> de-2024", "baseline difflib", "all"]["f1"] + 0.15
     assert results["de-article-2009 -> de-2024", "aligner", "all"]["f1"] >= 0.9
+    # the second path alone: German 1999 -> English 1999 -> English 2024 -> German 2024, composed
+    composed = results["de-1999 -> de-2024", "composed, 3 steps", "all"]
+    assert 0.7 <= composed["f1"] < old_all["f1"]
+
+
+def test_detour_avoids_the_pair_itself(db):
+    from kb.align import ondemand
+
+    other = ondemand.detour(db, "de-1999", "de-2024")
+    assert other is not None
+    assert other.path == ["de-1999", "en-1999-04-23", "en-2024-11-08", "de-2024"]
+    assert {lk.method for lk in other.links} == {"composed via " + " → ".join(other.path)}
+    assert ondemand.detour(db, "de-article-2009", "en-1999-04-23") is None
 
 
 def test_gold_files_are_well_formed():
