@@ -13,6 +13,7 @@ Every answer says which method gave it.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .pairs import PlannedPair
@@ -88,13 +89,7 @@ def between(db, a: str, b: str) -> Answer:
     for e in (a, b):
         if e not in specs:
             raise LookupError(f"no edition {e!r} in the KB (editions: {', '.join(sorted(specs))})")
-    cache: dict[str, list[AlignRule]] = {}
-
-    def rules(edition: str) -> list[AlignRule]:
-        if edition not in cache:
-            cache[edition] = views_from_db(db, edition)
-        return cache[edition]
-
+    rules = _rules_of(db)
     by_key = {e: {v.key: v for v in rules(e)} for e in (a, b)}
     stored = _stored(db, a, b, by_key) if "edition_pairs" in db.table_names() else None
     if stored is not None:
@@ -115,6 +110,11 @@ def detour(db, a: str, b: str) -> Answer | None:
     path = _path(g, a, b)
     if path is None:
         return None
+    return Answer(_compose(db, path, _rules_of(db)), "composed", path)
+
+
+def _rules_of(db) -> Callable[[str], list[AlignRule]]:
+    """The rules of an edition, read once."""
     cache: dict[str, list[AlignRule]] = {}
 
     def rules(edition: str) -> list[AlignRule]:
@@ -122,7 +122,7 @@ def detour(db, a: str, b: str) -> Answer | None:
             cache[edition] = views_from_db(db, edition)
         return cache[edition]
 
-    return Answer(_compose(db, path, rules), "composed", path)
+    return rules
 
 
 def _compose(db, path: list[str], rules) -> list[Alignment]:
