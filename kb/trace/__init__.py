@@ -18,7 +18,8 @@ from __future__ import annotations
 import hashlib
 import pickle
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -134,13 +135,29 @@ def engine_inputs() -> str:
     return h.hexdigest()
 
 
+#: the engine's inputs as hashed when :func:`inputs_fixed` was entered (innermost last)
+_FIXED: list[str] = []
+
+
+@contextmanager
+def inputs_fixed() -> Iterator[None]:
+    """Within, :func:`engine_runs` takes the engine's inputs as hashed on entry: a build hashes them once, not once
+    per game and stage (they are not to change while it runs)."""
+    _FIXED.append(engine_inputs())
+    try:
+        yield
+    finally:
+        _FIXED.pop()
+
+
 def engine_runs(cache_dir: Path | None, name: str, run: Callable[[], T]) -> T:
     """``run()`` (games played by the engine), or its result of an earlier build with the same
     :func:`engine_inputs`: the games depend on nothing else, so a build that added a document need not play
     them again."""
     if cache_dir is None:
         return run()
-    path = Path(cache_dir) / "engine" / f"{name}-{engine_inputs()[:32]}.pickle"
+    inputs = _FIXED[-1] if _FIXED else engine_inputs()
+    path = Path(cache_dir) / "engine" / f"{name}-{inputs[:32]}.pickle"
     try:
         return pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
