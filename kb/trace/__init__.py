@@ -173,14 +173,15 @@ def scenario_links() -> list[tuple[Result, str, str]]:
     """(result, rule key, how) for every rule a scenario is tagged with ("tagged"), applied ("applied"), or whose
     enforcing function a step entered without applying it ("entered"; this does not count as tested)."""
     out = []
+    keys: dict[str, str] = {}   # a few hundred rules, cited tens of thousands of times
     for res in scenario_results():
         tagged = res.scenario.rule_tags()
         for key in tagged:
             out.append((res, key, "tagged"))
-        for rule in res.applied():
-            out.append((res, parse_citation(rule).key, "applied"))
-        for rule in res.entered_only():
-            out.append((res, parse_citation(rule).key, "entered"))
+        for how, rules in (("applied", res.applied()), ("entered", res.entered_only())):
+            for rule in rules:
+                key = keys.get(rule) or keys.setdefault(rule, parse_citation(rule).key)
+                out.append((res, key, how))
     return out
 
 
@@ -258,8 +259,9 @@ def store(db, cache_dir: Path | None = None) -> None:
             continue
         seen.add((id(res), key, how))
         row = rules.get(key)
+        edition, number = key.split("/", 1)
         links.append({"scenario_id": sc_ids[id(res)], "rule_id": row["id"] if row else None,
-                      "number": key.split("/", 1)[1], "edition_id": key.split("/", 1)[0], "how": how})
+                      "number": number, "edition_id": edition, "how": how})
     db["scenario_rules"].create({"scenario_id": int, "rule_id": int, "number": str, "edition_id": str, "how": str},
                                 foreign_keys=[("scenario_id", "scenarios", "id"), ("rule_id", "rules", "id")])
     insert_rows(db, "scenario_rules", links)
