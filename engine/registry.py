@@ -217,15 +217,22 @@ class Tracer:
             raise RuntimeError(f"{link.qualname} applied {rule}, which it does not cite in @enforces")
         self.applications.append((citation, link))
 
-    def _hook(self, frame, event, arg):
-        if event == "call":
-            link = self.registry.by_code.get(frame.f_code)
-            if link is not None:
-                self.calls.append(link)
+    def _hook(self) -> Callable:
+        """The profile hook: called on every call and return of every function while the tracer is active, so it
+        does as little as it can (a closure over what it needs: no attribute look-ups)."""
+        registered, calls = self.registry.by_code.get, self.calls.append
+
+        def hook(frame, event, arg):
+            if event == "call":
+                link = registered(frame.f_code)
+                if link is not None:
+                    calls(link)
+
+        return hook
 
     def __enter__(self):
         self._previous = sys.getprofile()
-        sys.setprofile(self._hook)
+        sys.setprofile(self._hook())
         _ACTIVE.append(self)
         return self
 
