@@ -163,8 +163,8 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         schema.finish(db)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
         if with_stages:
-            later.games_played()
             for name, func in stages(cache_root, workers):
+                later.before(name)
                 t = time.perf_counter()
                 func(db)
                 report.timings[name] = time.perf_counter() - t
@@ -187,19 +187,21 @@ class _Later:
     """What the later stages need before the documents are written, done while they are parsed (:meth:`prepare`).
 
     The engine's games (the scenarios and the rule-set comparisons) depend on the engine and its data only, and the
-    stages that need them take them from the cache (:func:`kb.trace.engine_runs`): a process of their own plays
-    them meanwhile, so a core that would idle plays them.
+    stages that need them take them from the cache (:func:`kb.trace.engine_runs`): processes of their own play
+    them meanwhile, one per stage (:func:`_games`), so that cores that would idle play them and a stage waits for
+    its own games only (:meth:`before`).
     """
 
     def __init__(self, games_cache: Path | None):
         #: where the games are cached (None: a build without the later stages)
         self.games_cache = games_cache
-        self.games: multiprocessing.process.BaseProcess | None = None
+        #: stage name -> the process playing its games
+        self.games: dict[str, multiprocessing.process.BaseProcess] = {}
         self.scope = ExitStack()
 
     def prepare(self, todo: list[Document]) -> None:
-        """While workers parse ``todo``: import the later stages' modules, then fork the games' process from here
-        (it inherits them and the engine's inputs, hashed once for the whole build), then load, once, the tokenizer
+        """While workers parse ``todo``: import the later stages' modules, then fork the games' processes from here
+        (they inherit them and the engine's inputs, hashed once for the whole build), then load, once, the tokenizer
         rules and dictionaries the new texts need (the lemma stage runs here or in workers forked from here, which
         inherit them)."""
         _stage_functions()
@@ -207,30 +209,38 @@ class _Later:
             from .trace import inputs_fixed
 
             self.scope.enter_context(inputs_fixed())
-            self.games = multiprocessing.get_context("fork").Process(target=_play_games, args=(self.games_cache,),
-                                                                     daemon=True)
-            self.games.start()
+            for stage, play in _games(self.games_cache).items():
+                self.games[stage] = multiprocessing.get_context("fork").Process(target=_play, args=(play,),
+                                                                                daemon=True)
+                self.games[stage].start()
         for lang in sorted({e.language for doc in todo for e in doc.editions}):
             lemmas.warm(lang)
 
-    def games_played(self) -> None:
-        if self.games is not None:
-            self.games.join()
+    def before(self, stage: str) -> None:
+        """Wait until the games ``stage`` needs are played."""
+        if stage in self.games:
+            self.games[stage].join()
 
     def close(self) -> None:
-        if self.games is not None and self.games.is_alive():
-            self.games.terminate()
+        for proc in self.games.values():
+            if proc.is_alive():
+                proc.terminate()
         self.scope.close()
 
 
-def _play_games(cache_root: Path) -> None:
-    try:
-        from .rulesets import comparison_results
-        from .trace import card_problem, engine_runs, scenario_results
+def _games(cache_root: Path) -> dict[str, Callable[[], object]]:
+    """The games each later stage takes from the cache at ``cache_root``, by stage name."""
+    from .rulesets import comparison_results
+    from .trace import card_problem, engine_runs, scenario_results
 
-        engine_runs(cache_root, "cards", card_problem)
-        scenario_results(cache_dir=cache_root)
-        comparison_results(cache_root)
+    return {"engine trace links": lambda: (engine_runs(cache_root, "cards", card_problem),
+                                           scenario_results(cache_dir=cache_root)),
+            "rule set comparisons": lambda: comparison_results(cache_root)}
+
+
+def _play(games: Callable[[], object]) -> None:
+    try:
+        games()
     except Exception:   # noqa: BLE001 - the stages play the games again and report what is wrong with file:line
         pass
 
