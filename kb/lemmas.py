@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import os
 import re
 import sys
 from functools import lru_cache
@@ -207,7 +208,7 @@ def _extract_rules(lang: str) -> _Rules:
 def _save_rules(lang: str, rules: _Rules) -> Path:
     path = _rules_path(lang)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")   # builds running at once write a file each
     tmp.write_bytes(marshal.dumps((sorted(rules.specials), rules.cuts, (rules.prefix.pattern, rules.prefix.flags),
                                    (rules.suffix.pattern, rules.suffix.flags), rules.exact)))
     tmp.replace(path)

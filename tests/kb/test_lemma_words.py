@@ -33,6 +33,20 @@ def test_hand_made_texts(text, lang):
     assert lemmas.words(text, lang) == spacy_words(text, lang)
 
 
+def test_spacy_cuts_the_pieces_where_the_rules_cannot_say(monkeypatch):
+    """Where a special case that cuts a word might apply elsewhere than where the affixes leave it (a spaCy whose
+    tokenizer works otherwise), the pieces that hold one are cut by spaCy itself: the same words."""
+    text = "(can't) “don't” cannot. dishes isn't, player's"
+    rules = lemmas._rules("en")
+    monkeypatch.setattr(lemmas, "_rules", lambda lang: rules._replace(exact=False))
+    lemmas._piece_words.cache_clear()
+    try:
+        assert lemmas.words(text, "en") == spacy_words(text, "en") == ["ca", "do", "can", "not", "dishes", "is",
+                                                                       "player"]
+    finally:
+        lemmas._piece_words.cache_clear()
+
+
 def test_every_text_of_the_kb(kb_db):
     """All rule and item texts of the built KB, in their language."""
     conn = sqlite3.connect(kb_db)
