@@ -206,13 +206,14 @@ class _Later:
         inherit them)."""
         _stage_functions()
         if self.games_cache is not None:
-            from .trace import inputs_fixed
+            from .trace import engine_runs_cached, inputs_fixed
 
             self.scope.enter_context(inputs_fixed())
-            for stage, play in _games(self.games_cache).items():
-                self.games[stage] = multiprocessing.get_context("fork").Process(target=_play, args=(play,),
-                                                                                daemon=True)
-                self.games[stage].start()
+            for stage, (names, play) in _games(self.games_cache).items():
+                if not engine_runs_cached(self.games_cache, *names):
+                    self.games[stage] = multiprocessing.get_context("fork").Process(target=_play, args=(play,),
+                                                                                    daemon=True)
+                    self.games[stage].start()
         for lang in sorted({e.language for doc in todo for e in doc.editions}):
             lemmas.warm(lang)
 
@@ -228,14 +229,15 @@ class _Later:
         self.scope.close()
 
 
-def _games(cache_root: Path) -> dict[str, Callable[[], object]]:
-    """The games each later stage takes from the cache at ``cache_root``, by stage name."""
+def _games(cache_root: Path) -> dict[str, tuple[tuple[str, ...], Callable[[], object]]]:
+    """The games each later stage takes from the cache at ``cache_root``, by stage name: their names in the cache
+    (:func:`kb.trace.engine_runs`) and what plays them into it."""
     from .rulesets import comparison_results
     from .trace import card_problem, engine_runs, scenario_results
 
-    return {"engine trace links": lambda: (engine_runs(cache_root, "cards", card_problem),
-                                           scenario_results(cache_dir=cache_root)),
-            "rule set comparisons": lambda: comparison_results(cache_root)}
+    return {"engine trace links": (("cards", "scenarios"), lambda: (engine_runs(cache_root, "cards", card_problem),
+                                                                    scenario_results(cache_dir=cache_root))),
+            "rule set comparisons": (("comparisons",), lambda: comparison_results(cache_root))}
 
 
 def _play(games: Callable[[], object]) -> None:

@@ -156,8 +156,7 @@ def engine_runs(cache_dir: Path | None, name: str, run: Callable[[], T]) -> T:
     them again."""
     if cache_dir is None:
         return run()
-    inputs = _FIXED[-1] if _FIXED else engine_inputs()
-    path = Path(cache_dir) / "engine" / f"{name}-{inputs[:32]}.pickle"
+    path = _run_path(cache_dir, name)
     try:
         return pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
@@ -167,6 +166,16 @@ def engine_runs(cache_dir: Path | None, name: str, run: Callable[[], T]) -> T:
         old.unlink(missing_ok=True)
     write_atomic(path, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
     return result
+
+
+def _run_path(cache_dir: Path, name: str) -> Path:
+    inputs = _FIXED[-1] if _FIXED else engine_inputs()
+    return Path(cache_dir) / "engine" / f"{name}-{inputs[:32]}.pickle"
+
+
+def engine_runs_cached(cache_dir: Path, *names: str) -> bool:
+    """Whether :func:`engine_runs` has the results of these games (a readable file each, as far as it can tell)."""
+    return all(_run_path(cache_dir, name).is_file() for name in names)
 
 
 def scenario_links() -> list[tuple[Result, str, str]]:
