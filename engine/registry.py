@@ -95,6 +95,8 @@ class Registry:
     def __init__(self) -> None:
         self.links: dict[str, EnforcingFunction] = {}
         self.by_code: dict[object, EnforcingFunction] = {}
+        #: (a function's code, a rule it applied as written) -> the rule, checked against its @enforces once
+        self.checked: dict[tuple[object, str], Citation] = {}
 
     def register(self, func: Callable, citations: Iterable[str]) -> EnforcingFunction:
         cites = tuple(parse_citation(c) for c in citations)
@@ -196,7 +198,6 @@ class Tracer:
         self.calls: list[EnforcingFunction] = []
         #: (rule applied, the function that applied it), in order
         self.applications: list[tuple[Citation, EnforcingFunction]] = []
-        self._parsed: dict[str, Citation] = {}
 
     def record(self, rule: str, frame) -> None:
         link, f = None, frame
@@ -210,22 +211,30 @@ class Tracer:
         if link is None:
             raise RuntimeError(f"applied({rule!r}) called from {frame.f_code.co_name}, which is neither a registered "
                                f"enforcing function nor a helper one calls")
-        citation = self._parsed.get(rule)
+        citation = self.registry.checked.get((f.f_code, rule))
         if citation is None:
-            citation = self._parsed[rule] = parse_citation(rule)
-        if citation not in link.citations:
-            raise RuntimeError(f"{link.qualname} applied {rule}, which it does not cite in @enforces")
+            citation = parse_citation(rule)
+            if citation not in link.citations:
+                raise RuntimeError(f"{link.qualname} applied {rule}, which it does not cite in @enforces")
+            self.registry.checked[f.f_code, rule] = citation
         self.applications.append((citation, link))
 
-    def _hook(self, frame, event, arg):
-        if event == "call":
-            link = self.registry.by_code.get(frame.f_code)
-            if link is not None:
-                self.calls.append(link)
+    def _hook(self) -> Callable:
+        """The profile hook: called on every call and return of every function while the tracer is active, so it
+        does as little as it can (a closure over what it needs: no attribute look-ups)."""
+        registered, calls = self.registry.by_code.get, self.calls.append
+
+        def hook(frame, event, arg):
+            if event == "call":
+                link = registered(frame.f_code)
+                if link is not None:
+                    calls(link)
+
+        return hook
 
     def __enter__(self):
         self._previous = sys.getprofile()
-        sys.setprofile(self._hook)
+        sys.setprofile(self._hook())
         _ACTIVE.append(self)
         return self
 

@@ -19,7 +19,7 @@ import os
 import sqlite3
 import time
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -51,7 +51,8 @@ def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_u
 
 def _stage_functions() -> tuple[Callable, ...]:
     """The later stages' entry points.  Their modules (the engine, the aligners, the diffs) are imported here, not
-    when kb.build is: a build imports them while its workers parse (:func:`_meanwhile`), not before it starts any."""
+    when kb.build is: a build imports them while its workers parse (:meth:`_Later.prepare`), not before it starts
+    any."""
     from .align.store import store as align_store
     from .diff.table import store as diff_store
     from .rulesets import store as rulesets_store
@@ -64,8 +65,9 @@ def _stage_functions() -> tuple[Callable, ...]:
 INPUT_TREES = ("ingest", "kb", "engine")
 #: (language, title, text) of a rule or item
 TextKey = tuple[str, str | None, str | None]
-#: fewer texts than this are lemmatised in-process (starting workers would cost more than it saves)
-PARALLEL_TEXTS = 1500
+#: fewer texts than this are lemmatised in-process (some 30 µs a text: starting workers would cost more than it
+#: saves, the more so while the games' process holds the other core)
+PARALLEL_TEXTS = 10_000
 
 
 class BuildError(Exception):
@@ -138,13 +140,13 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
     workers = workers or min(2, os.cpu_count() or 1)
     cache_root = Path(cache_dir) if cache_dir else db_path.parent / "cache"
     parse_cache = ParseCache(cache_root)
-    games = _start_games(cache_root) if with_stages else None
+    later = _Later(cache_root if with_stages else None)
     tmp = db_path.with_name(f".{db_path.name}.{os.getpid()}.tmp")
     side_path = db_path.with_name(f".{db_path.name}.fts.{os.getpid()}.tmp")
     side: fts.SideIndex | None = None
     try:
         t = time.perf_counter()
-        keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress)
+        keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress, later.prepare)
         if report.parsed:
             progress(f"parsed {report.parsed} document(s) ({time.perf_counter() - t:.2f}s)")
         _remove_leftovers(db_path)
@@ -163,9 +165,9 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         schema.finish(db)
         fts.finish(db, side)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
-        if games is not None:
-            games.join()
+        if with_stages:
             for name, func in stages(cache_root, workers):
+                later.before(name)
                 t = time.perf_counter()
                 func(db)
                 report.timings[name] = time.perf_counter() - t
@@ -178,32 +180,75 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         os.replace(tmp, db_path)
     finally:
         tmp.unlink(missing_ok=True)
-        for proc in (games, side.process if side is not None else None):
-            if proc is not None and proc.is_alive():
-                proc.terminate()
+        later.close()
+        if side is not None and side.process.is_alive():
+            side.process.terminate()
         side_path.unlink(missing_ok=True)
     report.timings["total"] = time.perf_counter() - t0
     progress(f"wrote {db_path} in {report.timings['total']:.2f}s")
     return report
 
 
-def _start_games(cache_root: Path) -> multiprocessing.process.BaseProcess:
-    """Play the engine's games (the scenarios and the rule-set comparisons) in a process of their own while the
-    documents are parsed, lemmatised and written: they depend on the engine and its data only, and the stages that
-    need them take them from the cache (:func:`kb.trace.engine_runs`), so a core that would idle plays them."""
-    proc = multiprocessing.get_context("fork").Process(target=_play_games, args=(cache_root,), daemon=True)
-    proc.start()
-    return proc
+class _Later:
+    """What the later stages need before the documents are written, done while they are parsed (:meth:`prepare`).
+
+    The engine's games (the scenarios and the rule-set comparisons) depend on the engine and its data only, and the
+    stages that need them take them from the cache (:func:`kb.trace.engine_runs`): processes of their own play
+    them meanwhile, one per stage (:func:`_games`), so that cores that would idle play them and a stage waits for
+    its own games only (:meth:`before`).
+    """
+
+    def __init__(self, games_cache: Path | None):
+        #: where the games are cached (None: a build without the later stages)
+        self.games_cache = games_cache
+        #: stage name -> the process playing its games
+        self.games: dict[str, multiprocessing.process.BaseProcess] = {}
+        self.scope = ExitStack()
+
+    def prepare(self, todo: list[Document]) -> None:
+        """While workers parse ``todo``: import the later stages' modules, then fork the games' processes from here
+        (they inherit them and the engine's inputs, hashed once for the whole build), then load, once, the tokenizer
+        rules and dictionaries the new texts need (the lemma stage runs here or in workers forked from here, which
+        inherit them)."""
+        _stage_functions()
+        if self.games_cache is not None:
+            from .trace import engine_runs_cached, inputs_fixed
+
+            self.scope.enter_context(inputs_fixed())
+            for stage, (names, play) in _games(self.games_cache).items():
+                if not engine_runs_cached(self.games_cache, *names):
+                    self.games[stage] = multiprocessing.get_context("fork").Process(target=_play, args=(play,),
+                                                                                    daemon=True)
+                    self.games[stage].start()
+        for lang in sorted({e.language for doc in todo for e in doc.editions}):
+            lemmas.warm(lang)
+
+    def before(self, stage: str) -> None:
+        """Wait until the games ``stage`` needs are played."""
+        if stage in self.games:
+            self.games[stage].join()
+
+    def close(self) -> None:
+        for proc in self.games.values():
+            if proc.is_alive():
+                proc.terminate()
+        self.scope.close()
 
 
-def _play_games(cache_root: Path) -> None:
+def _games(cache_root: Path) -> dict[str, tuple[tuple[str, ...], Callable[[], object]]]:
+    """The games each later stage takes from the cache at ``cache_root``, by stage name: their names in the cache
+    (:func:`kb.trace.engine_runs`) and what plays them into it."""
+    from .rulesets import comparison_results
+    from .trace import card_problem, engine_runs, scenario_results
+
+    return {"engine trace links": (("cards", "scenarios"), lambda: (engine_runs(cache_root, "cards", card_problem),
+                                                                    scenario_results(cache_dir=cache_root))),
+            "rule set comparisons": (("comparisons",), lambda: comparison_results(cache_root))}
+
+
+def _play(games: Callable[[], object]) -> None:
     try:
-        from .rulesets import comparison_results
-        from .trace import card_problem, engine_runs, scenario_results
-
-        engine_runs(cache_root, "cards", card_problem)
-        scenario_results(cache_dir=cache_root)
-        comparison_results(cache_root)
+        games()
     except Exception:   # noqa: BLE001 - the stages play the games again and report what is wrong with file:line
         pass
 
@@ -297,8 +342,9 @@ def _rows_code() -> str:
 
 
 def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, workers: int, report: BuildReport,
-                   progress: Callable[[str], None]) -> dict[str, str]:
-    """Parse the documents the cache lacks (in parallel); document id -> cache key."""
+                   progress: Callable[[str], None], meanwhile: Callable[[list[Document]], None]) -> dict[str, str]:
+    """Parse the documents the cache lacks (in parallel, while this process does ``meanwhile``); document id ->
+    cache key."""
     keys = {doc.id: _cache_key(doc) for doc in manifest.documents}
     todo = [doc for doc in manifest.documents if not cache.has(keys[doc.id])]
     report.cached = len(manifest.documents) - len(todo)
@@ -307,9 +353,10 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
     if jobs and workers > 1:
         with ProcessPoolExecutor(max_workers=min(workers, len(jobs))) as pool:
             running = pool.map(_parse_job, jobs)
-            _meanwhile(todo)
+            meanwhile(todo)
             results = list(running)
     else:
+        meanwhile(todo)
         results = [_parse_job(job) for job in jobs]
     for doc, (error, message) in zip(todo, results, strict=True):
         if error:
@@ -318,15 +365,6 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
     if report.cached:
         progress(f"{report.cached} document(s) unchanged (parsed records from the cache)")
     return keys
-
-
-def _meanwhile(todo: list[Document]) -> None:
-    """What the main process does while workers parse ``todo``: import the modules of the later stages, and load,
-    once, the tokenizer and dictionaries the new texts need (the lemma stage runs here or in workers forked from
-    here, which inherit them)."""
-    _stage_functions()
-    for lang in sorted({e.language for doc in todo for e in doc.editions}):
-        lemmas.warm(lang)
 
 
 def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:

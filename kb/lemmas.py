@@ -5,15 +5,22 @@ gives a language-aware tokenizer, and simplemma maps inflected forms to lemmas
 ("Zaubersprüche" -> "zauberspruch", "gewirkt" -> "wirken", "magie" -> "magia").
 The ``lemmas`` column of rules and items holds the lower-cased lemmas, space-separated,
 and is indexed by FTS5 beside the printed text.
+
+The words are those spaCy's tokenizer cuts, found without running (or importing) spaCy: the few rules of
+its tokenizer that can cut a run of letters (the special cases "cannot", "can't", ...) and the affix
+patterns that decide where they apply are kept in a small file per spaCy version (:func:`words`).
 """
 from __future__ import annotations
 
 import hashlib
 import marshal
+import os
 import re
 import sys
 from functools import lru_cache
+from importlib.metadata import version
 from pathlib import Path
+from typing import NamedTuple
 
 import simplemma
 from simplemma.strategies.dictionaries.dictionary_factory import (
@@ -35,6 +42,8 @@ def _tokenizer(lang: str):
 
 #: decoded copies of simplemma's dictionaries, beside the installed packages (``scripts/setup.sh`` writes them)
 DECODED_DIR = Path(sys.prefix) / "share" / "mtg-rules-kb" / "simplemma"
+#: the rules of spaCy's tokenizers that :func:`words` needs, one file per language and spaCy version
+RULES_DIR = Path(sys.prefix) / "share" / "mtg-rules-kb" / "spacy"
 
 
 def _decoded_path(lang: str) -> Path:
@@ -70,7 +79,8 @@ _LEMMATIZER = simplemma.Lemmatizer(
 
 
 def prepare(langs: tuple[str, ...] = SUPPORTED) -> list[Path]:
-    """Write the decoded copies of the dictionaries of ``langs`` that are missing (run once at setup)."""
+    """Write the decoded copies of the dictionaries of ``langs`` and their tokenizer rules that are missing (run
+    once at setup)."""
     from simplemma.strategies.dictionaries.dictionary_factory import _load_dictionary_from_disk
 
     written = []
@@ -82,6 +92,8 @@ def prepare(langs: tuple[str, ...] = SUPPORTED) -> list[Path]:
             tmp.write_bytes(marshal.dumps(_load_dictionary_from_disk(lang)))
             tmp.replace(path)
             written.append(path)
+        if not _rules_path(lang).exists():
+            written.append(_save_rules(lang, _extract_rules(lang)))
     return written
 
 
@@ -105,10 +117,10 @@ def lemma(word: str, lang: str) -> str:
 
 
 def warm(lang: str) -> None:
-    """Load the tokenizer and the lemma dictionary of ``lang`` now (before worker processes are forked,
+    """Load the tokenizer rules and the lemma dictionary of ``lang`` now (before worker processes are forked,
     which inherit them instead of loading them again each)."""
     if lang in SUPPORTED:
-        _tokenizer(lang)
+        _rules(lang)
         lemma("warm", lang)
 
 
@@ -128,42 +140,135 @@ def lemmatize_many(texts: list[str], lang: str) -> list[str]:
 def words(text: str, lang: str) -> list[str]:
     """The words of ``text`` as spaCy's tokenizer cuts them, letters only, two or more.
 
-    spaCy's tokenizer first splits on spaces and then handles each piece on its own, so a piece of
-    letters only that is not one of the tokenizer's special cases ("Cannot") stays one token; only
-    the other pieces go through spaCy, each distinct piece once.
+    spaCy's tokenizer first splits on whitespace and then handles each piece on its own: it cuts prefixes and
+    suffixes off, applies its special cases and splits at infixes.  None of its prefix, suffix or infix rules
+    cuts between two letters, only some special cases do ("cannot" -> "can" "not", "don't" -> "do" "n't"), so
+    the words of a piece are its runs of letters unless one of those special cases applies (:func:`_piece_words`).
     """
-    special = _special(lang)
+    cuts = _rules(lang).cuts
     out: list[str] = []
-    for piece in text.split(" "):
-        if piece.isalpha() and piece not in special:
+    for piece in text.split():
+        if piece.isalpha() and piece not in cuts:
             if len(piece) > 1:
                 out.append(piece)
-        elif piece:
+        else:
             out.extend(_piece_words(piece, lang))
     return out
 
 
+class _Rules(NamedTuple):
+    """What :func:`words` needs of a language's spaCy tokenizer."""
+
+    #: every special case
+    specials: frozenset[str]
+    #: the special cases whose tokens cut a run of letters -> their tokens
+    cuts: dict[str, tuple[str, ...]]
+    prefix: re.Pattern
+    suffix: re.Pattern
+    #: a special case of ``cuts`` applies only where :func:`_core` says (else: ask spaCy for such pieces)
+    exact: bool
+
+
+def _rules_path(lang: str) -> Path:
+    return RULES_DIR / f"{lang}-spacy-{version('spacy')}.marshal"
+
+
 @lru_cache(maxsize=None)
-def _special(lang: str) -> frozenset[str]:
-    return frozenset(_tokenizer(lang).rules or ())
+def _rules(lang: str) -> _Rules:
+    """The tokenizer rules of ``lang``: from the file of this spaCy version, else taken from spaCy (and saved)."""
+    try:
+        specials, cuts, prefix, suffix, exact = marshal.loads(_rules_path(lang).read_bytes())
+        return _Rules(frozenset(specials), cuts, re.compile(*prefix), re.compile(*suffix), exact)
+    except (OSError, ValueError, EOFError, TypeError):
+        pass
+    rules = _extract_rules(lang)
+    try:
+        _save_rules(lang, rules)
+    except OSError:
+        pass
+    return rules
 
 
-#: a word with at most one bracket or quote before it and one punctuation mark after it: "(Karte", "Spieler,"
-_AFFIXED = re.compile(r"[(\"'„“«]?([^\W\d_]+)[.,;:)!?\"'“”»]?")
+def _extract_rules(lang: str) -> _Rules:
+    tokenizer = _tokenizer(lang)
+    cuts = {}
+    for special in tokenizer.rules or ():
+        doc = tokenizer(special)
+        if any(_LETTER.match(special, tok.idx - 1) and _LETTER.match(special, tok.idx) for tok in doc[1:]):
+            cuts[special] = tuple(tok.text for tok in doc)
+    # spaCy applies a special case also where a later pass finds its tokens (Tokenizer.add_special_case): for one
+    # of ``cuts`` that could be anywhere in a piece, not only where the affix loop leaves it
+    anywhere = not tokenizer.faster_heuristics or any(
+        tokenizer.find_prefix(s) or tokenizer.find_infix(s) or tokenizer.find_suffix(s) or " " in s for s in cuts)
+    prefix, suffix = tokenizer.prefix_search.__self__, tokenizer.suffix_search.__self__
+    return _Rules(frozenset(tokenizer.rules or ()), cuts, prefix, suffix,
+                  exact=tokenizer.token_match is None and not anywhere)
+
+
+def _save_rules(lang: str, rules: _Rules) -> Path:
+    path = _rules_path(lang)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")   # builds running at once write a file each
+    tmp.write_bytes(marshal.dumps((sorted(rules.specials), rules.cuts, (rules.prefix.pattern, rules.prefix.flags),
+                                   (rules.suffix.pattern, rules.suffix.flags), rules.exact)))
+    tmp.replace(path)
+    return path
+
+
+_LETTER = re.compile(r"[^\W\d_]")
 
 
 @lru_cache(maxsize=1 << 17)
 def _piece_words(piece: str, lang: str) -> tuple[str, ...]:
-    """The words of a piece that is not letters only.  spaCy's tokens cut the piece without changing it and
-    :data:`_WORD` takes runs of letters from each token, so a piece without such a run has no words, and a
-    word whose only neighbours are one bracket or quote and one punctuation mark (which spaCy cuts off as
-    affixes) is the word itself unless it or the piece is one of the tokenizer's special cases ("cannot")."""
-    if not _WORD.search(piece):
-        return ()
-    affixed = _AFFIXED.fullmatch(piece)
-    if affixed and affixed[1] not in _special(lang) and piece not in _special(lang):
-        return (affixed[1],)
-    return tuple(w for tok in _tokenizer(lang)(piece) for w in _WORD.findall(tok.text))
+    """The words of a piece (no whitespace): its runs of letters, cut where a special case of
+    :attr:`_Rules.cuts` applies."""
+    cutting = _cutting(lang)
+    if cutting is None or not cutting.search(piece):
+        return tuple(_WORD.findall(piece))
+    rules = _rules(lang)
+    if not rules.exact:
+        return tuple(w for tok in _tokenizer(lang)(piece) for w in _WORD.findall(tok.text))
+    start, end = _core(piece, rules)
+    tokens = rules.cuts.get(piece[start:end], (piece[start:end],))
+    return tuple(w for part in (piece[:start], *tokens, piece[end:]) for w in _WORD.findall(part))
+
+
+@lru_cache(maxsize=None)
+def _cutting(lang: str) -> re.Pattern | None:
+    """Finds a special case of :attr:`_Rules.cuts` in a piece."""
+    cuts = _rules(lang).cuts
+    return re.compile("|".join(map(re.escape, sorted(cuts)))) if cuts else None
+
+
+def _core(piece: str, rules: _Rules) -> tuple[int, int]:
+    """Where the core of ``piece`` starts and ends once spaCy has cut its prefixes and suffixes off, a special
+    case stopping it (the loop of ``Tokenizer._split_affixes``)."""
+    start, end, last = 0, len(piece), 0
+    while start < end and end - start != last:
+        string = piece[start:end]
+        if string in rules.specials:
+            break
+        last = len(string)
+        pre = _length(rules.prefix, string)
+        if pre and string[pre:] in rules.specials:
+            start += pre
+            break
+        suf = _length(rules.suffix, string[pre:])
+        if suf and string[:-suf] in rules.specials:
+            end -= suf
+            break
+        if pre and suf and pre + suf <= len(string):
+            start, end = start + pre, end - suf
+        elif pre:
+            start += pre
+        elif suf:
+            end -= suf
+    return start, end
+
+
+def _length(pattern: re.Pattern, string: str) -> int:
+    found = pattern.search(string)
+    return found.end() - found.start() if found else 0
 
 
 def fts_query(query: str, lang: str) -> str:
@@ -172,6 +277,6 @@ def fts_query(query: str, lang: str) -> str:
     return " ".join('"' + w.replace('"', "") + '"' for w in words)
 
 
-if __name__ == "__main__":   # python -m kb.lemmas: prepare the decoded dictionaries (scripts/setup.sh)
+if __name__ == "__main__":   # python -m kb.lemmas: prepare the decoded dictionaries and tokenizer rules (setup.sh)
     for written in prepare():
-        print(f"setup: decoded simplemma's dictionary into {written}")
+        print(f"setup: wrote {written}")

@@ -16,7 +16,8 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 # simplemma decodes its compressed dictionaries on first use in every process (German: over a second);
-# keep a decoded copy beside the packages (kb/lemmas.py reads it; same entries, a third of the time).
+# keep a decoded copy beside the packages (kb/lemmas.py reads it; same entries, a third of the time), and the
+# rules of spaCy's tokenizers that kb/lemmas.py cuts words with (so that a build need not import spaCy).
 .venv/bin/python -m kb.lemmas
 # The browser tests drive Debian's Chromium through Playwright (a driver's own browser download cannot
 # reach its servers here): install it from Debian's packages when it is missing.

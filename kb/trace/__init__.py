@@ -18,7 +18,8 @@ from __future__ import annotations
 import hashlib
 import pickle
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -134,13 +135,28 @@ def engine_inputs() -> str:
     return h.hexdigest()
 
 
+#: the engine's inputs as hashed when :func:`inputs_fixed` was entered (innermost last)
+_FIXED: list[str] = []
+
+
+@contextmanager
+def inputs_fixed() -> Iterator[None]:
+    """Within, :func:`engine_runs` takes the engine's inputs as hashed on entry: a build hashes them once, not once
+    per game and stage (they are not to change while it runs)."""
+    _FIXED.append(engine_inputs())
+    try:
+        yield
+    finally:
+        _FIXED.pop()
+
+
 def engine_runs(cache_dir: Path | None, name: str, run: Callable[[], T]) -> T:
     """``run()`` (games played by the engine), or its result of an earlier build with the same
     :func:`engine_inputs`: the games depend on nothing else, so a build that added a document need not play
     them again."""
     if cache_dir is None:
         return run()
-    path = Path(cache_dir) / "engine" / f"{name}-{engine_inputs()[:32]}.pickle"
+    path = _run_path(cache_dir, name)
     try:
         return pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
@@ -152,18 +168,29 @@ def engine_runs(cache_dir: Path | None, name: str, run: Callable[[], T]) -> T:
     return result
 
 
+def _run_path(cache_dir: Path, name: str) -> Path:
+    inputs = _FIXED[-1] if _FIXED else engine_inputs()
+    return Path(cache_dir) / "engine" / f"{name}-{inputs[:32]}.pickle"
+
+
+def engine_runs_cached(cache_dir: Path, *names: str) -> bool:
+    """Whether :func:`engine_runs` has the results of these games (a readable file each, as far as it can tell)."""
+    return all(_run_path(cache_dir, name).is_file() for name in names)
+
+
 def scenario_links() -> list[tuple[Result, str, str]]:
     """(result, rule key, how) for every rule a scenario is tagged with ("tagged"), applied ("applied"), or whose
     enforcing function a step entered without applying it ("entered"; this does not count as tested)."""
     out = []
+    keys: dict[str, str] = {}   # a few hundred rules, cited tens of thousands of times
     for res in scenario_results():
         tagged = res.scenario.rule_tags()
         for key in tagged:
             out.append((res, key, "tagged"))
-        for rule in res.applied():
-            out.append((res, parse_citation(rule).key, "applied"))
-        for rule in res.entered_only():
-            out.append((res, parse_citation(rule).key, "entered"))
+        for how, rules in (("applied", res.applied()), ("entered", res.entered_only())):
+            for rule in rules:
+                key = keys.get(rule) or keys.setdefault(rule, parse_citation(rule).key)
+                out.append((res, key, how))
     return out
 
 
@@ -241,8 +268,9 @@ def store(db, cache_dir: Path | None = None) -> None:
             continue
         seen.add((id(res), key, how))
         row = rules.get(key)
+        edition, number = key.split("/", 1)
         links.append({"scenario_id": sc_ids[id(res)], "rule_id": row["id"] if row else None,
-                      "number": key.split("/", 1)[1], "edition_id": key.split("/", 1)[0], "how": how})
+                      "number": number, "edition_id": edition, "how": how})
     db["scenario_rules"].create({"scenario_id": int, "rule_id": int, "number": str, "edition_id": str, "how": str},
                                 foreign_keys=[("scenario_id", "scenarios", "id"), ("rule_id", "rules", "id")])
     insert_rows(db, "scenario_rules", links)

@@ -1,5 +1,8 @@
 """kb.lemmas.words cuts text into words exactly as spaCy's tokenizer does, without running it on plain words."""
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -20,9 +23,28 @@ def spacy_words(text: str, lang: str) -> list[str]:
     ("(cannot) cannot. Cannot, etc., e.g. (Mr. \"Aura\" players' it's 'tis (a) 2x.", "en"),
     ("(Karte) Spieler, „Zauber“ usw. z.B., Nr., Abs. (vgl. «Mana» 3.", "de"),
     ("(carta) giocatore, «magia» ecc. pag. (l’abilità) po' all'", "it"),
+    # special cases that cut a word, alone and behind prefixes and suffixes: "can't" -> "ca" "n't"
+    ("can't (can't) “don't” can't's Don't! cannot. (cannot dont isn't, can't've C'mon! I'ma can’t", "en"),
+    # ... and where they do not apply: inside a longer piece, or where the affixes are not cut off
+    ("xcan't can'tx don't-care can't/won't US$can't e.g.,can't dishes identified hes wed. (Im) its", "en"),
+    ("((can't)) 'can't' --can't can't-- can't... don't—it isn't: don't2 x²y ½can't can't\u00a0do", "en"),
 ])
 def test_hand_made_texts(text, lang):
     assert lemmas.words(text, lang) == spacy_words(text, lang)
+
+
+def test_spacy_cuts_the_pieces_where_the_rules_cannot_say(monkeypatch):
+    """Where a special case that cuts a word might apply elsewhere than where the affixes leave it (a spaCy whose
+    tokenizer works otherwise), the pieces that hold one are cut by spaCy itself: the same words."""
+    text = "(can't) “don't” cannot. dishes isn't, player's"
+    rules = lemmas._rules("en")
+    monkeypatch.setattr(lemmas, "_rules", lambda lang: rules._replace(exact=False))
+    lemmas._piece_words.cache_clear()
+    try:
+        assert lemmas.words(text, "en") == spacy_words(text, "en") == ["ca", "do", "can", "not", "dishes", "is",
+                                                                       "player"]
+    finally:
+        lemmas._piece_words.cache_clear()
 
 
 def test_every_text_of_the_kb(kb_db):
@@ -44,14 +66,35 @@ def test_decoded_dictionary_copy_has_the_shipped_entries(tmp_path, monkeypatch):
     from simplemma.strategies.dictionaries.dictionary_factory import _load_dictionary_from_disk
 
     monkeypatch.setattr(lemmas, "DECODED_DIR", tmp_path)
+    monkeypatch.setattr(lemmas, "RULES_DIR", tmp_path / "spacy")
     shipped = _load_dictionary_from_disk("it")
     without = lemmas._Dictionaries().get_dictionary("it")
     assert not list(tmp_path.iterdir()) and len(without) == len(shipped)
     written = lemmas.prepare(("it",))
-    assert [p.parent for p in written] == [tmp_path] and lemmas.prepare(("it",)) == []
+    assert [p.parent for p in written] == [tmp_path, tmp_path / "spacy"] and lemmas.prepare(("it",)) == []
     copied = lemmas._Dictionaries().get_dictionary("it")
     assert dict(copied._dict) == shipped
     written[0].write_bytes(b"not marshal data")
     assert len(lemmas._Dictionaries().get_dictionary("it")) == len(shipped)
     for word in ("magie", "giocatori", "lanciate", "creature"):
         assert lemmas.lemma(word, "it") == simplemma.lemmatize(word, lang="it").lower()
+
+
+def test_tokenizer_rules_file(tmp_path, monkeypatch):
+    """The rules :func:`words` needs, saved for the spaCy version, read back the same; with them, cutting English
+    text into words does not import spaCy."""
+    monkeypatch.setattr(lemmas, "RULES_DIR", tmp_path)
+    lemmas._rules.cache_clear()
+    try:
+        taken = lemmas._rules("en")   # no file: taken from spaCy and saved
+        assert [p.parent for p in tmp_path.iterdir()] == [tmp_path]
+        lemmas._rules.cache_clear()
+        assert lemmas._rules("en") == taken and "can't" in taken.cuts and taken.exact
+    finally:
+        lemmas._rules.cache_clear()
+    lemmas.prepare()   # what setup does
+    code = ("import sys; from kb import lemmas; "
+            "assert lemmas.words(\"(can't) player's\", 'en') == ['ca', 'player']; print('spacy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          cwd=Path(lemmas.__file__).parents[1])
+    assert done.stdout.split() == ["False"]
