@@ -10,16 +10,16 @@ import os
 import pickle
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ingest import numbers
 
 from ..cache import code_version, write_atomic
 from ..schema import insert_rows
-from .concepts import assign_concepts
+from .concepts import Concepts
 from .consecutive import Keys, align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
 from .crosslang import align_cross_language
@@ -92,10 +92,12 @@ class PairInput:
         return share < CONSECUTIVE_FROM
 
 
-def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=None) -> PairInput:
+def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=None,
+               terminology=load_terminology) -> PairInput:
     """The views of a pair; editions with one numbering scheme are cut to the parts both cover.
-    ``keys(edition)``: the identity keys of the views ``rules(edition)`` (:data:`Keys`), if the caller keeps them."""
-    terms = load_terminology(lang=specs[p.source].language)
+    ``keys(edition)``: the identity keys of the views ``rules(edition)`` (:data:`Keys`), if the caller keeps them;
+    ``terminology(lang=...)``: the terminology of a language (:func:`load_terminology`; the caller may keep it)."""
+    terms = terminology(lang=specs[p.source].language)
     if p.kind == "items":
         return PairInput(p, items_from_db(db, p.source, ("step", "example", "paragraph")),
                          _cited_subtree(db, p.source, p.target), terms)
@@ -338,7 +340,8 @@ def aligned(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
     planned = list(dict.fromkeys(pairs if pairs is not None else plan(list(specs.values()))))
     keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
     first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
-    inputs = {k: pair_input(db, first[k], specs, rules, identities) for k in keys}
+    terms = lru_cache(load_terminology)   # one table per language, not one per pair
+    inputs = {k: pair_input(db, first[k], specs, rules, identities, terms) for k in keys}
     deps = {k: companion_deps(k, keys, specs) for k in keys if inputs[k].full}
     for k in deps:   # the companions' views, loaded before any worker is forked
         for dep in deps[k]:
@@ -557,25 +560,52 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
     db["alignments"].create(ALIGNMENT_COLUMNS, pk="id", foreign_keys=[
         ("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"), ("source_item_id", "items", "id"),
         ("target_item_id", "items", "id")])
+    concepts = Concepts()
+    runs, counts = _write_alignments(db, aligned(db, pairs, workers=workers, cache_dir=cache_dir), concepts)
+    # the concepts are assigned in a thread while SQLite indexes the alignments (it lets go of the GIL meanwhile)
+    with ThreadPoolExecutor(1) as thread:
+        assigned = thread.submit(concepts.assign, anchor_ranks(specs))
+        for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"],
+                     ["source_edition", "target_edition"]):   # one pair's rows (the diffs stage reads each pair)
+            db["alignments"].create_index(cols)
+        concept_of = assigned.result()
+    _write_concepts(db, concept_of)
+    db["edition_pairs"].insert_all(({
+        "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
+        "methods": ", ".join(f"{m} {n}" for m, n in Counter(lk.method for lk in runs[p.source, p.target, p.kind])
+                             .most_common()),
+        "rows": len(runs[p.source, p.target, p.kind]),
+    } for p in dict.fromkeys(pairs)), pk=("source_edition", "target_edition", "kind"))
+    _create_views(db)
+    if progress:
+        progress(", ".join(f"{k}: {v}" for k, v in counts.items()))
+    return dict(counts)
+
+
+def _write_alignments(db, stream: Iterator[tuple[tuple[str, str, str], list[Alignment]]],
+                      concepts: Concepts) -> tuple[dict[tuple[str, str, str], list[Alignment]], Counter[str]]:
+    """Write each pair's ``alignments`` rows as ``stream`` yields it (while the workers align the next pairs)
+    and add its links to ``concepts``; the links of every pair and the row counts per pair."""
     runs: dict[tuple[str, str, str], list[Alignment]] = {}
 
-    def kept(stream: Iterator) -> Iterator:
+    def kept() -> Iterator[tuple[tuple[str, str, str], list[Alignment]]]:
         for k, links in stream:
             runs[k] = links
+            if k[2] in ("cross-edition", "cross-language"):
+                concepts.add(links, translations=k[2] == "cross-language")
             yield k, links
 
     counts: Counter[str] = Counter()
-    with db.conn:   # each pair's rows as soon as it and those before it are aligned (while the workers run)
+    with db.conn:
         db.conn.executemany(f"insert into alignments ({', '.join(ALIGNMENT_COLUMNS)}) "
-                            f"values ({', '.join('?' for _ in ALIGNMENT_COLUMNS)})",
-                            _alignment_rows(kept(aligned(db, pairs, workers=workers, cache_dir=cache_dir)), counts))
-    concept_of = assign_concepts(
-        [lk for (_, _, kind), links in runs.items() if kind == "cross-edition" for lk in links],
-        anchor_ranks(specs),
-        [lk for (_, _, kind), links in runs.items() if kind == "cross-language" for lk in links])
+                            f"values ({', '.join('?' for _ in ALIGNMENT_COLUMNS)})", _alignment_rows(kept(), counts))
+    return runs, counts
+
+
+def _write_concepts(db, concept_of: dict[str, str]) -> None:
+    """The ``concepts`` table and ``rules.concept_id``: every rule gets a concept (its own if it has no anchor)."""
     rule_ids = dict(db.conn.execute("select key, id from rules"))
-    # every rule gets a concept: anchors first, then singletons
-    anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))
+    anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))   # anchors first, then singletons
     for key in rule_ids:
         if key not in concept_of:
             concept_of[key] = key
@@ -591,9 +621,6 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
         "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
         "editions": ", ".join(sorted(members[anchor])),
     } for anchor, cid in concept_id.items()])
-    for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"],
-                 ["source_edition", "target_edition"]):   # one pair's rows (the diffs stage reads each pair)
-        db["alignments"].create_index(cols)
     if "concept_id" not in db["rules"].columns_dict:
         # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
         # (transform) and VACUUM the database, seconds with an archive of editions
@@ -605,16 +632,6 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
         db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
         db.conn.execute("drop table temp.rule_concept")
     db["rules"].create_index(["concept_id"], if_not_exists=True)
-    db["edition_pairs"].insert_all(({
-        "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
-        "methods": ", ".join(f"{m} {n}" for m, n in Counter(lk.method for lk in runs[p.source, p.target, p.kind])
-                             .most_common()),
-        "rows": len(runs[p.source, p.target, p.kind]),
-    } for p in dict.fromkeys(pairs)), pk=("source_edition", "target_edition", "kind"))
-    _create_views(db)
-    if progress:
-        progress(", ".join(f"{k}: {v}" for k, v in counts.items()))
-    return dict(counts)
 
 
 ALIGNMENT_COLUMNS = {
