@@ -328,13 +328,21 @@ def aligned(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
             views[edition] = views_from_db(db, edition)
         return views[edition]
 
-    # every distinct (level, title, text) as one int, each edition's computed once (most take part in two pairs)
+    # every distinct (level, title, text) as one int, each edition's computed once (most take part in two pairs);
+    # the views of consecutive editions share their fields, so most are found by them before any is normalised
     ids: dict[tuple, int] = {}
+    by_fields: dict[tuple, int] = {}
     idents: dict[str, list[int]] = {}
+
+    def identity(v: AlignRule) -> int:
+        n = by_fields[v.level, v.title, v.text] = ids.setdefault(v.identity, len(ids))
+        return n
 
     def identities(edition: str) -> list[int]:
         if edition not in idents:
-            idents[edition] = [ids.setdefault(v.identity, len(ids)) for v in rules(edition)]
+            get = by_fields.get
+            idents[edition] = [n if (n := get((v.level, v.title, v.text))) is not None else identity(v)
+                               for v in rules(edition)]
         return idents[edition]
 
     planned = list(dict.fromkeys(pairs if pairs is not None else plan(list(specs.values()))))
@@ -604,7 +612,7 @@ def _write_alignments(db, stream: Iterator[tuple[tuple[str, str, str], list[Alig
 
 def _write_concepts(db, concept_of: dict[str, str]) -> None:
     """The ``concepts`` table and ``rules.concept_id``: every rule gets a concept (its own if it has no anchor)."""
-    rule_ids = dict(db.conn.execute("select key, id from rules"))
+    rule_ids = dict(db.conn.execute("select key, id from rules order by id"))
     anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))   # anchors first, then singletons
     for key in rule_ids:
         if key not in concept_of:
@@ -625,10 +633,10 @@ def _write_concepts(db, concept_of: dict[str, str]) -> None:
         # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
         # (transform) and VACUUM the database, seconds with an archive of editions
         db.execute("alter table rules add column concept_id integer references concepts(id)")
-    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule
+    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule; the ids as one JSON array
         db.conn.execute("create temp table rule_concept (id integer primary key, concept_id integer)")
-        db.conn.executemany("insert into rule_concept values (?, ?)",
-                            sorted((rid, concept_id[concept_of[k]]) for k, rid in rule_ids.items()))
+        db.conn.execute("insert into rule_concept select value ->> 0, value ->> 1 from json_each(?)",
+                        [json.dumps([(rid, concept_id[concept_of[k]]) for k, rid in rule_ids.items()])])
         db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
         db.conn.execute("drop table temp.rule_concept")
     db["rules"].create_index(["concept_id"], if_not_exists=True)
