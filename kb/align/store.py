@@ -396,8 +396,8 @@ def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, worke
     try:
         while done < len(keys):
             for k in [k for k in todo if run.ready(k)]:
-                if parallel and len(run.running) >= workers:
-                    break
+                if parallel and len(run.running) >= 2 * workers:   # a job queued for each worker: none waits
+                    break                                          # while the caller stores a pair
                 todo.remove(k)
                 run.start(k, views if parallel else None, workers)
             while done < len(keys) and keys[done] in run.results:
@@ -633,10 +633,10 @@ def _write_concepts(db, concept_of: dict[str, str]) -> None:
         # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
         # (transform) and VACUUM the database, seconds with an archive of editions
         db.execute("alter table rules add column concept_id integer references concepts(id)")
-    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule; the ids as one JSON array
+    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule; the ids as one JSON object
         db.conn.execute("create temp table rule_concept (id integer primary key, concept_id integer)")
-        db.conn.execute("insert into rule_concept select value ->> 0, value ->> 1 from json_each(?)",
-                        [json.dumps([(rid, concept_id[concept_of[k]]) for k, rid in rule_ids.items()])])
+        db.conn.execute("insert into rule_concept select cast(key as integer), value from json_each(?)",
+                        [json.dumps({rid: concept_id[concept_of[k]] for k, rid in rule_ids.items()})])
         db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
         db.conn.execute("drop table temp.rule_concept")
     db["rules"].create_index(["concept_id"], if_not_exists=True)
