@@ -576,8 +576,9 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
         for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"],
                      ["source_edition", "target_edition"]):   # one pair's rows (the diffs stage reads each pair)
             db["alignments"].create_index(cols)
+        rule_ids = dict(db.conn.execute("select key, id from rules order by id"))
         concept_of = assigned.result()
-    _write_concepts(db, concept_of)
+    _write_concepts(db, concept_of, rule_ids)
     db["edition_pairs"].insert_all(({
         "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
         "methods": ", ".join(f"{m} {n}" for m, n in Counter(lk.method for lk in runs[p.source, p.target, p.kind])
@@ -610,9 +611,9 @@ def _write_alignments(db, stream: Iterator[tuple[tuple[str, str, str], list[Alig
     return runs, counts
 
 
-def _write_concepts(db, concept_of: dict[str, str]) -> None:
-    """The ``concepts`` table and ``rules.concept_id``: every rule gets a concept (its own if it has no anchor)."""
-    rule_ids = dict(db.conn.execute("select key, id from rules order by id"))
+def _write_concepts(db, concept_of: dict[str, str], rule_ids: dict[str, int]) -> None:
+    """The ``concepts`` table and ``rules.concept_id`` (``rule_ids``: key -> id of every rule, in id order):
+    every rule gets a concept (its own if it has no anchor)."""
     anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))   # anchors first, then singletons
     for key in rule_ids:
         if key not in concept_of:
