@@ -1,8 +1,7 @@
 """Concepts: aligned versions of a rule share one stable identity, whatever their numbers."""
 from __future__ import annotations
 
-from collections import defaultdict
-from itertools import chain
+from collections.abc import Iterable
 
 from .views import Alignment
 
@@ -10,12 +9,14 @@ from .views import Alignment
 class _Groups:
     """Union-find over rule keys (kept in the order they are first seen)."""
 
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
+    def __init__(self, keys: Iterable[str] = ()) -> None:
+        self.parent: dict[str, str] = {k: k for k in keys}
 
     def find(self, x: str) -> str:
         parent = self.parent
         root = parent.setdefault(x, x)
+        if parent[root] == root:   # most keys are a root or point at one
+            return root
         while parent[root] != root:
             root = parent[root]
         while x != root:   # the path walked now points at the root
@@ -28,15 +29,75 @@ class _Groups:
             self.parent[ra] = rb  # the target side stays the root
 
 
-def _best_per_source(links: list[Alignment]) -> dict[str, Alignment]:
-    best: dict[str, Alignment] = {}
-    for link in links:
-        if link.source.kind != "rule" or link.target is None or link.target.kind != "rule":
-            continue
-        cur = best.get(link.source.key)
-        if cur is None or link.score > cur.score:
-            best[link.source.key] = link
-    return best
+class Concepts:
+    """What :func:`assign_concepts` reads of the links, gathered one list at a time (a build adds each
+    pair's links as soon as it is aligned): the rules in the order they are first seen, their editions,
+    and the best link of each source rule."""
+
+    def __init__(self) -> None:
+        self._editions: dict[str, str] = {}              # rule key -> edition, in the order first seen
+        self._translated: dict[str, str] = {}            # the same for the translations
+        self._best: dict[str, Alignment] = {}            # source rule key -> its best edition link
+        self._best_translation: dict[str, Alignment] = {}
+
+    def add(self, links: Iterable[Alignment], translations: bool = False) -> None:
+        """Links across editions, or across languages (``translations``)."""
+        editions = self._translated if translations else self._editions
+        best = self._best_translation if translations else self._best
+        for link in links:
+            s, t = link.source, link.target
+            if s.kind != "rule":
+                if t is not None and t.kind == "rule":
+                    editions[t.key] = t.edition
+                continue
+            editions[s.key] = s.edition
+            if t is None or t.kind != "rule":
+                continue
+            editions[t.key] = t.edition
+            cur = best.get(s.key)
+            if cur is None or link.score > cur.score:
+                best[s.key] = link
+
+    def assign(self, anchor_rank: dict[str, int] | None = None) -> dict[str, str]:
+        """Concept anchor key for every rule key of the links added (see :func:`assign_concepts`)."""
+        rank = anchor_rank or {}
+        # edition links first, in the order seen; the last sighting names the edition
+        edition_of = self._editions | self._translated
+        groups = _Groups(edition_of)
+        for link in self._best_translation.values():
+            assert link.target is not None
+            groups.union(link.source.key, link.target.key)
+        find, parent = groups.find, groups.parent
+        strongest: dict[str, Alignment] = {}
+        for key, link in self._best.items():
+            root = parent[key]
+            if root != key:
+                root = find(key)
+            cur = strongest.get(root)
+            if cur is None or link.score > cur.score:
+                strongest[root] = link
+        for link in strongest.values():   # groups.union, inlined: one call per rule of the KB
+            assert link.target is not None
+            a, b = link.source.key, link.target.key
+            ra, rb = parent[a], parent[b]
+            if parent[ra] != ra:
+                ra = find(a)
+            if parent[rb] != rb:
+                rb = find(b)
+            if ra != rb:
+                parent[ra] = rb
+        keys = list(parent)
+        roots = [parent[k] if parent[parent[k]] == parent[k] else find(k) for k in keys]
+        # the anchor of each root: the member of the edition ranked first, the first seen among equals
+        anchors: dict[str, tuple[int, str]] = {}
+        for key, root in zip(keys, roots):
+            r = rank.get(edition_of[key])
+            if r is not None:
+                first = anchors.get(root)
+                if first is None or r < first[0]:
+                    anchors[root] = (r, key)
+        anchor = {root: key for root, (_, key) in anchors.items()}
+        return {key: anchor.get(root, root) for key, root in zip(keys, roots)}
 
 
 def assign_concepts(links: list[Alignment], anchor_rank: dict[str, int] | None = None,
@@ -51,34 +112,7 @@ def assign_concepts(links: list[Alignment], anchor_rank: dict[str, int] | None =
     member of the edition ranked first in ``anchor_rank`` (edition -> rank, lower first), else its
     root (the last target of its chain).
     """
-    rank = anchor_rank or {}
-    groups = _Groups()
-    edition_of: dict[str, str] = {}
-    seen = groups.parent
-    for link in chain(links, translations or ()):
-        for v in (link.source, link.target):
-            if v is not None and v.kind == "rule":
-                seen.setdefault(v.key, v.key)
-                edition_of[v.key] = v.edition
-    for link in _best_per_source(translations or []).values():
-        assert link.target is not None
-        groups.union(link.source.key, link.target.key)
-    strongest: dict[str, Alignment] = {}
-    for link in _best_per_source(links).values():
-        root = groups.find(link.source.key)
-        cur = strongest.get(root)
-        if cur is None or link.score > cur.score:
-            strongest[root] = link
-    for link in strongest.values():
-        assert link.target is not None
-        groups.union(link.source.key, link.target.key)
-    members: dict[str, list[str]] = defaultdict(list)
-    for key in groups.parent:
-        members[groups.find(key)].append(key)
-    out = {}
-    for root, keys in members.items():
-        ranked = sorted((rank[edition_of[k]], i, k) for i, k in enumerate(keys) if edition_of.get(k) in rank)
-        anchor = ranked[0][2] if ranked else root
-        for k in keys:
-            out[k] = anchor
-    return out
+    concepts = Concepts()
+    concepts.add(links)
+    concepts.add(translations or (), translations=True)
+    return concepts.assign(anchor_rank)

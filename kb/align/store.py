@@ -10,16 +10,16 @@ import os
 import pickle
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from ingest import numbers
 
 from ..cache import code_version, write_atomic
 from ..schema import insert_rows
-from .concepts import assign_concepts
+from .concepts import Concepts
 from .consecutive import Keys, align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
 from .crosslang import align_cross_language
@@ -92,10 +92,12 @@ class PairInput:
         return share < CONSECUTIVE_FROM
 
 
-def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=None) -> PairInput:
+def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=None,
+               terminology=load_terminology) -> PairInput:
     """The views of a pair; editions with one numbering scheme are cut to the parts both cover.
-    ``keys(edition)``: the identity keys of the views ``rules(edition)`` (:data:`Keys`), if the caller keeps them."""
-    terms = load_terminology(lang=specs[p.source].language)
+    ``keys(edition)``: the identity keys of the views ``rules(edition)`` (:data:`Keys`), if the caller keeps them;
+    ``terminology(lang=...)``: the terminology of a language (:func:`load_terminology`; the caller may keep it)."""
+    terms = terminology(lang=specs[p.source].language)
     if p.kind == "items":
         return PairInput(p, items_from_db(db, p.source, ("step", "example", "paragraph")),
                          _cited_subtree(db, p.source, p.target), terms)
@@ -302,14 +304,21 @@ def _code_version() -> str:
 
 def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,
             cache_dir: Path | None = None) -> dict[tuple[str, str, str], list[Alignment]]:
-    """Compute the alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind).
+    """Compute the alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind)
+    in plan order (see :func:`aligned`)."""
+    return dict(aligned(db, pairs, workers, cache_dir))
+
+
+def aligned(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,
+            cache_dir: Path | None = None) -> Iterator[tuple[tuple[str, str, str], list[Alignment]]]:
+    """The alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind), in plan
+    order, each as soon as it and the pairs before it are done (the caller stores them while workers run).
 
     A full cross-edition pair takes its companion (the same pair in another language) from the
     translation pairs of its two editions, so it waits for those (:func:`companion_deps`); every
     other pair is independent.  With ``workers`` > 1 (default: the CPUs, at most 2) and enough work,
-    the pairs run in forked processes as soon as what they wait for is done, the pairs that others
-    wait for and the largest first (:func:`_schedule`).  With a ``cache_dir``, pairs whose inputs did
-    not change since an earlier build come from the cache.
+    the pairs run in forked processes as soon as what they wait for is done (:func:`_schedule`).
+    With a ``cache_dir``, pairs whose inputs did not change since an earlier build come from the cache.
     """
     specs = {e.id: e for e in edition_specs(db)}
     views: dict[str, list[AlignRule]] = {}
@@ -319,30 +328,37 @@ def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
             views[edition] = views_from_db(db, edition)
         return views[edition]
 
-    # every distinct (level, title, text) as one int, each edition's computed once (most take part in two pairs)
+    # every distinct (level, title, text) as one int, each edition's computed once (most take part in two pairs);
+    # the views of consecutive editions share their fields, so most are found by them before any is normalised
     ids: dict[tuple, int] = {}
+    by_fields: dict[tuple, int] = {}
     idents: dict[str, list[int]] = {}
+
+    def identity(v: AlignRule) -> int:
+        n = by_fields[v.level, v.title, v.text] = ids.setdefault(v.identity, len(ids))
+        return n
 
     def identities(edition: str) -> list[int]:
         if edition not in idents:
-            idents[edition] = [ids.setdefault(v.identity, len(ids)) for v in rules(edition)]
+            get = by_fields.get
+            idents[edition] = [n if (n := get((v.level, v.title, v.text))) is not None else identity(v)
+                               for v in rules(edition)]
         return idents[edition]
 
     planned = list(dict.fromkeys(pairs if pairs is not None else plan(list(specs.values()))))
     keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
     first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
-    inputs = {k: pair_input(db, first[k], specs, rules, identities) for k in keys}
+    terms = lru_cache(load_terminology)   # one table per language, not one per pair
+    inputs = {k: pair_input(db, first[k], specs, rules, identities, terms) for k in keys}
     deps = {k: companion_deps(k, keys, specs) for k in keys if inputs[k].full}
     for k in deps:   # the companions' views, loaded before any worker is forked
         for dep in deps[k]:
             rules(dep[0]), rules(dep[1])
     cache = AlignmentCache(cache_dir)
     workers = workers or min(2, os.cpu_count() or 1)
-    results: dict[tuple[str, str, str], list[Alignment]] = {}
-    _schedule(keys, inputs, deps, cache, workers, specs, rules, views, results)
+    yield from _schedule(keys, inputs, deps, cache, workers, specs, rules, views)
     if cache_dir is not None:
         cache.prune()
-    return {k: results[k] for k in keys}
 
 
 def companion_deps(k: tuple[str, str, str], keys: list, specs: dict[str, EditionSpec]) -> list[tuple[str, str, str]]:
@@ -362,59 +378,96 @@ def companion_deps(k: tuple[str, str, str], keys: list, specs: dict[str, Edition
 
 
 def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, workers: int, specs: dict, rules,
-              views: dict, results: dict) -> None:
-    """Align ``keys`` into ``results``: cached ones from the cache, the rest in priority order (the pairs
-    a full pair waits for, then the full pairs, then the rest; the largest first), in forked workers
-    when worth it.  A full pair's companion comes from the results of its :func:`companion_deps` only,
-    so the outcome does not depend on the order."""
+              views: dict) -> Iterator[tuple[tuple[str, str, str], list[Alignment]]]:
+    """Align ``keys`` and yield them in their order as soon as a key and those before it are done.
+
+    Cached pairs come from the cache; the rest run in priority order (the pairs a full pair waits for,
+    then the full pairs, the largest first; then the rest in plan order, so that the front of the plan
+    is done early), in forked workers when worth it.  While the workers run, this process looks up
+    the cache of the pairs to come and the caller stores what is done.  A full pair's companion comes
+    from the results of its :func:`companion_deps` only, so the outcome does not depend on the order."""
+    run = _Run(inputs, deps, cache, specs, rules)
     waited = {d for ds in deps.values() for d in ds}
-    order = sorted(keys, key=lambda k: (0 if k in waited else 1 if k in deps else 2, -inputs[k].cost, k))
-    hashes: dict = {}
-    for k in order:
-        if k not in deps:
-            hashes[k] = cache.key(inputs[k])
-            got = cache.get(hashes[k], inputs[k])
-            if got is not None:
-                results[k] = got
-    todo = [k for k in order if k not in results]
+    position = {k: n for n, k in enumerate(keys)}
+    todo = sorted(keys, key=lambda k: (0 if k in waited else 1 if k in deps else 2,
+                                       -inputs[k].cost if k in waited or k in deps else position[k], k))
     parallel = workers > 1 and len(todo) > 1 and sum(inputs[k].cost for k in todo) > PARALLEL_COST
-    pool = None
-    running: dict = {}
+    done = 0
     try:
-        while todo or running:
-            for k in [k for k in todo if all(d in results for d in deps.get(k, ()))]:
-                if parallel and len(running) >= workers:
-                    break
+        while done < len(keys):
+            for k in [k for k in todo if run.ready(k)]:
+                if parallel and len(run.running) >= 2 * workers:   # a job queued for each worker: none waits
+                    break                                          # while the caller stores a pair
                 todo.remove(k)
-                inp = inputs[k]
-                if k in deps:
-                    inp.companion = companion_for(inp, translations({d: results[d] for d in deps[k]}), specs, rules)
-                    hashes[k] = cache.key(inp)
-                    got = cache.get(hashes[k], inp)
-                    if got is not None:
-                        results[k] = got
-                        continue
-                if not parallel:
-                    results[k] = align_input(inp)
-                    cache.put(hashes[k], results[k])
-                    continue
-                if pool is None:
-                    # forked workers inherit the inputs and the views (the companions' editions are loaded)
-                    _SHARED.update(jobs=inputs, views=views)
-                    # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
-                    gc.freeze()
-                    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-                c = inp.companion
-                payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
-                running[pool.submit(_run_job, k, payload, cache.entry(hashes[k]))] = k
-            if running:
-                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
-                for f in sorted(finished, key=lambda f: running[f]):
-                    k = running.pop(f)
-                    results[k] = _at(f.result(), inputs[k])
+                run.start(k, views if parallel else None, workers)
+            while done < len(keys) and keys[done] in run.results:
+                yield keys[done], run.results[keys[done]]
+                done += 1
+            if run.running:
+                # while the workers run: the cache of the next pairs (a hit needs no worker)
+                later = next((k for k in todo if k not in run.hashes and run.ready(k)), None)
+                if later is not None:
+                    run.look_up(later)
+                run.collect(block=later is None)
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        run.close()
+
+
+class _Run:
+    """The pairs being aligned: results, cache keys and the forked workers (started with the first job)."""
+
+    def __init__(self, inputs: dict, deps: dict, cache: AlignmentCache, specs: dict, rules):
+        self.inputs, self.deps, self.cache, self.specs, self.rules = inputs, deps, cache, specs, rules
+        self.results: dict = {}
+        self.hashes: dict = {}
+        self.running: dict = {}
+        self.pool: ProcessPoolExecutor | None = None
+
+    def ready(self, k) -> bool:
+        return all(d in self.results for d in self.deps.get(k, ()))
+
+    def look_up(self, k) -> None:
+        """The cache key of ``k`` (its companion first, if a full pair), and its result if cached."""
+        inp = self.inputs[k]
+        if k in self.deps:
+            inp.companion = companion_for(inp, translations({d: self.results[d] for d in self.deps[k]}), self.specs,
+                                          self.rules)
+        self.hashes[k] = self.cache.key(inp)
+        got = self.cache.get(self.hashes[k], inp)
+        if got is not None:
+            self.results[k] = got
+
+    def start(self, k, views: dict | None, workers: int) -> None:
+        """Align ``k`` (unless cached): here without ``views``, else in a worker that inherits them."""
+        if k not in self.hashes:
+            self.look_up(k)
+        if k in self.results:
+            return
+        inp = self.inputs[k]
+        if views is None:
+            self.results[k] = align_input(inp)
+            self.cache.put(self.hashes[k], self.results[k])
+            return
+        if self.pool is None:
+            # forked workers inherit the inputs and the views (the companions' editions are loaded)
+            _SHARED.update(jobs=self.inputs, views=views)
+            # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
+            gc.freeze()
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        c = inp.companion
+        payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
+        self.running[self.pool.submit(_run_job, k, payload, self.cache.entry(self.hashes[k]))] = k
+
+    def collect(self, block: bool) -> None:
+        """The results of the workers that are done (waiting for one if ``block``)."""
+        finished, _ = wait(list(self.running), timeout=None if block else 0, return_when=FIRST_COMPLETED)
+        for f in sorted(finished, key=lambda f: self.running[f]):
+            k = self.running.pop(f)
+            self.results[k] = _at(f.result(), self.inputs[k])
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
             gc.unfreeze()
         _SHARED.clear()
 
@@ -507,55 +560,25 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
 def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[str, int]:
     specs = edition_specs(db)
     pairs = plan(specs)
-    runs = run_all(db, pairs, workers=workers, cache_dir=cache_dir)
     for name in ("alignments", "concepts", "edition_pairs"):
         if name in db.table_names():
             db[name].drop()
-    concept_of = assign_concepts(
-        [lk for (_, _, kind), links in runs.items() if kind == "cross-edition" for lk in links],
-        anchor_ranks(specs),
-        [lk for (_, _, kind), links in runs.items() if kind == "cross-language" for lk in links])
-    rule_ids = dict(db.conn.execute("select key, id from rules"))
-    # every rule gets a concept: anchors first, then singletons
-    anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))
-    for key in rule_ids:
-        if key not in concept_of:
-            concept_of[key] = key
-            anchors.append(key)
-    concept_id = {anchor: n for n, anchor in enumerate(dict.fromkeys(anchors), 1)}
-    info = {row[0]: dict(zip(("id", "edition_id", "number", "title", "text"), row)) for row in db.conn.execute(
-        "select id, edition_id, number, title, text from rules where id in (select value from json_each(?))",
-        [json.dumps(sorted({rule_ids[a] for a in concept_id}))])}
-    members: dict[str, set] = defaultdict(set)
-    for key, anchor in concept_of.items():
-        members[anchor].add(key.split("/")[0])
     db["concepts"].create({"id": int, "label": str, "anchor_rule_id": int, "editions": str}, pk="id",
                           foreign_keys=[("anchor_rule_id", "rules", "id")])
-    insert_rows(db, "concepts", [{
-        "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
-        "editions": ", ".join(sorted(members[anchor])),
-    } for anchor, cid in concept_id.items()])
     db["alignments"].create(ALIGNMENT_COLUMNS, pk="id", foreign_keys=[
         ("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"), ("source_item_id", "items", "id"),
         ("target_item_id", "items", "id")])
-    counts: Counter[str] = Counter()
-    with db.conn:
-        db.conn.executemany(f"insert into alignments ({', '.join(ALIGNMENT_COLUMNS)}) "
-                            f"values ({', '.join('?' for _ in ALIGNMENT_COLUMNS)})", _alignment_rows(runs, counts))
-    for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"],
-                 ["source_edition", "target_edition"]):   # one pair's rows (the diffs stage reads each pair)
-        db["alignments"].create_index(cols)
-    if "concept_id" not in db["rules"].columns_dict:
-        # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
-        # (transform) and VACUUM the database, seconds with an archive of editions
-        db.execute("alter table rules add column concept_id integer references concepts(id)")
-    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule
-        db.conn.execute("create temp table rule_concept (id integer primary key, concept_id integer)")
-        db.conn.executemany("insert into rule_concept values (?, ?)",
-                            sorted((rid, concept_id[concept_of[k]]) for k, rid in rule_ids.items()))
-        db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
-        db.conn.execute("drop table temp.rule_concept")
-    db["rules"].create_index(["concept_id"], if_not_exists=True)
+    concepts = Concepts()
+    runs, counts = _write_alignments(db, aligned(db, pairs, workers=workers, cache_dir=cache_dir), concepts)
+    # the concepts are assigned in a thread while SQLite indexes the alignments (it lets go of the GIL meanwhile)
+    with ThreadPoolExecutor(1) as thread:
+        assigned = thread.submit(concepts.assign, anchor_ranks(specs))
+        for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"],
+                     ["source_edition", "target_edition"]):   # one pair's rows (the diffs stage reads each pair)
+            db["alignments"].create_index(cols)
+        rule_ids = dict(db.conn.execute("select key, id from rules order by id"))
+        concept_of = assigned.result()
+    _write_concepts(db, concept_of, rule_ids)
     db["edition_pairs"].insert_all(({
         "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
         "methods": ", ".join(f"{m} {n}" for m, n in Counter(lk.method for lk in runs[p.source, p.target, p.kind])
@@ -568,6 +591,58 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
     return dict(counts)
 
 
+def _write_alignments(db, stream: Iterator[tuple[tuple[str, str, str], list[Alignment]]],
+                      concepts: Concepts) -> tuple[dict[tuple[str, str, str], list[Alignment]], Counter[str]]:
+    """Write each pair's ``alignments`` rows as ``stream`` yields it (while the workers align the next pairs)
+    and add its links to ``concepts``; the links of every pair and the row counts per pair."""
+    runs: dict[tuple[str, str, str], list[Alignment]] = {}
+
+    def kept() -> Iterator[tuple[tuple[str, str, str], list[Alignment]]]:
+        for k, links in stream:
+            runs[k] = links
+            if k[2] in ("cross-edition", "cross-language"):
+                concepts.add(links, translations=k[2] == "cross-language")
+            yield k, links
+
+    counts: Counter[str] = Counter()
+    with db.conn:
+        db.conn.executemany(f"insert into alignments ({', '.join(ALIGNMENT_COLUMNS)}) "
+                            f"values ({', '.join('?' for _ in ALIGNMENT_COLUMNS)})", _alignment_rows(kept(), counts))
+    return runs, counts
+
+
+def _write_concepts(db, concept_of: dict[str, str], rule_ids: dict[str, int]) -> None:
+    """The ``concepts`` table and ``rules.concept_id`` (``rule_ids``: key -> id of every rule, in id order):
+    every rule gets a concept (its own if it has no anchor)."""
+    anchors = sorted(set(concept_of.values()), key=lambda k: rule_ids.get(k, 0))   # anchors first, then singletons
+    for key in rule_ids:
+        if key not in concept_of:
+            concept_of[key] = key
+            anchors.append(key)
+    concept_id = {anchor: n for n, anchor in enumerate(dict.fromkeys(anchors), 1)}
+    info = {row[0]: dict(zip(("id", "edition_id", "number", "title", "text"), row)) for row in db.conn.execute(
+        "select id, edition_id, number, title, text from rules where id in (select value from json_each(?))",
+        [json.dumps(sorted({rule_ids[a] for a in concept_id}))])}
+    members: dict[str, set] = defaultdict(set)
+    for key, anchor in concept_of.items():
+        members[anchor].add(key.split("/")[0])
+    insert_rows(db, "concepts", [{
+        "id": cid, "label": _label(info[rule_ids[anchor]]), "anchor_rule_id": rule_ids[anchor],
+        "editions": ", ".join(sorted(members[anchor])),
+    } for anchor, cid in concept_id.items()])
+    if "concept_id" not in db["rules"].columns_dict:
+        # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
+        # (transform) and VACUUM the database, seconds with an archive of editions
+        db.execute("alter table rules add column concept_id integer references concepts(id)")
+    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule; the ids as one JSON object
+        db.conn.execute("create temp table rule_concept (id integer primary key, concept_id integer)")
+        db.conn.execute("insert into rule_concept select cast(key as integer), value from json_each(?)",
+                        [json.dumps({rid: concept_id[concept_of[k]] for k, rid in rule_ids.items()})])
+        db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
+        db.conn.execute("drop table temp.rule_concept")
+    db["rules"].create_index(["concept_id"], if_not_exists=True)
+
+
 ALIGNMENT_COLUMNS = {
     "id": int, "pair": str, "source_edition": str, "target_edition": str, "source_rule_id": int,
     "source_item_id": int, "target_rule_id": int, "target_item_id": int, "source_number": str,
@@ -575,13 +650,14 @@ ALIGNMENT_COLUMNS = {
 }
 
 
-def _alignment_rows(runs: dict, counts: Counter) -> Iterator[tuple]:
-    """The ``alignments`` rows (in :data:`ALIGNMENT_COLUMNS` order) of every pair's links; ``counts`` per pair."""
+def _alignment_rows(runs: Iterator[tuple[tuple[str, str, str], list[Alignment]]], counts: Counter) -> Iterator[tuple]:
+    """The ``alignments`` rows (in :data:`ALIGNMENT_COLUMNS` order) of every pair's links; ``counts`` per pair.
+    The caller keeps the links until the rows are written (the evidence's JSON is remembered by dict id)."""
     evidence: dict[tuple, str] = {}   # the same evidence recurs: most links of consecutive editions are alike
     # ... and share one dict (the links hold them all while this runs, so their ids stay theirs)
     by_dict: dict[int, str] = {}
     n = 0
-    for (src_ed, tgt_ed, _kind), links in runs.items():
+    for (src_ed, tgt_ed, _kind), links in runs:
         pair = f"{src_ed} → {tgt_ed}"
         if links:
             counts[pair] += len(links)

@@ -3,7 +3,9 @@ accuracy against the gold, and what store() writes into the KB."""
 from __future__ import annotations
 
 import csv
+import importlib
 import io
+import shutil
 
 import pytest
 import sqlite_utils
@@ -170,6 +172,32 @@ def test_store_tables(db):
     assert relations <= set(align.RELATIONS)
     for r in db.query("select evidence from alignments limit 50"):
         assert isinstance(__import__("json").loads(r["evidence"]), dict)
+
+
+def test_store_aligns_again_only_the_pairs_of_a_changed_edition(db, db_path, tmp_path, monkeypatch):
+    """store() on a copy of the session KB with its alignment cache: nothing is aligned and the same rows are
+    written; once a rule of it-wiki changes, the pairs of it-wiki, and only those, are aligned again."""
+    store_module = importlib.import_module("kb.align.store")
+    shutil.copy(db_path, tmp_path / "kb.db")
+    shutil.copytree(db_path.parent / "cache" / "alignments", tmp_path / "cache" / "alignments")
+    copy = sqlite_utils.Database(tmp_path / "kb.db")
+    aligned = []
+    real = store_module.align_input
+    monkeypatch.setattr(store_module, "align_input", lambda inp: aligned.append(inp.pair) or real(inp))
+
+    align.store(copy, cache_dir=tmp_path / "cache", workers=1)
+    assert aligned == []
+    for table in ("alignments", "concepts", "edition_pairs"):
+        assert list(copy.query(f"select * from {table} order by 1, 2, 3")) == \
+            list(db.query(f"select * from {table} order by 1, 2, 3"))
+    assert list(copy.query("select id, concept_id from rules order by id")) == \
+        list(db.query("select id, concept_id from rules order by id"))
+
+    copy.execute("update rules set text_norm = text_norm || ' (geändert)' where key = 'it-wiki/601.2c'")
+    copy.conn.commit()
+    align.store(copy, cache_dir=tmp_path / "cache", workers=1)
+    it_wiki = {(p.source, p.target, p.kind) for p in align.planned_pairs(copy) if "it-wiki" in (p.source, p.target)}
+    assert it_wiki and {(p.source, p.target, p.kind) for p in aligned} == it_wiki
 
 
 def test_one_concept_three_printed_numbers(db):
