@@ -11,7 +11,7 @@ from ingest import UnknownParser, get_parser
 
 from ..align.ondemand import between
 from ..terminology import Term
-from .classes import classify, refine_pairs
+from .classes import classify, refine_pairs, settled_pairs
 from .model import EditionInfo, Pair, Report, Rule
 from .terminology import TERMINOLOGY, load_terms, terminology_table
 from .tokens import seed_lemmas
@@ -170,7 +170,9 @@ def in_play_by_rule(conn, editions: tuple[str, ...]) -> dict[str, list[dict]]:
 
 
 def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: list[Rule], pairs: Iterable,
-                 terms: Sequence[Term] = (), tables: bool = True) -> Report:
+                 terms: Sequence[Term] = (), tables: bool = True, settle: bool = False) -> Report:
+    """``settle`` (the ``diffs`` stage, without ``tables``): the pairs of :func:`settled_pairs` are no groups,
+    the classification lists them apart (``Classification.settled``)."""
     cross = old_e.language != new_e.language
     pairs = [p if isinstance(p, Pair) else Pair(*p) for p in pairs]
     if cross:
@@ -179,8 +181,13 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
                                              new_covers=new_e.covers), True, [], [])
     terms = list(terms)
     seed_lemmas(new_e.language, ((r.full_text, r.lemmas) for r in old + new if r.lemmas))
-    cls = classify(old, new, refine_pairs(old, new, pairs, old_e, new_e, terms), old_covers=old_e.covers,
-                   new_covers=new_e.covers)
+    refined = refine_pairs(old, new, pairs, old_e, new_e, terms)
+    settled = settled_pairs(old, new, refined) if settle and old_e.scheme == new_e.scheme else []
+    if settled:
+        old_keys, new_keys = {o.key for o, _, _ in settled}, {n.key for _, n, _ in settled}
+        old, new = [r for r in old if r.key not in old_keys], [r for r in new if r.key not in new_keys]
+        refined = [p for p in refined if p.old not in old_keys and p.new not in new_keys]
+    cls = classify(old, new, refined, old_covers=old_e.covers, new_covers=new_e.covers, settled=settled)
     for g in cls.groups:
         if g.old and g.new:
             g.diff = group_diff(g, old_e, new_e, terms)

@@ -127,6 +127,8 @@ class Classification:
     targets: dict[str, list[Rule]]         # old key -> new rules
     sources: dict[str, list[Rule]]         # new key -> old rules
     pair_info: dict[tuple[str, str], Pair]
+    #: one-to-one pairs with the same words left out of the rest (``classify(settled=...)``): (old, new, pair)
+    settled: list[tuple[Rule, Rule, Pair]] = field(default_factory=list)
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Class -> {"old": n, "new": n}: rules per class on each side."""
