@@ -3,7 +3,7 @@
 the terminology."""
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import sqlite_utils
 
@@ -67,20 +67,32 @@ def rules_of(rows: list[tuple]) -> list[Rule]:
             for id_, key, ed, number, norm, text, text_norm, title, lemmas, level, chapter, section, seq in rows]
 
 
-def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
-    """Aligned pairs of two editions, oriented old → new (rows stored new → old are turned round)."""
+def load_pairs(conn, old_edition: str, new_edition: str, keys: Mapping[int, str] | None = None) -> list[Pair]:
+    """Aligned pairs of two editions, oriented old → new (rows stored new → old are turned round).
+
+    ``keys``: rule id -> key of the two editions' rules, when the caller has them (the alignment rows are then
+    read without joining the rules)."""
     if not _table_exists(conn, "alignments"):
         raise LookupError("the KB has no alignments table: build it with the alignment stage (`kb build`)")
-    sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
-           "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
-           "where a.source_edition = ? and a.target_edition = ? order by a.id")
-    rows = conn.execute(sql, (old_edition, new_edition)).fetchall()
+    rows = _alignment_rows(conn, old_edition, new_edition, keys)
     if rows:
         return [Pair(s, t, relation or "", score, method or "") for s, t, relation, score, method in rows]
     flip = {"split": "merged", "merged": "split"}
-    rows = conn.execute(sql, (new_edition, old_edition)).fetchall()
+    rows = _alignment_rows(conn, new_edition, old_edition, keys)
     return [Pair(t, s, flip.get(relation, relation or ""), score, method or "")
             for s, t, relation, score, method in rows]
+
+
+def _alignment_rows(conn, source: str, target: str, keys: Mapping[int, str] | None) -> list[tuple]:
+    """(source key, target key, relation, score, method) of the rule-to-rule alignment rows, in stored order."""
+    if keys is not None:
+        rows = conn.execute("select source_rule_id, target_rule_id, relation, score, method from alignments "
+                            "where source_edition = ? and target_edition = ? order by id", (source, target)).fetchall()
+        if all(s in keys and t in keys for s, t, _, _, _ in rows):
+            return [(keys[s], keys[t], relation, score, method) for s, t, relation, score, method in rows]
+    return conn.execute("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
+                        "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
+                        "where a.source_edition = ? and a.target_edition = ? order by a.id", (source, target)).fetchall()
 
 
 def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
@@ -139,9 +151,11 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
     return rep
 
 
-def stored_or_on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
-    """The aligned pairs of two editions: stored by the build, else composed or aligned now."""
-    return load_pairs(conn, old_edition, new_edition) or on_demand_pairs(conn, old_edition, new_edition)
+def stored_or_on_demand_pairs(conn, old_edition: str, new_edition: str, keys: Mapping[int, str] | None = None
+                              ) -> list[Pair]:
+    """The aligned pairs of two editions: stored by the build, else composed or aligned now (``keys``: see
+    :func:`load_pairs`)."""
+    return load_pairs(conn, old_edition, new_edition, keys) or on_demand_pairs(conn, old_edition, new_edition)
 
 
 def pair_terms(old_e: EditionInfo, new_e: EditionInfo) -> list[Term]:

@@ -194,15 +194,15 @@ def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _
     for ed in [e for e in loaded if e not in pair]:
         del loaded[ed]
     old, new = (_edition(conn, ed, loaded) for ed in pair)
-    pairs, terms = stored_or_on_demand_pairs(conn, *pair), pair_terms(old.info, new.info)
+    keys = {r[0]: r[1] for r in old.rows + new.rows}
+    pairs, terms = stored_or_on_demand_pairs(conn, *pair, keys), pair_terms(old.info, new.info)
     key = _pair_key(old, new, pairs, terms)
     path = cache / f"{key}.pickle" if cache is not None else None
     if path is not None and (rows := _cached(path, {r[1]: r[0] for r in old.rows + new.rows})) is not None:
         return key, rows
     rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False,
-                                     settle=True))
+                                  settle=True))
     if path is not None:
-        keys = {r[0]: r[1] for r in old.rows + new.rows}
         write_atomic(path, pickle.dumps([_swap(v, keys) for v in rows], protocol=pickle.HIGHEST_PROTOCOL))
     return key, rows
 
