@@ -317,6 +317,16 @@ def renumbering_map(cls: Classification) -> list[dict]:
 # --------------------------------------------------------------------------- completing splits and merges
 
 
+def _free(nb: Rule, level: str | None, linked: dict) -> bool:
+    """Can this neighbour complete a rule of this level (it has no counterpart, and a fitting level)?"""
+    return not linked.get(nb.key) and (nb.level == level or nb.level in ("rule", "subrule"))
+
+
+def _free_neighbour(seq: list[Rule], at: int, level: str | None, linked: dict) -> bool:
+    """Is the rule before or after ``seq[at]`` free (:func:`_free`)?  Else nothing completes it."""
+    return any(0 <= j < len(seq) and _free(seq[j], level, linked) for j in (at - 1, at + 1))
+
+
 def _completing_neighbours(keys, whole: Counter, first: Rule, seq: list[Rule], at: int, level: str | None,
                            linked: dict) -> list[tuple[Rule, Counter]]:
     """Neighbours of ``seq[at]`` (``first``) without a counterpart that, with it, cover ``whole``
@@ -329,7 +339,7 @@ def _completing_neighbours(keys, whole: Counter, first: Rule, seq: list[Rule], a
         j = at + step
         while 0 <= j < len(seq):
             nb = seq[j]
-            if linked.get(nb.key) or nb.level != level and nb.level not in ("rule", "subrule"):
+            if not _free(nb, level, linked):
                 break
             kn = keys(nb)
             if not kn or _cover(kn, whole) < NEIGHBOUR_FROM or _cover(whole, *parts, kn) <= _cover(whole, *parts):
@@ -384,16 +394,19 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
         o, m = oi[p.old], ni[p.new]
         if len(targets[o.key]) != 1 or len(sources[m.key]) != 1 or _same_text(o, m):
             continue
-        # split: new neighbours without a source complete the old rule
-        ko = keys(o, "old")
-        split = complete(ko, m, new, new_pos[m.key], m.level, "new", sources)
-        for nb, kn in split:
-            targets[o.key].append(nb.key)
-            sources[nb.key].append(o.key)
-            extra.append(Pair(o.key, nb.key, "split", round(_cover(kn, ko), 3), "diff-refine"))
-        if split:
-            continue
+        # split: new neighbours without a source complete the old rule (words only read when there is one)
+        if _free_neighbour(new, new_pos[m.key], m.level, sources):
+            ko = keys(o, "old")
+            split = complete(ko, m, new, new_pos[m.key], m.level, "new", sources)
+            for nb, kn in split:
+                targets[o.key].append(nb.key)
+                sources[nb.key].append(o.key)
+                extra.append(Pair(o.key, nb.key, "split", round(_cover(kn, ko), 3), "diff-refine"))
+            if split:
+                continue
         # merge: old neighbours without a counterpart are part of the new rule
+        if not _free_neighbour(old, old_pos[o.key], o.level, targets):
+            continue
         km = keys(m, "new")
         for nb, kn in complete(km, o, old, old_pos[o.key], o.level, "old", targets):
             targets[nb.key].append(m.key)

@@ -90,9 +90,10 @@ def _alignment_rows(conn, source: str, target: str, keys: Mapping[int, str] | No
                             "where source_edition = ? and target_edition = ? order by id", (source, target)).fetchall()
         if all(s in keys and t in keys for s, t, _, _, _ in rows):
             return [(keys[s], keys[t], relation, score, method) for s, t, relation, score, method in rows]
-    return conn.execute("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
-                        "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
-                        "where a.source_edition = ? and a.target_edition = ? order by a.id", (source, target)).fetchall()
+    sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
+           "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
+           "where a.source_edition = ? and a.target_edition = ? order by a.id")
+    return conn.execute(sql, (source, target)).fetchall()
 
 
 def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
