@@ -291,17 +291,17 @@ def settled_pairs(old: Sequence[Rule], new: Sequence[Rule], pairs: Sequence[Pair
     assumed): no refinement touches them and their class is :func:`place_class` alone.  Empty unless every
     pair names its rules by key (a number could name a rule of another pair)."""
     old_by_key, new_by_key = {r.key: r for r in old}, {r.key: r for r in new}
-    linked = [p for p in pairs if p.old is not None and p.new is not None]
-    if any(p.old not in old_by_key or p.new not in new_by_key for p in linked):
-        return []
-    n_old, n_new = Counter(p.old for p in linked), Counter(p.new for p in linked)
-    out = []
-    for p in linked:
-        if n_old[p.old] == 1 and n_new[p.new] == 1:
-            o, n = old_by_key[p.old], new_by_key[p.new]
-            if o.full_text == n.full_text and o.full_text.strip() and _same_text(o, n):
-                out.append((o, n, p))
-    return out
+    links = []
+    for p in pairs:
+        if p.old is None or p.new is None:
+            continue
+        o, n = old_by_key.get(p.old), new_by_key.get(p.new)
+        if o is None or n is None:
+            return []
+        links.append((o, n, p))
+    n_old, n_new = Counter(o.key for o, _, _ in links), Counter(n.key for _, n, _ in links)
+    return [(o, n, p) for o, n, p in links if n_old[o.key] == 1 and n_new[n.key] == 1
+            and o.full_text == n.full_text and o.full_text.strip() and _same_text(o, n)]
 
 
 def renumbering_map(cls: Classification) -> list[dict]:

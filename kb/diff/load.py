@@ -121,8 +121,11 @@ def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
     """EditionInfo pairs (old, new) with rule-to-rule alignment rows, older edition first."""
     if not _table_exists(conn, "alignments"):
         return []
-    rows = _rows(conn, "select distinct a.source_edition s, a.target_edition t from alignments a "
-                       "join rules r1 on r1.id = a.source_rule_id join rules r2 on r2.id = a.target_rule_id")
+    # each pair of editions once (from the index), kept when one of its rows links two rules
+    rows = _rows(conn, "select p.s, p.t from (select distinct source_edition s, target_edition t from alignments) p "
+                       "where exists (select 1 from alignments a join rules r1 on r1.id = a.source_rule_id "
+                       "join rules r2 on r2.id = a.target_rule_id where a.source_edition = p.s "
+                       "and a.target_edition = p.t)")
     dates = {r["id"]: str(r["date"] or "") for r in _rows(conn, "select id, date from editions")}
     out = []
     for r in rows:
