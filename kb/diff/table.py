@@ -198,7 +198,7 @@ def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _
     pairs, terms = stored_or_on_demand_pairs(conn, *pair, keys), pair_terms(old.info, new.info)
     key = _pair_key(old, new, pairs, terms)
     path = cache / f"{key}.pickle" if cache is not None else None
-    if path is not None and (rows := _cached(path, {r[1]: r[0] for r in old.rows + new.rows})) is not None:
+    if path is not None and (rows := _cached(path, keys)) is not None:
         return key, rows
     rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False,
                                   settle=True))
@@ -212,11 +212,14 @@ def _swap(values: tuple, mapping: dict) -> tuple:
     return (mapping.get(values[0]), mapping.get(values[1])) + values[2:]
 
 
-def _cached(path: Path, ids: dict[str, int]) -> list[tuple] | None:
+def _cached(path: Path, keys: dict[int, str]) -> list[tuple] | None:
+    """A pair's rows from its cache file (``keys``: rule id -> key), or None."""
     try:
-        return [_swap(v, ids) for v in pickle.loads(path.read_bytes())]
+        stored = pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError):
         return None
+    ids = {key: id_ for id_, key in keys.items()}
+    return [_swap(v, ids) for v in stored]
 
 
 def _pair_job(job: tuple[tuple[str, str], Path | None]) -> tuple[str, list[tuple]]:
