@@ -107,17 +107,20 @@ def _linked(old: list[Rule], new: list[Rule], pairs: Iterable[Pair | tuple]
 
 def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tuple], *,
              cross_language: bool = False, old_covers: Sequence[str] = (),
-             new_covers: Sequence[str] = ()) -> Classification:
+             new_covers: Sequence[str] = (), settled: Sequence[tuple[Rule, Rule, Pair]] = ()) -> Classification:
     """Change classes of every rule of two editions from their aligned pairs (see the module doc).
 
     ``pairs`` are :class:`Pair` or plain tuples ``(old, new, relation, score)``; rules are named by
     key or normalised number.  Unknown names raise ``KeyError`` (a pair must point at real rules).
     ``old_covers``/``new_covers`` are the editions' coverages (number prefixes, empty: the whole
     rules): a rule without counterpart in a part the other edition does not cover is ``outside``.
+    ``settled``: pairs of :func:`settled_pairs` left out of ``old``, ``new`` and ``pairs`` (and of the
+    result): they count for the expected places, :func:`place_class` gives their classes.
     """
     old, new = list(old), list(new)
     targets, sources, info = _linked(old, new, pairs)
-    section_map, chapter_map = _place_maps(old, targets)
+    section_map, chapter_map = _place_maps([(o, n) for o in old for n in targets.get(o.key, [])]
+                                           + [(o, n) for o, n, _ in settled])
     old_class: dict[str, str] = {}
     new_class: dict[str, str] = {}
     groups: list[Group] = []
@@ -130,8 +133,8 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
         return (min(scores) if scores else None), ",".join(rels), ",".join(methods)
 
     cluster_changed = None if cross_language else True     # a split or merge rewrites the words
-    kept_sections = {r.section for r in old if targets.get(r.key)}
-    kept_chapters = {r.chapter for r in old if targets.get(r.key)}
+    kept = [r for r in old if targets.get(r.key)] + [o for o, _, _ in settled]
+    kept_sections, kept_chapters = {r.section for r in kept}, {r.chapter for r in kept}
     for o in old:
         ts = targets.get(o.key, [])
         if not ts:
@@ -171,7 +174,7 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
             groups.append(Group("merged", list(ss), [n], *agg(ss, [n]), text_changed=cluster_changed))
     groups.sort(key=lambda g: g.sort_key)
     return Classification(old, new, groups, old_class, new_class, section_map, chapter_map,
-                          dict(targets), dict(sources), info)
+                          dict(targets), dict(sources), info, list(settled))
 
 
 def _old_covered(o: Rule, covers: Sequence[str], section_map: dict, chapter_map: dict) -> bool:
@@ -205,23 +208,23 @@ def _removed_note(o: Rule, kept_sections: set, kept_chapters: set) -> str:
     return ""
 
 
-def _place_maps(old: list[Rule], targets: dict[str, list[Rule]]) -> tuple[dict, dict]:
-    """Expected new sections of every old section, expected new chapters of every old chapter."""
+def _place_maps(links: list[tuple[Rule, Rule]]) -> tuple[dict, dict]:
+    """Expected new sections of every old section, expected new chapters of every old chapter, from the
+    (old rule, new rule) links."""
     sec_votes: dict[int, Counter] = defaultdict(Counter)
     chap_votes: dict[int, Counter] = defaultdict(Counter)
     sec_heading: dict[int, set] = defaultdict(set)
     chap_heading: dict[int, set] = defaultdict(set)
-    for o in old:
-        for n in targets.get(o.key, []):
-            if o.level == "section" and o.section is not None:
-                if n.section is not None:
-                    sec_heading[o.section].add(n.section)
-            elif o.level in ("rule", "subrule") and o.section is not None and n.section is not None:
-                sec_votes[o.section][n.section] += 1
-            if o.level == "chapter" and o.chapter is not None and n.chapter is not None:
-                chap_heading[o.chapter].add(n.chapter)
-            elif o.chapter is not None and n.chapter is not None:
-                chap_votes[o.chapter][n.chapter] += 1
+    for o, n in links:
+        if o.level == "section" and o.section is not None:
+            if n.section is not None:
+                sec_heading[o.section].add(n.section)
+        elif o.level in ("rule", "subrule") and o.section is not None and n.section is not None:
+            sec_votes[o.section][n.section] += 1
+        if o.level == "chapter" and o.chapter is not None and n.chapter is not None:
+            chap_heading[o.chapter].add(n.chapter)
+        elif o.chapter is not None and n.chapter is not None:
+            chap_votes[o.chapter][n.chapter] += 1
 
     def combine(votes, heading) -> dict[int, list[int]]:
         out = {}
@@ -265,17 +268,40 @@ def _one_to_one(o: Rule, n: Rule, section_map, chapter_map, cross_language: bool
         changed = "reworded" in relation.split(",")
     else:
         changed = not _same_text(o, n)
+    cls, note, expected = place_class(o, n, section_map, chapter_map, changed)
+    return Group(cls, [o], [n], text_changed=changed, expected=expected, note=note)
+
+
+def place_class(o: Rule, n: Rule, section_map: dict, chapter_map: dict, changed: bool
+                ) -> tuple[str, str, list[str]]:
+    """Class, note and expected numbers of a one-to-one pair (``changed``: do the words differ?)."""
     expected = expected_numbers(o, section_map, chapter_map)
     if is_moved(o, n, section_map, chapter_map):
         where = section_map.get(o.section) if o.level in ("rule", "subrule") else chapter_map.get(o.chapter)
         unit = "section" if o.level in ("rule", "subrule") else "chapter"
-        cls = "moved"
         note = f"{unit} {o.section if unit == 'section' else o.chapter} went to {', '.join(map(str, where or []))}"
-    elif n.norm not in expected:
-        cls, note = "renumbered", f"expected {' or '.join(expected)}"
-    else:
-        cls, note = ("reworded" if changed else "unchanged"), ""
-    return Group(cls, [o], [n], text_changed=changed, expected=expected, note=note)
+        return "moved", note, expected
+    if n.norm not in expected:
+        return "renumbered", f"expected {' or '.join(expected)}", expected
+    return ("reworded" if changed else "unchanged"), "", expected
+
+
+def settled_pairs(old: Sequence[Rule], new: Sequence[Rule], pairs: Sequence[Pair]) -> list[tuple[Rule, Rule, Pair]]:
+    """The pairs whose two rules have no other pair and the same words (same language and symbol scheme
+    assumed): no refinement touches them and their class is :func:`place_class` alone.  Empty unless every
+    pair names its rules by key (a number could name a rule of another pair)."""
+    old_by_key, new_by_key = {r.key: r for r in old}, {r.key: r for r in new}
+    links = []
+    for p in pairs:
+        if p.old is None or p.new is None:
+            continue
+        o, n = old_by_key.get(p.old), new_by_key.get(p.new)
+        if o is None or n is None:
+            return []
+        links.append((o, n, p))
+    n_old, n_new = Counter(o.key for o, _, _ in links), Counter(n.key for _, n, _ in links)
+    return [(o, n, p) for o, n, p in links if n_old[o.key] == 1 and n_new[n.key] == 1
+            and o.full_text == n.full_text and o.full_text.strip() and _same_text(o, n)]
 
 
 def renumbering_map(cls: Classification) -> list[dict]:
@@ -291,6 +317,16 @@ def renumbering_map(cls: Classification) -> list[dict]:
 # --------------------------------------------------------------------------- completing splits and merges
 
 
+def _free(nb: Rule, level: str | None, linked: dict) -> bool:
+    """Can this neighbour complete a rule of this level (it has no counterpart, and a fitting level)?"""
+    return not linked.get(nb.key) and (nb.level == level or nb.level in ("rule", "subrule"))
+
+
+def _free_neighbour(seq: list[Rule], at: int, level: str | None, linked: dict) -> bool:
+    """Is the rule before or after ``seq[at]`` free (:func:`_free`)?  Else nothing completes it."""
+    return any(0 <= j < len(seq) and _free(seq[j], level, linked) for j in (at - 1, at + 1))
+
+
 def _completing_neighbours(keys, whole: Counter, first: Rule, seq: list[Rule], at: int, level: str | None,
                            linked: dict) -> list[tuple[Rule, Counter]]:
     """Neighbours of ``seq[at]`` (``first``) without a counterpart that, with it, cover ``whole``
@@ -303,7 +339,7 @@ def _completing_neighbours(keys, whole: Counter, first: Rule, seq: list[Rule], a
         j = at + step
         while 0 <= j < len(seq):
             nb = seq[j]
-            if linked.get(nb.key) or nb.level != level and nb.level not in ("rule", "subrule"):
+            if not _free(nb, level, linked):
                 break
             kn = keys(nb)
             if not kn or _cover(kn, whole) < NEIGHBOUR_FROM or _cover(whole, *parts, kn) <= _cover(whole, *parts):
@@ -358,16 +394,19 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
         o, m = oi[p.old], ni[p.new]
         if len(targets[o.key]) != 1 or len(sources[m.key]) != 1 or _same_text(o, m):
             continue
-        # split: new neighbours without a source complete the old rule
-        ko = keys(o, "old")
-        split = complete(ko, m, new, new_pos[m.key], m.level, "new", sources)
-        for nb, kn in split:
-            targets[o.key].append(nb.key)
-            sources[nb.key].append(o.key)
-            extra.append(Pair(o.key, nb.key, "split", round(_cover(kn, ko), 3), "diff-refine"))
-        if split:
-            continue
+        # split: new neighbours without a source complete the old rule (words only read when there is one)
+        if _free_neighbour(new, new_pos[m.key], m.level, sources):
+            ko = keys(o, "old")
+            split = complete(ko, m, new, new_pos[m.key], m.level, "new", sources)
+            for nb, kn in split:
+                targets[o.key].append(nb.key)
+                sources[nb.key].append(o.key)
+                extra.append(Pair(o.key, nb.key, "split", round(_cover(kn, ko), 3), "diff-refine"))
+            if split:
+                continue
         # merge: old neighbours without a counterpart are part of the new rule
+        if not _free_neighbour(old, old_pos[o.key], o.level, targets):
+            continue
         km = keys(m, "new")
         for nb, kn in complete(km, o, old, old_pos[o.key], o.level, "old", targets):
             targets[nb.key].append(m.key)

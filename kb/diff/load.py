@@ -3,7 +3,7 @@
 the terminology."""
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 import sqlite_utils
 
@@ -11,7 +11,7 @@ from ingest import UnknownParser, get_parser
 
 from ..align.ondemand import between
 from ..terminology import Term
-from .classes import classify, refine_pairs
+from .classes import classify, refine_pairs, settled_pairs
 from .model import EditionInfo, Pair, Report, Rule
 from .terminology import TERMINOLOGY, load_terms, terminology_table
 from .tokens import seed_lemmas
@@ -67,20 +67,33 @@ def rules_of(rows: list[tuple]) -> list[Rule]:
             for id_, key, ed, number, norm, text, text_norm, title, lemmas, level, chapter, section, seq in rows]
 
 
-def load_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
-    """Aligned pairs of two editions, oriented old → new (rows stored new → old are turned round)."""
+def load_pairs(conn, old_edition: str, new_edition: str, keys: Mapping[int, str] | None = None) -> list[Pair]:
+    """Aligned pairs of two editions, oriented old → new (rows stored new → old are turned round).
+
+    ``keys``: rule id -> key of the two editions' rules, when the caller has them (the alignment rows are then
+    read without joining the rules)."""
     if not _table_exists(conn, "alignments"):
         raise LookupError("the KB has no alignments table: build it with the alignment stage (`kb build`)")
-    sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
-           "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
-           "where a.source_edition = ? and a.target_edition = ? order by a.id")
-    rows = conn.execute(sql, (old_edition, new_edition)).fetchall()
+    rows = _alignment_rows(conn, old_edition, new_edition, keys)
     if rows:
         return [Pair(s, t, relation or "", score, method or "") for s, t, relation, score, method in rows]
     flip = {"split": "merged", "merged": "split"}
-    rows = conn.execute(sql, (new_edition, old_edition)).fetchall()
+    rows = _alignment_rows(conn, new_edition, old_edition, keys)
     return [Pair(t, s, flip.get(relation, relation or ""), score, method or "")
             for s, t, relation, score, method in rows]
+
+
+def _alignment_rows(conn, source: str, target: str, keys: Mapping[int, str] | None) -> list[tuple]:
+    """(source key, target key, relation, score, method) of the rule-to-rule alignment rows, in stored order."""
+    if keys is not None:
+        rows = conn.execute("select source_rule_id, target_rule_id, relation, score, method from alignments "
+                            "where source_edition = ? and target_edition = ? order by id", (source, target)).fetchall()
+        if all(s in keys and t in keys for s, t, _, _, _ in rows):
+            return [(keys[s], keys[t], relation, score, method) for s, t, relation, score, method in rows]
+    sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
+           "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
+           "where a.source_edition = ? and a.target_edition = ? order by a.id")
+    return conn.execute(sql, (source, target)).fetchall()
 
 
 def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
@@ -108,8 +121,11 @@ def aligned_edition_pairs(conn) -> list[tuple[str, str]]:
     """EditionInfo pairs (old, new) with rule-to-rule alignment rows, older edition first."""
     if not _table_exists(conn, "alignments"):
         return []
-    rows = _rows(conn, "select distinct a.source_edition s, a.target_edition t from alignments a "
-                       "join rules r1 on r1.id = a.source_rule_id join rules r2 on r2.id = a.target_rule_id")
+    # each pair of editions once (from the index), kept when one of its rows links two rules
+    rows = _rows(conn, "select p.s, p.t from (select distinct source_edition s, target_edition t from alignments) p "
+                       "where exists (select 1 from alignments a join rules r1 on r1.id = a.source_rule_id "
+                       "join rules r2 on r2.id = a.target_rule_id where a.source_edition = p.s "
+                       "and a.target_edition = p.t)")
     dates = {r["id"]: str(r["date"] or "") for r in _rows(conn, "select id, date from editions")}
     out = []
     for r in rows:
@@ -139,9 +155,11 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
     return rep
 
 
-def stored_or_on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
-    """The aligned pairs of two editions: stored by the build, else composed or aligned now."""
-    return load_pairs(conn, old_edition, new_edition) or on_demand_pairs(conn, old_edition, new_edition)
+def stored_or_on_demand_pairs(conn, old_edition: str, new_edition: str, keys: Mapping[int, str] | None = None
+                              ) -> list[Pair]:
+    """The aligned pairs of two editions: stored by the build, else composed or aligned now (``keys``: see
+    :func:`load_pairs`)."""
+    return load_pairs(conn, old_edition, new_edition, keys) or on_demand_pairs(conn, old_edition, new_edition)
 
 
 def pair_terms(old_e: EditionInfo, new_e: EditionInfo) -> list[Term]:
@@ -170,7 +188,9 @@ def in_play_by_rule(conn, editions: tuple[str, ...]) -> dict[str, list[dict]]:
 
 
 def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: list[Rule], pairs: Iterable,
-                 terms: Sequence[Term] = (), tables: bool = True) -> Report:
+                 terms: Sequence[Term] = (), tables: bool = True, settle: bool = False) -> Report:
+    """``settle`` (the ``diffs`` stage, without ``tables``): the pairs of :func:`settled_pairs` are no groups,
+    the classification lists them apart (``Classification.settled``)."""
     cross = old_e.language != new_e.language
     pairs = [p if isinstance(p, Pair) else Pair(*p) for p in pairs]
     if cross:
@@ -179,8 +199,13 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
                                              new_covers=new_e.covers), True, [], [])
     terms = list(terms)
     seed_lemmas(new_e.language, ((r.full_text, r.lemmas) for r in old + new if r.lemmas))
-    cls = classify(old, new, refine_pairs(old, new, pairs, old_e, new_e, terms), old_covers=old_e.covers,
-                   new_covers=new_e.covers)
+    refined = refine_pairs(old, new, pairs, old_e, new_e, terms)
+    settled = settled_pairs(old, new, refined) if settle and old_e.scheme == new_e.scheme else []
+    if settled:
+        old_keys, new_keys = {o.key for o, _, _ in settled}, {n.key for _, n, _ in settled}
+        old, new = [r for r in old if r.key not in old_keys], [r for r in new if r.key not in new_keys]
+        refined = [p for p in refined if p.old not in old_keys and p.new not in new_keys]
+    cls = classify(old, new, refined, old_covers=old_e.covers, new_covers=new_e.covers, settled=settled)
     for g in cls.groups:
         if g.old and g.new:
             g.diff = group_diff(g, old_e, new_e, terms)

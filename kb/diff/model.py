@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ingest import numbers
 
@@ -50,12 +51,12 @@ def make_rule(edition: str, number: str, text: str = "", title: str | None = Non
                 section=head if valid and head >= 100 else None, seq=seq)
 
 
-@dataclass(frozen=True)
-class Pair:
+class Pair(NamedTuple):
     """One aligned pair, oriented old → new: the tiny interface :func:`kb.diff.classify` works on.
 
     ``old`` and ``new`` name a rule by key or by normalised number; ``None`` means no counterpart
-    (such rows may be given but are not needed: a rule without pairs is added or removed).
+    (such rows may be given but are not needed: a rule without pairs is added or removed).  A named
+    tuple: the diffs stage makes one per aligned pair of every edition pair.
     """
 
     old: str | None
@@ -127,6 +128,8 @@ class Classification:
     targets: dict[str, list[Rule]]         # old key -> new rules
     sources: dict[str, list[Rule]]         # new key -> old rules
     pair_info: dict[tuple[str, str], Pair]
+    #: one-to-one pairs with the same words left out of the rest (``classify(settled=...)``): (old, new, pair)
+    settled: list[tuple[Rule, Rule, Pair]] = field(default_factory=list)
 
     def counts(self) -> dict[str, dict[str, int]]:
         """Class -> {"old": n, "new": n}: rules per class on each side."""

@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 
 from ..cache import code_version, write_atomic
 from . import CLASSES
+from .classes import place_class
 from .load import (
     aligned_edition_pairs,
     build_report,
@@ -32,7 +33,7 @@ from .load import (
     stored_or_on_demand_pairs,
 )
 from .model import EditionInfo, Group, Pair, Report, Rule
-from .words import diff_stats, inline_html, tag
+from .words import diff_stats, inline_html, kept_text, tag
 
 DIFFS_COLUMNS = {
     "id": int, "old_rule_id": int, "new_rule_id": int, "old_edition": str, "new_edition": str,
@@ -82,8 +83,20 @@ def diff_rows(rep: Report) -> list[tuple]:
             rows.append(row(o, n, split_of[ok], "split"))
         else:
             rows.append(row(o, n, merged_of[nk], "merged"))
+    rows.extend(_settled_rows(rep))
     rows.sort(key=itemgetter(0))
     return [values for _, values in rows]
+
+
+def _settled_rows(rep: Report) -> Iterator[tuple[tuple[int, int], tuple]]:
+    """The rows of the classification's settled pairs (one-to-one, the same words), with their sort keys."""
+    old_ed, new_ed, cls = rep.old.id, rep.new.id, rep.cls
+    for o, n, p in cls.settled:
+        c, note, _ = place_class(o, n, cls.section_map, cls.chapter_map, False)
+        html = _escaped(kept_text(o.full_text))
+        yield (n.seq, o.seq), (o.id, n.id, old_ed, new_ed, o.label, n.label, o.chapter, o.chapter, n.chapter,
+                               c, c, c, p.relation or None, p.score, note or None, 0, 0, 0, o.label, n.label,
+                               None, None, None, html, html)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -181,14 +194,15 @@ def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _
     for ed in [e for e in loaded if e not in pair]:
         del loaded[ed]
     old, new = (_edition(conn, ed, loaded) for ed in pair)
-    pairs, terms = stored_or_on_demand_pairs(conn, *pair), pair_terms(old.info, new.info)
+    keys = {r[0]: r[1] for r in old.rows + new.rows}
+    pairs, terms = stored_or_on_demand_pairs(conn, *pair, keys), pair_terms(old.info, new.info)
     key = _pair_key(old, new, pairs, terms)
     path = cache / f"{key}.pickle" if cache is not None else None
-    if path is not None and (rows := _cached(path, {r[1]: r[0] for r in old.rows + new.rows})) is not None:
+    if path is not None and (rows := _cached(path, keys)) is not None:
         return key, rows
-    rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False))
+    rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False,
+                                  settle=True))
     if path is not None:
-        keys = {r[0]: r[1] for r in old.rows + new.rows}
         write_atomic(path, pickle.dumps([_swap(v, keys) for v in rows], protocol=pickle.HIGHEST_PROTOCOL))
     return key, rows
 
@@ -198,21 +212,22 @@ def _swap(values: tuple, mapping: dict) -> tuple:
     return (mapping.get(values[0]), mapping.get(values[1])) + values[2:]
 
 
-def _cached(path: Path, ids: dict[str, int]) -> list[tuple] | None:
+def _cached(path: Path, keys: dict[int, str]) -> list[tuple] | None:
+    """A pair's rows from its cache file (``keys``: rule id -> key), or None."""
     try:
-        return [_swap(v, ids) for v in pickle.loads(path.read_bytes())]
+        stored = pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError):
         return None
+    ids = {key: id_ for id_, key in keys.items()}
+    return [_swap(v, ids) for v in stored]
 
 
 def _pair_job(job: tuple[tuple[str, str], Path | None]) -> tuple[str, list[tuple]]:
     # the build writes the rows of finished pairs meanwhile: wait for its short write locks
     conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
-    gc.disable()   # a pair makes many objects and few garbage cycles: collect them after it, not during it
     try:
         return _values(conn, *job, _LOADED)
     finally:
-        gc.enable()
         conn.close()
 
 
@@ -224,7 +239,10 @@ def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, worker
     if workers > 1 and len(pairs) > 1 and path:
         _DB_PATH[:] = [path]
         try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            # a pair makes many objects and no garbage cycles: the workers free them by reference counting alone
+            # (the cyclic collector would only scan the caches they keep, again and again)
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                     initializer=gc.disable) as pool:
                 yield from pool.map(_pair_job, [(p, cache) for p in pairs], chunksize=CHUNK)
         finally:
             _DB_PATH.clear()

@@ -58,17 +58,17 @@ _LETTERS = re.compile(r"[^\W\d_]{2,}")
 _KNOWN: dict[str, dict[str, str]] = defaultdict(dict)
 
 
-#: (language, text) already seeded: consecutive editions repeat most texts, a worker diffs many pairs
-_SEEDED: set[tuple[str, str]] = set()
+#: language -> texts already seeded: consecutive editions repeat most texts, a worker diffs many pairs
+_SEEDED: dict[str, set[str]] = defaultdict(set)
 
 
 def seed_lemmas(lang: str, texts_and_lemmas: Iterable[tuple[str, str]]) -> None:
     """Remember word -> lemma pairs of texts lemmatised by the build (``kb.lemmas``: same words)."""
-    known = _KNOWN[lang]
+    known, seeded = _KNOWN[lang], _SEEDED[lang]
     for text, lem in texts_and_lemmas:
-        if (lang, text) in _SEEDED:
+        if text in seeded:
             continue
-        _SEEDED.add((lang, text))
+        seeded.add(text)
         words_, lemmas = _LETTERS.findall(text or ""), (lem or "").split()
         if len(words_) == len(lemmas):
             known.update(zip(words_, lemmas))

@@ -72,6 +72,13 @@ def _kept(text: str) -> Seg | None:
     return Seg("equal", old=joined, new=joined)
 
 
+def kept_text(text: str) -> str:
+    """A text as the one segment of its diff with itself prints it (:func:`word_diff`); the text must have tokens."""
+    kept = _kept(text)
+    assert kept is not None, "a text without tokens"
+    return kept.new
+
+
 @lru_cache(maxsize=1 << 15)
 def _n_words(text: str) -> int:
     return len(words(text))

@@ -113,6 +113,33 @@ def test_every_rule_exactly_one_class(data):
             assert not cls.targets.get(o.key)
 
 
+@settings(max_examples=200, deadline=None)
+@given(_editions())
+def test_settled_pairs_give_the_rows_of_their_groups(data):
+    """The diffs stage leaves the one-to-one pairs with the same words out of the groups (``settle``): the
+    same rows, and exactly those pairs are settled."""
+    from kb.diff.table import diff_rows
+
+    old, new, edges = data
+    pairs = [D.Pair(f"o/{a}", f"n/{b}", "", score) for a, b, _, score in edges]
+    o_ed, n_ed = (D.EditionInfo(ed, "en", "2000", "", "", "none") for ed in ("o", "n"))
+    plain = D.build_report(o_ed, n_ed, old, new, pairs, tables=False)
+    settled = D.build_report(o_ed, n_ed, old, new, pairs, tables=False, settle=True)
+    assert diff_rows(settled) == diff_rows(plain)
+    assert {(o.key, n.key) for o, n, _ in settled.cls.settled} == {
+        (g.old[0].key, g.new[0].key) for g in plain.groups if len(g.old) == len(g.new) == 1 and not g.text_changed}
+
+
+def test_settled_pairs_are_lone_pairs_named_by_key():
+    from kb.diff.classes import settled_pairs
+
+    old = _rules("o", [("1.1", "same"), ("1.2", "before"), ("1.3", "twice")])
+    new = _rules("n", [("1.1", "same"), ("1.2", "after"), ("1.3", "twice"), ("1.4", "twice")])
+    pairs = [D.Pair("o/1.1", "n/1.1"), D.Pair("o/1.2", "n/1.2"), D.Pair("o/1.3", "n/1.3"), D.Pair("o/1.3", "n/1.4")]
+    assert [(o.key, n.key) for o, n, _ in settled_pairs(old, new, pairs)] == [("o/1.1", "n/1.1")]
+    assert settled_pairs(old, new, [D.Pair("1.1", "n/1.1")]) == []    # a number may name a rule of another pair
+
+
 # --------------------------------------------------------------------------- word diff
 
 
