@@ -19,6 +19,11 @@ fi
 # keep a decoded copy beside the packages (kb/lemmas.py reads it; same entries, a third of the time), and the
 # rules of spaCy's tokenizers that kb/lemmas.py cuts words with (so that a build need not import spaCy).
 .venv/bin/python -m kb.lemmas
+# The project is installed editable, so pip compiled none of its modules; every `kb` process imports some
+# 170 of them, and where the environment forbids writing bytecode (PYTHONDONTWRITEBYTECODE) it compiled them
+# all again each time (a third of a second per build). Compile them once here (a changed module's stale
+# bytecode is ignored by Python, which compiles that module again).
+.venv/bin/python -m compileall -q -j 0 ingest kb engine
 # The browser tests drive Debian's Chromium through Playwright (a driver's own browser download cannot
 # reach its servers here): install it from Debian's packages when it is missing.
 if [ ! -x /usr/bin/chromium ] && command -v apt-get >/dev/null 2>&1; then
