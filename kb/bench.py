@@ -60,6 +60,12 @@ def _tree_pss_kb(pid: int) -> int:
     return total
 
 
+#: seconds between two samples of a build's memory: reading /proc/PID/smaps_rollup walks the page tables of every
+#: process of the build, work the kernel does on the same two cores (every 20 ms, it cost a cold build of the default
+#: data some 0.5 s of wall time); a build's memory peaks last longer than this
+SAMPLE_EVERY = 0.2
+
+
 def run_kb(args: list[str], cwd: Path | None = None, check: bool = True) -> Run:
     """Run ``kb ARGS`` in a fresh interpreter; time it and sample its memory."""
     t = time.perf_counter()
@@ -71,7 +77,7 @@ def run_kb(args: list[str], cwd: Path | None = None, check: bool = True) -> Run:
     def sample() -> None:
         while proc.poll() is None:
             peak[0] = max(peak[0], _tree_pss_kb(proc.pid))
-            time.sleep(0.02)
+            time.sleep(SAMPLE_EVERY)
 
     sampler = threading.Thread(target=sample, daemon=True)
     sampler.start()
