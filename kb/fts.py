@@ -21,6 +21,8 @@ from pathlib import Path
 
 import sqlite_utils
 
+from . import schema
+
 #: the indexed columns of each table, and the tokenizer
 FTS = {"rules": ["number", "title", "text", "lemmas"], "items": ["title", "text", "lemmas"]}
 TOKENIZE = "unicode61 remove_diacritics 0"
@@ -74,10 +76,7 @@ def _index(path: Path, documents: Callable[[], Iterable[Columns]]) -> None:
             for table, cols in FTS.items():
                 if values := columns.get(table):
                     names = ["id", *cols]
-                    side.conn.executemany(
-                        f"insert into [{table}] ({', '.join(f'[{c}]' for c in names)}) "
-                        f"values (?1 + {base.get(table, 0)}, {', '.join(f'?{i}' for i in range(2, len(names) + 1))})",
-                        zip(*(values[c] for c in names)))
+                    side.conn.executemany(schema.insert_sql(table, names, base), zip(*(values[c] for c in names)))
     for table, cols in FTS.items():
         side.table(table).enable_fts(cols, tokenize=TOKENIZE)
     side.close()

@@ -73,10 +73,10 @@ def insert_document(db: sqlite_utils.Database, document_id: str, rows: DocumentR
     """
     with db.conn:
         for table, columns in rows.columns.items():
-            db.conn.executemany(_insert_sql(table, list(columns), base), zip(*columns.values()))
+            db.conn.executemany(insert_sql(table, list(columns), base), zip(*columns.values()))
         if rows.warnings:
             names = list(COLUMNS["warnings"])
-            db.conn.executemany(_insert_sql("warnings", names, {}), map(itemgetter(*names), rows.warnings))
+            db.conn.executemany(insert_sql("warnings", names, {}), map(itemgetter(*names), rows.warnings))
         first_columns = rows.columns.get("source_lines", {}).get("col_start", []).count(0)
         db.conn.execute("update documents set lines = ? where id = ?", (first_columns, document_id))
 
@@ -92,8 +92,9 @@ def insert_rows(db: sqlite_utils.Database, table: str, rows: list[dict]) -> None
                             f"values ({', '.join('?' * len(names))})", [tuple(r[c] for c in names) for r in rows])
 
 
-def _insert_sql(table: str, names: list[str], base: dict[str, int]) -> str:
-    """The insert of one row of ``table``, its id columns moved by ``base``."""
+def insert_sql(table: str, names: list[str], base: dict[str, int]) -> str:
+    """The insert of one row of ``table``, its id columns moved by ``base`` (also the side index's tables,
+    :mod:`kb.fts`, which share the names)."""
     values = []
     for i, name in enumerate(names, 1):
         target = ID_COLUMNS.get(table, {}).get(name)
