@@ -28,14 +28,16 @@ def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | No
     from . import evaluate as ev
 
     db = open_db(db_path)
-    results = ev.evaluate(db, gold_dir)
-    if as_json:
-        click.echo(json.dumps(results, indent=1))
-    else:
-        click.echo(ev.format_table(results))
-    if errors_of:
-        for line in ev.errors(db, errors_of, gold_dir, fold_name):
+    try:
+        results = ev.evaluate(db, gold_dir)
+        if as_json:
+            click.echo(json.dumps(results, indent=1))
+        else:
+            click.echo(ev.format_table(results))
+        for line in ev.errors(db, errors_of, gold_dir, fold_name) if errors_of else ():
             click.echo(line)
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
 
 
 @click.group("align")

@@ -10,10 +10,12 @@ are computed over the source rules the gold covers.  Baselines run on the same g
   (cutoff 0.4) for every old rule, scored with ``SequenceMatcher.ratio``, then the best
   remaining pair is taken greedily until no candidate edge is left.
 
-Held-out report: the cross-edition aligner's parameters were tuned on the 1999 sections with an
-even number only (:data:`TUNING_FOLD`); the gold rows of the odd sections were not looked at
-while tuning, so the F1 on that fold (subset ``held-out (odd)``) is the honest estimate; the
-full-gold F1 beside it is optimistic.  The split is fixed and deterministic: the fold of a
+Held-out report: ``tuning.toml`` in the gold directory names, per gold file, the fold that the
+cross-edition aligner's parameters were tuned on (the German 1999 gold: the sections with an even
+number).  The gold rows of the other fold were not looked at while tuning, so the F1 on that fold
+(subset ``held-out (odd)``) is the honest estimate; the full-gold F1 beside it is optimistic.  A
+gold file of a cross-edition pair that ``tuning.toml`` does not name was never tuned on: all of it
+is held out (subset ``held-out (all)``).  The split is fixed and deterministic: the fold of a
 source rule is the parity of its three-digit section number (409.2f -> 409 -> odd).
 """
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import csv
 import difflib
 import time
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,8 +32,31 @@ from . import ondemand
 
 GOLD_DIR = paths.DATA / "gold"
 
-#: the fold of the 1999 gold that the cross-edition parameters were tuned on; the other is held out
-TUNING_FOLD = "even"
+#: the folds a source rule can fall into (see :func:`fold_of`)
+FOLDS = ("even", "odd")
+
+
+def tuned_folds(gold_dir: Path) -> dict[str, str]:
+    """Gold file name -> the fold the aligners were tuned on (``tuning.toml``; missing: none was)."""
+    path = Path(gold_dir) / "tuning.toml"
+    if not path.exists():
+        return {}
+    try:
+        tuned = tomllib.loads(path.read_text(encoding="utf-8")).get("tuned", {})
+    except tomllib.TOMLDecodeError as e:
+        raise ValueError(f"{path}: {e}") from None
+    bad = {name: f for name, f in tuned.items() if f not in FOLDS}
+    if bad:
+        raise ValueError(f"{path}: [tuned] folds must be one of {', '.join(FOLDS)}, not {bad}")
+    return tuned
+
+
+def held_out_subsets(gold: set, tuned: str | None) -> dict[str, set]:
+    """The tuning and held-out subsets of a folded gold set; all of it is held out if none was tuned on."""
+    if tuned is None:
+        return {"held-out (all)": gold}
+    held = next(f for f in FOLDS if f != tuned)
+    return {f"tuning ({tuned})": fold(gold, tuned), f"held-out ({held})": fold(gold, held)}
 
 
 def gold_sets(gold_dir: Path, runs: dict) -> list[tuple[str, str, str, tuple[str, str, str]]]:
@@ -182,6 +208,7 @@ def baseline_difflib(src: list[align.AlignRule], tgt: list[align.AlignRule],
 
 def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[dict]:
     """One result row per (gold set, method, subset); ``runs`` reuses an :func:`align.run_all` result."""
+    tuned = tuned_folds(gold_dir)
     t = time.perf_counter()
     runs = runs if runs is not None else align.run_all(db)
     seconds = time.perf_counter() - t
@@ -208,9 +235,7 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
         if run_key[2] == "cross-language":
             subsets["numbers differ"] = differing(gold, src, tgt)
         if folded(run_key):
-            held = "odd" if TUNING_FOLD == "even" else "even"
-            subsets[f"tuning ({TUNING_FOLD})"] = fold(gold, TUNING_FOLD)
-            subsets[f"held-out ({held})"] = fold(gold, held)
+            subsets |= held_out_subsets(gold, tuned.get(name))
         for method, links in methods.items():
             pred = {link.pair() for link in links}
             for subset, g in subsets.items():

@@ -161,6 +161,23 @@ def test_gold_sets_come_from_the_file_names_and_the_aligned_pairs(tmp_path):
     assert [align_eval.folded(key) for *_, key in sets] == [True, False]
 
 
+def test_tuned_folds_are_data(tmp_path):
+    assert align_eval.tuned_folds(tmp_path) == {}
+    (tmp_path / "tuning.toml").write_text('[tuned]\n"a-1__b-2.tsv" = "odd"\n', encoding="utf-8")
+    assert align_eval.tuned_folds(tmp_path) == {"a-1__b-2.tsv": "odd"}
+    gold = {("a-1/409.2a", "b-2/601.2a"), ("a-1/410.1", "b-2/603.1"), ("a-1/410.2", None)}
+    assert align_eval.held_out_subsets(gold, "odd") == {
+        "tuning (odd)": {("a-1/409.2a", "b-2/601.2a")},
+        "held-out (even)": {("a-1/410.1", "b-2/603.1"), ("a-1/410.2", None)}}
+    assert align_eval.held_out_subsets(gold, None) == {"held-out (all)": gold}
+    (tmp_path / "tuning.toml").write_text('[tuned]\n"a-1__b-2.tsv" = "first"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match="tuning.toml.*even, odd"):
+        align_eval.tuned_folds(tmp_path)
+    (tmp_path / "tuning.toml").write_text("[tuned\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="tuning.toml"):
+        align_eval.tuned_folds(tmp_path)
+
+
 # --- what store() writes
 
 def test_store_tables(db):
@@ -264,6 +281,14 @@ def test_commands_say_build_first(tmp_path):
 
     result = CliRunner().invoke(cmd, ["--db", str(tmp_path / "missing.db")])
     assert result.exit_code != 0 and "kb build" in result.output
+
+
+def test_align_eval_names_a_broken_tuning_file(db_path, tmp_path):
+    from kb.align.cli import align_eval as cmd
+
+    (tmp_path / "tuning.toml").write_text('[tuned]\n"de-1999__de-2024.tsv" = 2\n', encoding="utf-8")
+    result = CliRunner().invoke(cmd, ["--db", str(db_path), "--gold-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "tuning.toml" in result.output and "Traceback" not in result.output
 
 
 def test_datasette_rule_across_editions(db_path):
