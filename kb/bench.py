@@ -10,8 +10,9 @@ Scenarios (all in a temporary copy of ``data/``; the real data is never touched)
   2 % of its rule lines changed) to reach the size of the whole archive of ~110 editions.
 
 Peak memory is the largest sum of the proportional set sizes (PSS) of the build process and its workers,
-sampled every 20 ms from /proc; the CPU time is the user + system time of the build process and its workers
-(less noisy than the wall time on a shared machine).  Figures are printed, never asserted: this is a benchmark.
+sampled every 0.2 s (:data:`SAMPLE_EVERY`) from /proc; the CPU time is the user + system time of the build
+process and its workers (less noisy than the wall time on a shared machine).  Figures are printed, never
+asserted: this is a benchmark.
 """
 from __future__ import annotations
 
