@@ -52,11 +52,11 @@ def tuned_folds(gold_dir: Path) -> dict[str, str]:
 
 
 def held_out_subsets(gold: set, tuned: str | None) -> dict[str, set]:
-    """The tuning and held-out subsets of a folded gold set; all of it is held out if none was tuned on."""
+    """All of a folded gold set, its tuning fold and its held-out fold; all of it is held out if none was tuned on."""
     if tuned is None:
         return {"held-out (all)": gold}
     held = next(f for f in FOLDS if f != tuned)
-    return {f"tuning ({tuned})": fold(gold, tuned), f"held-out ({held})": fold(gold, held)}
+    return {"all": gold, f"tuning ({tuned})": fold(gold, tuned), f"held-out ({held})": fold(gold, held)}
 
 
 def gold_sets(gold_dir: Path, runs: dict) -> list[tuple[str, str, str, tuple[str, str, str]]]:
@@ -231,11 +231,9 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
         if run_key[2] != "items":
             methods["baseline same number"] = baseline_same_number(src, tgt)
             methods["baseline difflib"] = baseline_difflib(src, tgt)
-        subsets = {"all": gold}
+        subsets = held_out_subsets(gold, tuned.get(name)) if folded(run_key) else {"all": gold}
         if run_key[2] == "cross-language":
             subsets["numbers differ"] = differing(gold, src, tgt)
-        if folded(run_key):
-            subsets |= held_out_subsets(gold, tuned.get(name))
         for method, links in methods.items():
             pred = {link.pair() for link in links}
             for subset, g in subsets.items():

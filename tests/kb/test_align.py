@@ -141,7 +141,7 @@ def test_detour_avoids_the_pair_itself(db):
 
 def test_gold_files_are_well_formed():
     files = sorted(align_eval.GOLD_DIR.glob("*__*.tsv"))
-    assert len(files) == 3
+    assert len(files) == 4
     for path in files:
         rows = align_eval.load_gold(path)
         assert rows
@@ -167,7 +167,7 @@ def test_tuned_folds_are_data(tmp_path):
     assert align_eval.tuned_folds(tmp_path) == {"a-1__b-2.tsv": "odd"}
     gold = {("a-1/409.2a", "b-2/601.2a"), ("a-1/410.1", "b-2/603.1"), ("a-1/410.2", None)}
     assert align_eval.held_out_subsets(gold, "odd") == {
-        "tuning (odd)": {("a-1/409.2a", "b-2/601.2a")},
+        "all": gold, "tuning (odd)": {("a-1/409.2a", "b-2/601.2a")},
         "held-out (even)": {("a-1/410.1", "b-2/603.1"), ("a-1/410.2", None)}}
     assert align_eval.held_out_subsets(gold, None) == {"held-out (all)": gold}
     (tmp_path / "tuning.toml").write_text('[tuned]\n"a-1__b-2.tsv" = "first"\n', encoding="utf-8")
