@@ -453,10 +453,10 @@ def _document_rows(manifest: Manifest, keys: dict[str, str], cache: ParseCache, 
 
 def _lemmas(columns: dict[str, list], store: LemmaStore, known: dict[TextKey, str]) -> list[str]:
     """The lemmas of each rule or item row; ``known`` keeps those of the texts seen so far in the build."""
-    keys = list(zip(columns["language"], columns["title"], columns["text"]))
-    for lang, title, text in set(keys).difference(known):
+    keys = columns["language"], columns["title"], columns["text"]
+    for lang, title, text in set(zip(*keys)).difference(known):
         known[lang, title, text] = store.get(lang, lemma_text(title, text))
-    return list(map(known.__getitem__, keys))
+    return list(map(known.__getitem__, zip(*keys)))
 
 
 def _rows_of(doc: Document, key: str, cache: ParseCache) -> DocumentRows:
