@@ -34,7 +34,7 @@ import ingest
 from ingest import SourceError, UnknownParser, get_parser
 from ingest.model import ParseWarning
 
-from . import fts, lemmas, paths, schema
+from . import fts, paths, schema
 from . import rows as rows_module
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
@@ -215,6 +215,8 @@ class _Later:
         rules and dictionaries the new texts need (the lemma stage runs here or in workers forked from here, which
         inherit them)."""
         _stage_functions()
+        from . import lemmas  # (simplemma: imported here, not before the workers start, nor when up to date)
+
         if self.games_cache is not None:
             from .trace import engine_runs_cached, inputs_fixed
 
@@ -418,6 +420,8 @@ def _write_documents(db: sqlite_utils.Database, side_path: Path, manifest: Manif
     """Rows of each document, lemmatised and written, while a process of their own indexes their text
     (:mod:`kb.fts`, in ``side_path``); only one document's records are in memory at a time."""
     t = time.perf_counter()
+    from . import lemmas
+
     _lemmatise_missing(manifest, keys, cache, store, workers, report)
     lemmas.release()
     if report.lemmatised:
@@ -494,5 +498,7 @@ def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCac
 
 
 def _lemmatise_job(job: tuple[str, list[str]]) -> list[str]:
+    from . import lemmas
+
     lang, texts = job
     return lemmas.lemmatize_many(texts, lang)
