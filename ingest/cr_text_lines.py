@@ -59,8 +59,12 @@ class Line:
 
 
 def scan(lines: list[str]) -> list[Line]:
-    out = []
+    out: list[Line] = []
+    append = out.append
     for no, raw in enumerate(lines, 1):
+        if not raw:  # an empty line (a fifth to a half of them): what the general case below makes of it
+            append(Line(no, "", 0, False, True, False))
+            continue
         text = clean(raw)
         if text and (text[0] in _INVISIBLE or text[-1] in _INVISIBLE):
             text = text.strip(_INVISIBLE) or text  # a line of invisible characters only is a stray line
@@ -70,7 +74,7 @@ def scan(lines: list[str]) -> list[Line]:
         else:
             indent = 0
         decoration = bool(text) and text[0] in _DECORATION_CHARS and bool(DECORATION.match(text.replace(" ", "")))
-        out.append(Line(no, text, indent, raw[-1:].isspace(), not text or decoration, decoration))
+        append(Line(no, text, indent, raw[-1].isspace(), not text or decoration, decoration))
     return out
 
 

@@ -68,9 +68,6 @@ class PlainText:
         self.contents = Contents()
         self.wrapped = is_hard_wrapped(self.lines)
         self.mode = "front"
-        self.handlers = {"front": self.on_front, "toc": self.on_toc, "rules": self.on_rules,
-                         "glossary": self.on_glossary, "index": self.on_index, "credits": self.on_credits,
-                         "back": self.on_back}
         self.i = 0                        # index of the current line
         self.sep = True                   # a blank or decoration line came right before the current line
         self.prev: Line | None = None     # the previous line with text
@@ -85,6 +82,10 @@ class PlainText:
 
     # -- driver ----------------------------------------------------------------------------------------
     def run(self) -> Parsed:
+        # the handler of each mode; a local table, not an attribute: bound methods kept in the parser would make it
+        # a reference cycle, which only the garbage collector frees (with all its lines and records)
+        handlers = {"front": self.on_front, "toc": self.on_toc, "rules": self.on_rules, "glossary": self.on_glossary,
+                    "index": self.on_index, "credits": self.on_credits, "back": self.on_back}
         for i, ln in enumerate(self.lines):
             if not ln.text:
                 self.sep = True
@@ -100,7 +101,7 @@ class PlainText:
                 self.add("boilerplate", ln, text=ln.text, meta={"what": "stray"})
                 self.warn(ln.no, "stray-line", f"stray character(s) on a line of their own: {ln.text!r}")
                 continue
-            self.handlers[self.mode](ln)
+            handlers[self.mode](ln)
             self.sep = False
             self.prev = ln
         self.finish()

@@ -13,6 +13,7 @@ was written is skipped ("up to date"); ``force=True`` builds anyway.
 from __future__ import annotations
 
 import fcntl
+import gc
 import hashlib
 import multiprocessing
 import os
@@ -22,6 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -31,7 +34,7 @@ import ingest
 from ingest import SourceError, UnknownParser, get_parser
 from ingest.model import ParseWarning
 
-from . import fts, lemmas, paths, schema
+from . import fts, paths, schema
 from . import rows as rows_module
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
@@ -154,7 +157,8 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         db = sqlite_utils.Database(tmp)
         schema.create(db, manifest)
         store = LemmaStore(cache_root, lemmatiser_version())
-        side = _write_documents(db, side_path, manifest, keys, parse_cache, store, workers, report, progress)
+        with _collector_paused():   # (the side index's process and the lemmatising workers fork with it paused)
+            side = _write_documents(db, side_path, manifest, keys, parse_cache, store, workers, report, progress)
         store.save()
         parse_cache.prune(keys.values())
         if strict and report.warnings:
@@ -211,6 +215,8 @@ class _Later:
         rules and dictionaries the new texts need (the lemma stage runs here or in workers forked from here, which
         inherit them)."""
         _stage_functions()
+        from . import lemmas  # (simplemma: imported here, not before the workers start, nor when up to date)
+
         if self.games_cache is not None:
             from .trace import engine_runs_cached, inputs_fixed
 
@@ -311,6 +317,20 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The garbage collector off while a phase makes many objects and no garbage cycles (records, rows): it would
+    walk them again and again, as they outlive its young generations (two fifths of the CPU of parsing an
+    archive); what cycles there are, it collects after the phase."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 # -- parsing --------------------------------------------------------------------------------------------------------
 
 def _check_source(doc: Document, data_dir: Path) -> None:
@@ -369,7 +389,11 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
 
 def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
     """Parse one document into the cache: (False, summary) or (True, error message)."""
-    doc, data_dir, cache_root, key = job
+    with _collector_paused():
+        return _parse_into_cache(*job)
+
+
+def _parse_into_cache(doc: Document, data_dir: Path, cache_root: Path, key: str) -> tuple[bool, str]:
     t = time.perf_counter()
     shown = f"data/{doc.path}"
     try:
@@ -396,6 +420,8 @@ def _write_documents(db: sqlite_utils.Database, side_path: Path, manifest: Manif
     """Rows of each document, lemmatised and written, while a process of their own indexes their text
     (:mod:`kb.fts`, in ``side_path``); only one document's records are in memory at a time."""
     t = time.perf_counter()
+    from . import lemmas
+
     _lemmatise_missing(manifest, keys, cache, store, workers, report)
     lemmas.release()
     if report.lemmatised:
@@ -431,10 +457,10 @@ def _document_rows(manifest: Manifest, keys: dict[str, str], cache: ParseCache, 
 
 def _lemmas(columns: dict[str, list], store: LemmaStore, known: dict[TextKey, str]) -> list[str]:
     """The lemmas of each rule or item row; ``known`` keeps those of the texts seen so far in the build."""
-    keys = list(zip(columns["language"], columns["title"], columns["text"]))
-    for lang, title, text in set(keys).difference(known):
+    keys = columns["language"], columns["title"], columns["text"]
+    for lang, title, text in set(zip(*keys)).difference(known):
         known[lang, title, text] = store.get(lang, lemma_text(title, text))
-    return list(map(known.__getitem__, keys))
+    return list(map(known.__getitem__, zip(*keys)))
 
 
 def _rows_of(doc: Document, key: str, cache: ParseCache) -> DocumentRows:
@@ -447,13 +473,13 @@ def _rows_of(doc: Document, key: str, cache: ParseCache) -> DocumentRows:
 def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCache, store: LemmaStore,
                        workers: int, report: BuildReport) -> None:
     """Lemmatise every distinct text the store lacks (on the workers when there are many)."""
-    wanted: dict[str, list[str]] = {}
+    wanted: dict[str, dict[str, None]] = {}   # per language, its distinct texts in first-seen order
     for doc in manifest.documents:
         doc_texts = cache.texts(keys[doc.id])
         if doc_texts is None:
             raise BuildError(f"data/{doc.path}: the parse cache lost this document during the build; build again")
-        for lang, text in doc_texts:
-            wanted.setdefault(lang, []).append(text)
+        for lang, run in groupby(doc_texts, key=itemgetter(0)):
+            wanted.setdefault(lang, {}).update(dict.fromkeys(map(itemgetter(1), run)))
     missing = [(lang, texts) for lang, all_texts in wanted.items() if (texts := store.missing(lang, all_texts))]
     if not missing:
         return
@@ -472,5 +498,7 @@ def _lemmatise_missing(manifest: Manifest, keys: dict[str, str], cache: ParseCac
 
 
 def _lemmatise_job(job: tuple[str, list[str]]) -> list[str]:
+    from . import lemmas
+
     lang, texts = job
     return lemmas.lemmatize_many(texts, lang)

@@ -113,13 +113,9 @@ class LemmaStore:
         self.used: set[bytes] = set()
 
     def missing(self, lang: str, texts: Iterable[str]) -> list[str]:
-        """The distinct texts not in the store yet, in first-seen order."""
-        seen: dict[bytes, str] = {}
-        for text in texts:
-            k = text_key(lang, text)
-            if k not in self.data and k not in seen:
-                seen[k] = text
-        return list(seen.values())
+        """The distinct texts not in the store yet, in first-seen order (each distinct text hashed once: the
+        editions of an archive repeat most of theirs)."""
+        return [text for text in dict.fromkeys(texts) if text_key(lang, text) not in self.data]
 
     def add(self, lang: str, texts: list[str], lemmas: list[str]) -> None:
         for text, lem in zip(texts, lemmas, strict=True):
