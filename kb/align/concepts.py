@@ -29,6 +29,27 @@ class _Groups:
             self.parent[ra] = rb  # the target side stays the root
 
 
+def reduce_links(links: Iterable[Alignment]) -> tuple[dict[str, str], dict[str, tuple[str, float]]]:
+    """What :class:`Concepts` keeps of a list of links: the rules in the order they are first seen (key -> edition)
+    and the best link to a rule of each source rule (key -> (target key, score); the first of equal scores)."""
+    seen: dict[str, str] = {}
+    best: dict[str, tuple[str, float]] = {}
+    for link in links:
+        s, t = link.source, link.target
+        if s.kind != "rule":
+            if t is not None and t.kind == "rule":
+                seen[t.key] = t.edition
+            continue
+        seen[s.key] = s.edition
+        if t is None or t.kind != "rule":
+            continue
+        seen[t.key] = t.edition
+        cur = best.get(s.key)
+        if cur is None or link.score > cur[1]:
+            best[s.key] = (t.key, link.score)
+    return seen, best
+
+
 class Concepts:
     """What :func:`assign_concepts` reads of the links, gathered one list at a time (a build adds each
     pair's links as soon as it is aligned): the rules in the order they are first seen, their editions,
@@ -37,26 +58,21 @@ class Concepts:
     def __init__(self) -> None:
         self._editions: dict[str, str] = {}              # rule key -> edition, in the order first seen
         self._translated: dict[str, str] = {}            # the same for the translations
-        self._best: dict[str, Alignment] = {}            # source rule key -> its best edition link
-        self._best_translation: dict[str, Alignment] = {}
+        self._best: dict[str, tuple[str, float]] = {}    # source rule key -> its best edition link (target, score)
+        self._best_translation: dict[str, tuple[str, float]] = {}
 
     def add(self, links: Iterable[Alignment], translations: bool = False) -> None:
         """Links across editions, or across languages (``translations``)."""
-        editions = self._translated if translations else self._editions
-        best = self._best_translation if translations else self._best
-        for link in links:
-            s, t = link.source, link.target
-            if s.kind != "rule":
-                if t is not None and t.kind == "rule":
-                    editions[t.key] = t.edition
-                continue
-            editions[s.key] = s.edition
-            if t is None or t.kind != "rule":
-                continue
-            editions[t.key] = t.edition
-            cur = best.get(s.key)
-            if cur is None or link.score > cur.score:
-                best[s.key] = link
+        self.merge(*reduce_links(links), translations=translations)
+
+    def merge(self, seen: dict[str, str], best: dict[str, tuple[str, float]], translations: bool = False) -> None:
+        """The :func:`reduce_links` of one list of links (made where the list was aligned)."""
+        (self._translated if translations else self._editions).update(seen)
+        into = self._best_translation if translations else self._best
+        for key, link in best.items():
+            cur = into.get(key)
+            if cur is None or link[1] > cur[1]:
+                into[key] = link
 
     def assign(self, anchor_rank: dict[str, int] | None = None) -> dict[str, str]:
         """Concept anchor key for every rule key of the links added (see :func:`assign_concepts`)."""
@@ -64,21 +80,18 @@ class Concepts:
         # edition links first, in the order seen; the last sighting names the edition
         edition_of = self._editions | self._translated
         groups = _Groups(edition_of)
-        for link in self._best_translation.values():
-            assert link.target is not None
-            groups.union(link.source.key, link.target.key)
+        for key, (other, _) in self._best_translation.items():
+            groups.union(key, other)
         find, parent = groups.find, groups.parent
-        strongest: dict[str, Alignment] = {}
-        for key, link in self._best.items():
+        strongest: dict[str, tuple[str, str, float]] = {}
+        for key, (other, score) in self._best.items():
             root = parent[key]
             if root != key:
                 root = find(key)
             cur = strongest.get(root)
-            if cur is None or link.score > cur.score:
-                strongest[root] = link
-        for link in strongest.values():   # groups.union, inlined: one call per rule of the KB
-            assert link.target is not None
-            a, b = link.source.key, link.target.key
+            if cur is None or score > cur[2]:
+                strongest[root] = (key, other, score)
+        for a, b, _ in strongest.values():   # groups.union, inlined: one call per rule of the KB
             ra, rb = parent[a], parent[b]
             if parent[ra] != ra:
                 ra = find(a)

@@ -10,16 +10,17 @@ import os
 import pickle
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from ingest import numbers
 
 from ..cache import code_version, write_atomic
 from ..schema import insert_rows
-from .concepts import Concepts
+from .concepts import Concepts, reduce_links
 from .consecutive import Keys, align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
 from .crosslang import align_cross_language
@@ -36,6 +37,9 @@ CONSECUTIVE_FROM = 0.5
 #: below this total cost (see :attr:`PairInput.cost`; about 3,000 is a second of work) the pairs are
 #: aligned in-process: forking workers costs a tenth of a second
 PARALLEL_COST = 3_000
+#: translation pairs aligned by a worker of their own while the main process reads the other editions
+#: (one running, one waiting)
+EARLY_JOBS = 2
 
 
 def edition_specs(db) -> list[EditionSpec]:
@@ -140,19 +144,28 @@ def align_input(inp: PairInput) -> list[Alignment]:
     raise ValueError(f"unknown pair kind {p.kind!r}")
 
 
-def translations(results: dict[tuple[str, str, str], list[Alignment]]) -> dict[str, dict[str, dict[str, str]]]:
-    """edition -> other edition -> (rule key -> its best translation's key), from cross-language rule pairs."""
+#: (source rule key, target rule key, score) of a link
+RuleLink = tuple[str, str, float]
+
+
+def rule_links(links: list[Alignment]) -> list[RuleLink]:
+    """(source key, target key, score) of the links between two rules."""
+    return [(lk.source.key, lk.target.key, lk.score) for lk in links
+            if lk.target is not None and lk.source.kind == "rule" and lk.target.kind == "rule"]
+
+
+def translations(results: dict[tuple[str, str, str], list[RuleLink]]) -> dict[str, dict[str, dict[str, str]]]:
+    """edition -> other edition -> (rule key -> its best translation's key), from the :func:`rule_links` of
+    cross-language pairs."""
     best: dict[tuple[str, str, str], tuple[float, str]] = {}
     for (a, b, kind), links in results.items():
         if kind != "cross-language":
             continue
-        for lk in links:
-            if lk.target is None or lk.source.kind != "rule" or lk.target.kind != "rule":
-                continue
-            for x, y, ed_x, ed_y in ((lk.source, lk.target, a, b), (lk.target, lk.source, b, a)):
-                k = (ed_x, ed_y, x.key)
-                if k not in best or lk.score > best[k][0]:
-                    best[k] = (lk.score, y.key)
+        for s_key, t_key, score in links:
+            for x, y, ed_x, ed_y in ((s_key, t_key, a, b), (t_key, s_key, b, a)):
+                k = (ed_x, ed_y, x)
+                if k not in best or score > best[k][0]:
+                    best[k] = (score, y)
     out: dict[str, dict[str, dict[str, str]]] = defaultdict(lambda: defaultdict(dict))
     for (ed_x, ed_y, key), (_, other) in best.items():
         out[ed_x][ed_y][key] = other
@@ -175,9 +188,10 @@ def companion_for(inp: PairInput, trans: dict, specs: dict[str, EditionSpec], ru
 _SHARED: dict = {}
 
 
-def _run_job(k: tuple[str, str, str], companion: tuple | None, cache_entry: Path | None) -> list[tuple]:
+def _run_job(k: tuple[str, str, str], companion: tuple | None, cache_entry: Path | None, stored: bool) -> object:
     """Align pair ``k`` of the inherited inputs in a worker, write the cache entry (if any) there too;
-    rows by position in the pair's views (cheap to send back, :func:`_at`)."""
+    what the KB stores of it if ``stored`` (:func:`pair_rows`), else rows by position in the pair's views
+    (cheap to send back, :func:`_at`)."""
     inp = _SHARED["jobs"][k]
     if companion is not None:
         x, y, terms, s_map, t_map = companion
@@ -188,7 +202,7 @@ def _run_job(k: tuple[str, str, str], companion: tuple | None, cache_entry: Path
         links = align_input(inp)
         if cache_entry is not None:
             AlignmentCache.write(cache_entry, links)
-        return _positions(links, inp)
+        return pair_rows(k, links) if stored else _positions(links, inp)
     finally:
         gc.enable()
 
@@ -312,7 +326,21 @@ def run_all(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
 def aligned(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,
             cache_dir: Path | None = None) -> Iterator[tuple[tuple[str, str, str], list[Alignment]]]:
     """The alignment of every planned pair (:mod:`kb.align.pairs`), keyed (source, target, kind), in plan
-    order, each as soon as it and the pairs before it are done (the caller stores them while workers run).
+    order, each as soon as it and the pairs before it are done (see :func:`_aligned`)."""
+    yield from _aligned(db, pairs, workers, cache_dir, stored=False)
+
+
+def stored_pairs(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,
+                 cache_dir: Path | None = None) -> Iterator[tuple[tuple[str, str, str], PairRows]]:
+    """:func:`aligned`, each pair as what the KB stores of it (:func:`pair_rows`, made by the worker that
+    aligned it: the main process only inserts)."""
+    yield from _aligned(db, pairs, workers, cache_dir, stored=True)
+
+
+def _aligned(db, pairs: list[PlannedPair] | None, workers: int | None, cache_dir: Path | None,
+             stored: bool) -> Iterator[tuple[tuple[str, str, str], Any]]:
+    """The pairs of :func:`aligned` (as :func:`pair_rows` if ``stored``), in plan order, each as soon as it and the
+    pairs before it are done (the caller stores them while workers run).
 
     A full cross-edition pair takes its companion (the same pair in another language) from the
     translation pairs of its two editions, so it waits for those (:func:`companion_deps`); every
@@ -349,14 +377,30 @@ def aligned(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
     keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
     first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
     terms = lru_cache(load_terminology)   # one table per language, not one per pair
-    inputs = {k: pair_input(db, first[k], specs, rules, identities, terms) for k in keys}
-    deps = {k: companion_deps(k, keys, specs) for k in keys if inputs[k].full}
-    for k in deps:   # the companions' views, loaded before any worker is forked
-        for dep in deps[k]:
-            rules(dep[0]), rules(dep[1])
+    inputs: dict[tuple[str, str, str], PairInput] = {}
+    deps: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
     cache = AlignmentCache(cache_dir)
     workers = workers or min(2, os.cpu_count() or 1)
-    yield from _schedule(keys, inputs, deps, cache, workers, specs, rules, views)
+    run = _Run(inputs, deps, cache, specs, rules, stored)
+    # the translation pairs first (the full pairs wait for some of them): a worker of their own aligns the largest
+    # while this process reads the other editions (the second CPU would wait for them otherwise)
+    early = [k for k in keys if k[2] == "cross-language"]
+    for k in early:
+        inputs[k] = pair_input(db, first[k], specs, rules, identities, terms)
+    if workers > 1 and sum(inputs[k].cost for k in early) > PARALLEL_COST:
+        run.start_early(sorted(early, key=lambda k: -inputs[k].cost)[:EARLY_JOBS], views)
+    try:
+        for k in keys:
+            if k not in inputs:
+                inputs[k] = pair_input(db, first[k], specs, rules, identities, terms)
+        deps.update((k, companion_deps(k, keys, specs)) for k in keys if inputs[k].full)
+        for k in deps:   # the companions' views, loaded before any worker is forked
+            for dep in deps[k]:
+                rules(dep[0]), rules(dep[1])
+    except BaseException:
+        run.close()
+        raise
+    yield from _schedule(keys, inputs, deps, run, workers, views)
     if cache_dir is not None:
         cache.prune()
 
@@ -377,8 +421,8 @@ def companion_deps(k: tuple[str, str, str], keys: list, specs: dict[str, Edition
     return list(dict.fromkeys(key for end in (a, b) for other, key in partners[end] if specs[other].language in langs))
 
 
-def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, workers: int, specs: dict, rules,
-              views: dict) -> Iterator[tuple[tuple[str, str, str], list[Alignment]]]:
+def _schedule(keys: list, inputs: dict, deps: dict, run: _Run, workers: int,
+              views: dict) -> Iterator[tuple[tuple[str, str, str], Any]]:
     """Align ``keys`` and yield them in their order as soon as a key and those before it are done.
 
     Cached pairs come from the cache; the rest run in priority order (the pairs a full pair waits for,
@@ -386,17 +430,18 @@ def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, worke
     is done early), in forked workers when worth it.  While the workers run, this process looks up
     the cache of the pairs to come and the caller stores what is done.  A full pair's companion comes
     from the results of its :func:`companion_deps` only, so the outcome does not depend on the order."""
-    run = _Run(inputs, deps, cache, specs, rules)
     waited = {d for ds in deps.values() for d in ds}
     position = {k: n for n, k in enumerate(keys)}
-    todo = sorted(keys, key=lambda k: (0 if k in waited else 1 if k in deps else 2,
-                                       -inputs[k].cost if k in waited or k in deps else position[k], k))
+    started = set(run.hashes)   # by :meth:`_Run.start_early`
+    todo = sorted((k for k in keys if k not in started),
+                  key=lambda k: (0 if k in waited else 1 if k in deps else 2,
+                                 -inputs[k].cost if k in waited or k in deps else position[k], k))
     parallel = workers > 1 and len(todo) > 1 and sum(inputs[k].cost for k in todo) > PARALLEL_COST
     done = 0
     try:
         while done < len(keys):
             for k in [k for k in todo if run.ready(k)]:
-                if parallel and len(run.running) >= 2 * workers:   # a job queued for each worker: none waits
+                if parallel and run.queued() >= 2 * workers:   # a job queued for each worker: none waits
                     break                                          # while the caller stores a pair
                 todo.remove(k)
                 run.start(k, views if parallel else None, workers)
@@ -416,12 +461,17 @@ def _schedule(keys: list, inputs: dict, deps: dict, cache: AlignmentCache, worke
 class _Run:
     """The pairs being aligned: results, cache keys and the forked workers (started with the first job)."""
 
-    def __init__(self, inputs: dict, deps: dict, cache: AlignmentCache, specs: dict, rules):
+    def __init__(self, inputs: dict, deps: dict, cache: AlignmentCache, specs: dict, rules, stored: bool):
         self.inputs, self.deps, self.cache, self.specs, self.rules = inputs, deps, cache, specs, rules
+        #: results as :func:`pair_rows` (else the links)
+        self.stored = stored
         self.results: dict = {}
         self.hashes: dict = {}
         self.running: dict = {}
         self.pool: ProcessPoolExecutor | None = None
+        #: the worker of :meth:`start_early` and the jobs it runs
+        self.early: ProcessPoolExecutor | None = None
+        self.early_jobs: set = set()
 
     def ready(self, k) -> bool:
         return all(d in self.results for d in self.deps.get(k, ()))
@@ -430,12 +480,18 @@ class _Run:
         """The cache key of ``k`` (its companion first, if a full pair), and its result if cached."""
         inp = self.inputs[k]
         if k in self.deps:
-            inp.companion = companion_for(inp, translations({d: self.results[d] for d in self.deps[k]}), self.specs,
-                                          self.rules)
+            inp.companion = companion_for(inp, translations({d: self._rule_links(d) for d in self.deps[k]}),
+                                          self.specs, self.rules)
         self.hashes[k] = self.cache.key(inp)
         got = self.cache.get(self.hashes[k], inp)
         if got is not None:
-            self.results[k] = got
+            self.results[k] = self._result(k, got)
+
+    def _result(self, k, links: list[Alignment]) -> object:
+        return pair_rows(k, links) if self.stored else links
+
+    def _rule_links(self, k) -> list[RuleLink]:
+        return self.results[k].translated if self.stored else rule_links(self.results[k])
 
     def start(self, k, views: dict | None, workers: int) -> None:
         """Align ``k`` (unless cached): here without ``views``, else in a worker that inherits them."""
@@ -445,31 +501,59 @@ class _Run:
             return
         inp = self.inputs[k]
         if views is None:
-            self.results[k] = align_input(inp)
-            self.cache.put(self.hashes[k], self.results[k])
+            links = align_input(inp)
+            self.cache.put(self.hashes[k], links)
+            self.results[k] = self._result(k, links)
             return
         if self.pool is None:
             # forked workers inherit the inputs and the views (the companions' editions are loaded)
-            _SHARED.update(jobs=self.inputs, views=views)
-            # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
-            gc.freeze()
-            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
-        c = inp.companion
+            self.pool = _fork(workers, self.inputs, views)
+        self._submit(self.pool, k)
+
+    def start_early(self, keys: list, views: dict) -> None:
+        """Align ``keys`` (unless cached; pairs without companion) in a worker forked now, before the inputs
+        of the other pairs are read."""
+        for k in keys:
+            self.look_up(k)
+            if k not in self.results:
+                if self.early is None:
+                    self.early = _fork(1, self.inputs, views)
+                self.early_jobs.add(self._submit(self.early, k))
+
+    def _submit(self, pool: ProcessPoolExecutor, k) -> Future:
+        c = self.inputs[k].companion
         payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
-        self.running[self.pool.submit(_run_job, k, payload, self.cache.entry(self.hashes[k]))] = k
+        job = pool.submit(_run_job, k, payload, self.cache.entry(self.hashes[k]), self.stored)
+        self.running[job] = k
+        return job
+
+    def queued(self) -> int:
+        """The jobs given to the workers of :meth:`start` and not collected yet."""
+        return len(self.running) - len(self.early_jobs)
 
     def collect(self, block: bool) -> None:
         """The results of the workers that are done (waiting for one if ``block``)."""
         finished, _ = wait(list(self.running), timeout=None if block else 0, return_when=FIRST_COMPLETED)
         for f in sorted(finished, key=lambda f: self.running[f]):
             k = self.running.pop(f)
-            self.results[k] = _at(f.result(), self.inputs[k])
+            self.early_jobs.discard(f)
+            self.results[k] = f.result() if self.stored else _at(f.result(), self.inputs[k])
 
     def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
+        for pool in (self.early, self.pool):
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+        if self.early is not None or self.pool is not None:
             gc.unfreeze()
         _SHARED.clear()
+
+
+def _fork(workers: int, inputs: dict, views: dict) -> ProcessPoolExecutor:
+    """Worker processes that inherit the inputs of the pairs and the views read so far (:func:`_run_job`)."""
+    _SHARED.update(jobs=inputs, views=views)
+    # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
+    gc.freeze()
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
 
 def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[AlignRule]:
@@ -569,7 +653,7 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
         ("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"), ("source_item_id", "items", "id"),
         ("target_item_id", "items", "id")])
     concepts = Concepts()
-    runs, counts = _write_alignments(db, aligned(db, pairs, workers=workers, cache_dir=cache_dir), concepts)
+    runs, counts = _write_alignments(db, stored_pairs(db, pairs, workers=workers, cache_dir=cache_dir), concepts)
     # the concepts are assigned in a thread while SQLite indexes the alignments (it lets go of the GIL meanwhile)
     with ThreadPoolExecutor(1) as thread:
         assigned = thread.submit(concepts.assign, anchor_ranks(specs))
@@ -581,9 +665,8 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
     _write_concepts(db, concept_of, rule_ids)
     db["edition_pairs"].insert_all(({
         "source_edition": p.source, "target_edition": p.target, "kind": p.kind, "reason": p.reason,
-        "methods": ", ".join(f"{m} {n}" for m, n in Counter(lk.method for lk in runs[p.source, p.target, p.kind])
-                             .most_common()),
-        "rows": len(runs[p.source, p.target, p.kind]),
+        "methods": ", ".join(f"{m} {n}" for m, n in runs[p.source, p.target, p.kind][0]),
+        "rows": runs[p.source, p.target, p.kind][1],
     } for p in dict.fromkeys(pairs)), pk=("source_edition", "target_edition", "kind"))
     _create_views(db)
     if progress:
@@ -591,23 +674,27 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
     return dict(counts)
 
 
-def _write_alignments(db, stream: Iterator[tuple[tuple[str, str, str], list[Alignment]]],
-                      concepts: Concepts) -> tuple[dict[tuple[str, str, str], list[Alignment]], Counter[str]]:
-    """Write each pair's ``alignments`` rows as ``stream`` yields it (while the workers align the next pairs)
-    and add its links to ``concepts``; the links of every pair and the row counts per pair."""
-    runs: dict[tuple[str, str, str], list[Alignment]] = {}
-
-    def kept() -> Iterator[tuple[tuple[str, str, str], list[Alignment]]]:
-        for k, links in stream:
-            runs[k] = links
-            if k[2] in ("cross-edition", "cross-language"):
-                concepts.add(links, translations=k[2] == "cross-language")
-            yield k, links
-
+def _write_alignments(db, stream: Iterator[tuple[tuple[str, str, str], PairRows]], concepts: Concepts
+                      ) -> tuple[dict[tuple[str, str, str], tuple[list[tuple[str, int]], int]], Counter[str]]:
+    """Insert each pair's ``alignments`` rows as ``stream`` yields it (while the workers align the next pairs)
+    and add its links to ``concepts``; the methods and the number of rows of every pair, and the rows per
+    edition pair."""
+    runs: dict[tuple[str, str, str], tuple[list[tuple[str, int]], int]] = {}
     counts: Counter[str] = Counter()
+
+    def rows() -> Iterator[tuple]:
+        for k, got in stream:
+            runs[k] = got.methods, len(got.rows)
+            if got.rows:
+                counts[f"{k[0]} → {k[1]}"] += len(got.rows)
+            if k[2] in ("cross-edition", "cross-language"):
+                concepts.merge(got.seen, got.best, translations=k[2] == "cross-language")
+            yield from got.rows
+
+    columns = [c for c in ALIGNMENT_COLUMNS if c != "id"]   # the ids: 1, 2, ... in the order inserted
     with db.conn:
-        db.conn.executemany(f"insert into alignments ({', '.join(ALIGNMENT_COLUMNS)}) "
-                            f"values ({', '.join('?' for _ in ALIGNMENT_COLUMNS)})", _alignment_rows(kept(), counts))
+        db.conn.executemany(f"insert into alignments ({', '.join(columns)}) values ({', '.join('?' for _ in columns)})",
+                            rows())
     return runs, counts
 
 
@@ -650,28 +737,46 @@ ALIGNMENT_COLUMNS = {
 }
 
 
-def _alignment_rows(runs: Iterator[tuple[tuple[str, str, str], list[Alignment]]], counts: Counter) -> Iterator[tuple]:
-    """The ``alignments`` rows (in :data:`ALIGNMENT_COLUMNS` order) of every pair's links; ``counts`` per pair.
-    The caller keeps the links until the rows are written (the evidence's JSON is remembered by dict id)."""
+@dataclass
+class PairRows:
+    """What the KB stores of one aligned pair, made where the pair was aligned (a worker sends it back as it is)."""
+
+    #: the ``alignments`` rows, in :data:`ALIGNMENT_COLUMNS` order without the id
+    rows: list[tuple]
+    #: the methods and their number of rows, the most common first
+    methods: list[tuple[str, int]]
+    #: :func:`reduce_links` of the links (of pairs across editions or languages only)
+    seen: dict[str, str]
+    best: dict[str, tuple[str, float]]
+    #: :func:`rule_links` of a pair across languages (the companions of full pairs are made of them)
+    translated: list[RuleLink]
+
+
+def pair_rows(k: tuple[str, str, str], links: list[Alignment]) -> PairRows:
+    """What the KB stores of the links of pair ``k`` (source, target, kind)."""
+    seen, best = reduce_links(links) if k[2] in ("cross-edition", "cross-language") else ({}, {})
+    return PairRows(_alignment_rows(k, links), Counter(lk.method for lk in links).most_common(), seen, best,
+                    rule_links(links) if k[2] == "cross-language" else [])
+
+
+def _alignment_rows(k: tuple[str, str, str], links: list[Alignment]) -> list[tuple]:
+    """The ``alignments`` rows of a pair's links (:attr:`PairRows.rows`)."""
+    src_ed, tgt_ed = k[0], k[1]
+    pair = f"{src_ed} → {tgt_ed}"
     evidence: dict[tuple, str] = {}   # the same evidence recurs: most links of consecutive editions are alike
-    # ... and share one dict (the links hold them all while this runs, so their ids stay theirs)
-    by_dict: dict[int, str] = {}
-    n = 0
-    for (src_ed, tgt_ed, _kind), links in runs:
-        pair = f"{src_ed} → {tgt_ed}"
-        if links:
-            counts[pair] += len(links)
-        for link in links:
-            n += 1
-            s, t, ev = link.source, link.target, link.evidence
-            js = by_dict.get(id(ev))
-            if js is None:
-                js = by_dict[id(ev)] = _evidence_json(ev, evidence)
-            yield (n, pair, src_ed, tgt_ed, s.id if s.kind == "rule" else None, s.id if s.kind != "rule" else None,
-                   t.id if t is not None and t.kind == "rule" else None,
-                   t.id if t is not None and t.kind != "rule" else None,
-                   s.norm or s.key.split("/")[-1], (t.norm or t.key.split("/")[-1]) if t is not None else None,
-                   link.score, link.relation, link.method, js)
+    by_dict: dict[int, str] = {}      # ... and share one dict (the links hold them all, so their ids stay theirs)
+    out = []
+    for link in links:
+        s, t, ev = link.source, link.target, link.evidence
+        js = by_dict.get(id(ev))
+        if js is None:
+            js = by_dict[id(ev)] = _evidence_json(ev, evidence)
+        out.append((pair, src_ed, tgt_ed, s.id if s.kind == "rule" else None, s.id if s.kind != "rule" else None,
+                    t.id if t is not None and t.kind == "rule" else None,
+                    t.id if t is not None and t.kind != "rule" else None,
+                    s.norm or s.key.split("/")[-1], (t.norm or t.key.split("/")[-1]) if t is not None else None,
+                    link.score, link.relation, link.method, js))
+    return out
 
 
 def _evidence_json(ev: dict, memo: dict[tuple, str]) -> str:
