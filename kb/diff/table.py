@@ -194,8 +194,7 @@ def _pair_key(old: _Edition, new: _Edition, pairs: list[Pair], terms: list) -> s
     pairs between them and the terminology."""
     h = hashlib.sha256(_code_version().encode())
     h.update(f"{old.digest} {new.digest} {terms!r}".encode())
-    h.update(pickle.dumps([(p.old, p.new, p.relation, p.score, p.method) for p in pairs],
-                          protocol=pickle.HIGHEST_PROTOCOL))
+    h.update(_unmemoised_pickle([(p.old, p.new, p.relation, p.score, p.method) for p in pairs]))
     return h.hexdigest()[:40]
 
 
