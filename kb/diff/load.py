@@ -99,8 +99,10 @@ def _alignment_rows(conn, source: str, target: str, keys: Mapping[int, str] | No
     if keys is not None:
         rows = conn.execute("select source_rule_id, target_rule_id, relation, score, method from alignments "
                             "where source_edition = ? and target_edition = ? order by id", (source, target)).fetchall()
-        if all(s in keys and t in keys for s, t, _, _, _ in rows):
+        try:
             return [(keys[s], keys[t], relation, score, method) for s, t, relation, score, method in rows]
+        except KeyError:
+            pass    # a rule of another edition: read the keys through the rules
     sql = ("select s.key s_key, t.key t_key, a.relation, a.score, a.method from alignments a "
            "join rules s on s.id = a.source_rule_id join rules t on t.id = a.target_rule_id "
            "where a.source_edition = ? and a.target_edition = ? order by a.id")

@@ -11,6 +11,7 @@ import os
 import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from html.parser import HTMLParser
@@ -270,6 +271,19 @@ def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, worker
         yield _values(conn, pair, cache, loaded)
 
 
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection meanwhile: the rows this process unpickles and inserts make no cycles, and the
+    collection their number sets off would scan every object of the build (a second and more on the archive)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
     """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair.
 
@@ -294,10 +308,11 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
     # ``id`` is left out: the new table numbers the rows 1, 2, ... in insertion order
     sql = f"insert into diffs ({', '.join(_VALUES)}) values ({', '.join('?' * len(_VALUES))})"
     current = set()
-    for key, ids, rest in _pairs_values(conn, pairs, cache, workers or min(2, os.cpu_count() or 1)):
-        with db.conn:
-            db.conn.executemany(sql, rows_of(ids, rest))
-        current.add(key)
+    with _collector_paused():
+        for key, ids, rest in _pairs_values(conn, pairs, cache, workers or min(2, os.cpu_count() or 1)):
+            with db.conn:
+                db.conn.executemany(sql, rows_of(ids, rest))
+            current.add(key)
     if cache is not None:
         for path in cache.glob("*.pickle"):
             if path.stem not in current:
