@@ -318,7 +318,8 @@ def renumbering_map(cls: Classification) -> list[dict]:
 
 
 def _free(nb: Rule, level: str | None, linked: dict) -> bool:
-    """Can this neighbour complete a rule of this level (it has no counterpart, and a fitting level)?"""
+    """Can this neighbour complete a rule of this level (it has no counterpart, and a fitting level)?  ``linked``:
+    rule key -> its number of counterparts."""
     return not linked.get(nb.key) and (nb.level == level or nb.level in ("rule", "subrule"))
 
 
@@ -377,30 +378,23 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
         return _completing_neighbours(lambda r: keys(r, side), whole, first, seq, at, level, linked)
 
     oi, ni = _index(old), _index(new)
-    targets: dict[str, list[str]] = defaultdict(list)
-    sources: dict[str, list[str]] = defaultdict(list)
-    for p in pairs:
-        if p.old is None or p.new is None:
-            continue
-        ok, nk = oi[p.old].key, ni[p.new].key
-        targets[ok].append(nk)
-        sources[nk].append(ok)
+    linked = [(oi[p.old], ni[p.new]) for p in pairs if p.old is not None and p.new is not None]
+    # how many counterparts each rule has (a rule without any is free to complete a neighbour)
+    targets: Counter[str] = Counter(o.key for o, _ in linked)
+    sources: Counter[str] = Counter(n.key for _, n in linked)
     old_pos = {r.key: i for i, r in enumerate(old)}
     new_pos = {r.key: i for i, r in enumerate(new)}
     extra: list[Pair] = []
-    for p in pairs:
-        if p.old is None or p.new is None:
-            continue
-        o, m = oi[p.old], ni[p.new]
-        if len(targets[o.key]) != 1 or len(sources[m.key]) != 1 or _same_text(o, m):
+    for o, m in linked:
+        if targets[o.key] != 1 or sources[m.key] != 1 or _same_text(o, m):
             continue
         # split: new neighbours without a source complete the old rule (words only read when there is one)
         if _free_neighbour(new, new_pos[m.key], m.level, sources):
             ko = keys(o, "old")
             split = complete(ko, m, new, new_pos[m.key], m.level, "new", sources)
             for nb, kn in split:
-                targets[o.key].append(nb.key)
-                sources[nb.key].append(o.key)
+                targets[o.key] += 1
+                sources[nb.key] += 1
                 extra.append(Pair(o.key, nb.key, "split", round(_cover(kn, ko), 3), "diff-refine"))
             if split:
                 continue
@@ -409,8 +403,8 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
             continue
         km = keys(m, "new")
         for nb, kn in complete(km, o, old, old_pos[o.key], o.level, "old", targets):
-            targets[nb.key].append(m.key)
-            sources[m.key].append(nb.key)
+            targets[nb.key] += 1
+            sources[m.key] += 1
             extra.append(Pair(nb.key, m.key, "merged", round(_cover(kn, km), 3), "diff-refine"))
     return pairs + extra
 

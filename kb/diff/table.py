@@ -5,15 +5,17 @@ from __future__ import annotations
 import gc
 import hashlib
 import html
+import io
 import multiprocessing
 import os
 import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from html.parser import HTMLParser
-from operator import itemgetter
+from operator import add, itemgetter
 from pathlib import Path
 from typing import Iterator
 
@@ -141,7 +143,7 @@ def _code_version() -> str:
 
 
 #: the columns of a row as the workers hand it over and the cache keeps it (``id`` is numbered on insert):
-#: the two rule ids first (:func:`_swap`)
+#: the two rule ids first (:data:`PairRows`)
 _VALUES = list(DIFFS_COLUMNS)[1:]
 assert _VALUES[:2] == ["old_rule_id", "new_rule_id"]
 _DB_PATH: list[str] = []
@@ -173,9 +175,19 @@ def _edition(conn, edition_id: str, loaded: dict[str, _Edition]) -> _Edition:
     if edition_id not in loaded:
         info, rows = load_edition(conn, edition_id), rule_rows(conn, edition_id)
         h = hashlib.sha256(repr(info).encode())
-        h.update(pickle.dumps([r[1:] for r in rows], protocol=pickle.HIGHEST_PROTOCOL))   # ids change, keys do not
+        h.update(_unmemoised_pickle([r[1:] for r in rows]))   # ids change, keys do not
         loaded[edition_id] = _Edition(info, rows, h.hexdigest())
     return loaded[edition_id]
+
+
+def _unmemoised_pickle(value) -> memoryview:
+    """``value`` pickled without the memo (a digest's input: it never reads back, and its objects are not shared),
+    twice as fast."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(value)
+    return out.getbuffer()
 
 
 def _pair_key(old: _Edition, new: _Edition, pairs: list[Pair], terms: list) -> str:
@@ -183,14 +195,19 @@ def _pair_key(old: _Edition, new: _Edition, pairs: list[Pair], terms: list) -> s
     pairs between them and the terminology."""
     h = hashlib.sha256(_code_version().encode())
     h.update(f"{old.digest} {new.digest} {terms!r}".encode())
-    h.update(pickle.dumps([(p.old, p.new, p.relation, p.score, p.method) for p in pairs],
-                          protocol=pickle.HIGHEST_PROTOCOL))
+    h.update(_unmemoised_pickle([(p.old, p.new, p.relation, p.score, p.method) for p in pairs]))
     return h.hexdigest()[:40]
 
 
-def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _Edition]) -> tuple[str, list[tuple]]:
-    """One pair's cache key and rows as value tuples (without ``id``): from the ``cache`` folder when it holds
-    them, else computed (and stored there with rule keys for rule ids)."""
+#: a pair's rows as a worker hands them over: its cache key, the two rule ids of each row and the other
+#: values of each row, pickled (the cache file holds the same bytes, with rule keys for the ids: see :func:`rows_of`)
+PairRows = tuple[str, list[tuple[int | None, int | None]], bytes]
+
+
+def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _Edition]) -> PairRows:
+    """One pair's rows (:data:`PairRows`): from the ``cache`` folder when it holds them, else computed (and
+    stored there with rule keys for rule ids).  The rows are pickled once, for both: unpickled only to be
+    inserted."""
     for ed in [e for e in loaded if e not in pair]:
         del loaded[ed]
     old, new = (_edition(conn, ed, loaded) for ed in pair)
@@ -198,31 +215,34 @@ def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _
     pairs, terms = stored_or_on_demand_pairs(conn, *pair, keys), pair_terms(old.info, new.info)
     key = _pair_key(old, new, pairs, terms)
     path = cache / f"{key}.pickle" if cache is not None else None
-    if path is not None and (rows := _cached(path, keys)) is not None:
-        return key, rows
+    if path is not None and (cached := _cached(path, keys)) is not None:
+        return key, *cached
     rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False,
                                   settle=True))
+    ids = [(v[0], v[1]) for v in rows]
+    rest = pickle.dumps([v[2:] for v in rows], protocol=pickle.HIGHEST_PROTOCOL)
     if path is not None:
-        write_atomic(path, pickle.dumps([_swap(v, keys) for v in rows], protocol=pickle.HIGHEST_PROTOCOL))
-    return key, rows
+        rule_keys = [(keys.get(o), keys.get(n)) for o, n in ids]
+        write_atomic(path, pickle.dumps((rule_keys, rest), protocol=pickle.HIGHEST_PROTOCOL))
+    return key, ids, rest
 
 
-def _swap(values: tuple, mapping: dict) -> tuple:
-    """The row with its two rule columns mapped (ids to keys or back; unknown: None)."""
-    return (mapping.get(values[0]), mapping.get(values[1])) + values[2:]
-
-
-def _cached(path: Path, keys: dict[int, str]) -> list[tuple] | None:
-    """A pair's rows from its cache file (``keys``: rule id -> key), or None."""
+def _cached(path: Path, keys: dict[int, str]) -> tuple[list[tuple[int | None, int | None]], bytes] | None:
+    """A pair's rule ids and pickled other values from its cache file (``keys``: rule id -> key), or None."""
     try:
-        stored = pickle.loads(path.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError):
+        rule_keys, rest = pickle.loads(path.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, TypeError, ValueError):
         return None
     ids = {key: id_ for id_, key in keys.items()}
-    return [_swap(v, ids) for v in stored]
+    return [(ids.get(o), ids.get(n)) for o, n in rule_keys], rest
 
 
-def _pair_job(job: tuple[tuple[str, str], Path | None]) -> tuple[str, list[tuple]]:
+def rows_of(ids: list[tuple[int | None, int | None]], rest: bytes) -> Iterator[tuple]:
+    """A pair's rows as value tuples in the order of :data:`_VALUES` (without ``id``) from :data:`PairRows`."""
+    return map(add, ids, pickle.loads(rest))
+
+
+def _pair_job(job: tuple[tuple[str, str], Path | None]) -> PairRows:
     # the build writes the rows of finished pairs meanwhile: wait for its short write locks
     conn = sqlite3.connect(f"file:{_DB_PATH[0]}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
     try:
@@ -231,9 +251,8 @@ def _pair_job(job: tuple[tuple[str, str], Path | None]) -> tuple[str, list[tuple
         conn.close()
 
 
-def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, workers: int
-                  ) -> Iterator[tuple[str, list[tuple]]]:
-    """Cache key and value rows of each pair, in order, as they are done: in forked workers reading the
+def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, workers: int) -> Iterator[PairRows]:
+    """The rows of each pair (:data:`PairRows`), in order, as they are done: in forked workers reading the
     database file when there are several (only the rows not yet written are held in memory)."""
     path = conn.execute("pragma database_list").fetchone()[2]
     if workers > 1 and len(pairs) > 1 and path:
@@ -250,6 +269,19 @@ def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, worker
     loaded: dict = {}
     for pair in pairs:
         yield _values(conn, pair, cache, loaded)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection meanwhile: the rows this process unpickles and inserts make no cycles, and the
+    collection their number sets off would scan every object of the build (a second and more on the archive)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
@@ -276,10 +308,11 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
     # ``id`` is left out: the new table numbers the rows 1, 2, ... in insertion order
     sql = f"insert into diffs ({', '.join(_VALUES)}) values ({', '.join('?' * len(_VALUES))})"
     current = set()
-    for key, rows in _pairs_values(conn, pairs, cache, workers or min(2, os.cpu_count() or 1)):
-        with db.conn:
-            db.conn.executemany(sql, rows)
-        current.add(key)
+    with _collector_paused():
+        for key, ids, rest in _pairs_values(conn, pairs, cache, workers or min(2, os.cpu_count() or 1)):
+            with db.conn:
+                db.conn.executemany(sql, rows_of(ids, rest))
+            current.add(key)
     if cache is not None:
         for path in cache.glob("*.pickle"):
             if path.stem not in current:

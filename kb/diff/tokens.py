@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 from .. import lemmas
@@ -31,11 +31,15 @@ class Token(NamedTuple):
     ws: str          # whitespace that follows the token in the printed text
 
 
+#: a token from (text, ws): the named tuple's own constructor is a Python function, twice as slow
+_token = partial(tuple.__new__, Token)
+
+
 @lru_cache(maxsize=1 << 15)
 def tokenize(text: str) -> tuple[Token, ...]:
     """The tokens of a text (cached: a changed rule is tokenised for its refinement and its word diff,
     and consecutive editions repeat texts)."""
-    return tuple([Token(tok, " " if ws else "") for tok, ws in _TOKEN_WS.findall(text or "")])
+    return tuple([_token((tok, " " if ws else "")) for tok, ws in _TOKEN_WS.findall(text or "")])
 
 
 def join_tokens(tokens: Sequence[Token]) -> str:
@@ -132,7 +136,7 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
             # a run of symbols is one unit: "o3 oU oU", "{3}{u}{u}" and "o3oUoU" all read {3}{U}{U}
             base[-1] = Unit(base[-1].start, i + 1, base[-1].key + key, "symbol")
         else:
-            base.append(Unit(i, i + 1, key, kind))
+            base.append(_unit((i, i + 1, key, kind, None)))
     if terms is None or (terms.by_first if side == "old" else terms.new_by_first).keys().isdisjoint(
             [u.key for u in base]):
         return base    # no term starts here (most texts)
@@ -162,6 +166,8 @@ def units(tokens: Sequence[Token], lang: str, scheme: str, terms: TermIndex | No
     return out
 
 
+#: a unit from all its fields (see :data:`_token`)
+_unit = partial(tuple.__new__, Unit)
 #: language -> symbol scheme -> token -> (key, kind) of its unit; a language's entries go when lemmas are seeded
 _UNIT_OF: dict[str, dict[str, dict[str, tuple[str, str]]]] = {}
 

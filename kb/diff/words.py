@@ -20,7 +20,7 @@ from markupsafe import Markup, escape
 
 from ..terminology import Term
 from .model import EditionInfo, Group, Seg
-from .terminology import term_index
+from .terminology import TermIndex, term_index
 from .tokens import Token, Unit, folded_keys, is_word, join_tokens, tokenize, units, words
 
 _CHANGE = ("delete", "insert", "replace")
@@ -28,19 +28,20 @@ _GRAMMAR = ("inflection", "case")
 
 
 def word_diff(old: str, new: str, *, lang: str = "de", old_scheme: str = "none", new_scheme: str = "none",
-              terms: Sequence[Term] = ()) -> list[Seg]:
+              terms: Sequence[Term] = (), index: TermIndex | None = None) -> list[Seg]:
     """Word diff of two texts in reading order.
 
     ``term`` segments are the differences that fold away (see :class:`Seg`); everything else that
     differs is ``delete``/``insert``/``replace``.  ``old_scheme``/``new_scheme`` name the symbol
-    schemes of :mod:`ingest.symbols` so "ocT" and "{tap}" both read as {T}.
+    schemes of :mod:`ingest.symbols` so "ocT" and "{tap}" both read as {T}.  ``index``: the terms'
+    :func:`term_index` when the caller made it (a report diffs many pairs with one table).
     """
     if old == new and old_scheme == new_scheme:
         # the same text (most rules of consecutive editions): one equal segment, no matching needed
         kept = _kept(old)
         return [kept] if kept is not None else []
     a, b = tokenize(old), tokenize(new)
-    tindex = term_index(terms, lang)
+    tindex = index if index is not None else term_index(terms, lang)
     ops: list[tuple[str, int, int, int, int, str]] = []
     sm = SequenceMatcher(None, [t.text for t in a], [t.text for t in b], autojunk=False)
     first = [(("equal" if tag == "equal" else "replace"), i1, i2, j1, j2, "")
@@ -231,24 +232,27 @@ def sentences(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
-def group_diff(g: Group, old_e: EditionInfo, new_e: EditionInfo, terms: Sequence[Term]) -> list[Seg]:
+def group_diff(g: Group, old_e: EditionInfo, new_e: EditionInfo, terms: Sequence[Term],
+               index: TermIndex | None = None) -> list[Seg]:
     """Word diff of a group.
 
     A one-to-one pair is one word diff.  A split is one word diff per new part: every sentence of
     the old rule goes to the part it shares most (folded) words with, so each part is compared
     with the old sentences it took over; a merge is the same the other way round.  Each part
-    starts with a ``part`` segment (``old``/``new``: the two rule numbers of that row).
+    starts with a ``part`` segment (``old``/``new``: the two rule numbers of that row).  ``index``: see
+    :func:`word_diff`.
     """
+    index = index if index is not None else term_index(terms, new_e.language)
+    kw: dict[str, Any] = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms,
+                              index=index)
     if len(g.old) == 1 and len(g.new) == 1:
-        return word_diff(g.old[0].full_text, g.new[0].full_text, lang=new_e.language, old_scheme=old_e.scheme,
-                         new_scheme=new_e.scheme, terms=terms)
-    kw: dict[str, Any] = dict(lang=new_e.language, old_scheme=old_e.scheme, new_scheme=new_e.scheme, terms=terms)
+        return word_diff(g.old[0].full_text, g.new[0].full_text, **kw)
     # the whole rule on one side, its parts on the other
     side, other = ("old", "new") if len(g.new) > 1 else ("new", "old")
     whole, parts = (g.old[0], g.new) if side == "old" else (g.new[0], g.old)
     scheme = {"old": old_e.scheme, "new": new_e.scheme}
     sents = sentences(whole.full_text)
-    assign = _assign(sents, [p.full_text for p in parts], side, scheme[side], scheme[other], new_e.language, terms)
+    assign = _assign(sents, [p.full_text for p in parts], side, scheme[side], scheme[other], new_e.language, index)
     segs: list[Seg] = []
     for k, part in enumerate(parts):
         text = {side: " ".join(s for s, x in zip(sents, assign) if x == k), other: part.full_text}
@@ -259,10 +263,9 @@ def group_diff(g: Group, old_e: EditionInfo, new_e: EditionInfo, terms: Sequence
 
 
 def _assign(sents: list[str], parts: list[str], side: str, s_scheme: str, p_scheme: str, lang: str,
-            terms: Sequence[Term]) -> list[int]:
+            tindex: TermIndex | None) -> list[int]:
     """Index of the part each sentence is most similar to (cosine of folded words of 4+ letters);
     ties and sentences sharing nothing stay with the previous sentence's part."""
-    tindex = term_index(terms, lang)
     other = "new" if side == "old" else "old"
     part_keys = [folded_keys(p, lang, p_scheme, tindex, other, ("word", "term"), 4) for p in parts]
     out: list[int] = []
