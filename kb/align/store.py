@@ -10,7 +10,7 @@ import os
 import pickle
 from collections import Counter, defaultdict
 from collections.abc import Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -37,9 +37,6 @@ CONSECUTIVE_FROM = 0.5
 #: below this total cost (see :attr:`PairInput.cost`; about 3,000 is a second of work) the pairs are
 #: aligned in-process: forking workers costs a tenth of a second
 PARALLEL_COST = 3_000
-#: translation pairs aligned by a worker of their own while the main process reads the other editions
-#: (one running, one waiting)
-EARLY_JOBS = 2
 
 
 def edition_specs(db) -> list[EditionSpec]:
@@ -377,30 +374,14 @@ def _aligned(db, pairs: list[PlannedPair] | None, workers: int | None, cache_dir
     keys = list(dict.fromkeys((p.source, p.target, p.kind) for p in planned))
     first = {(p.source, p.target, p.kind): p for p in reversed(planned)}
     terms = lru_cache(load_terminology)   # one table per language, not one per pair
-    inputs: dict[tuple[str, str, str], PairInput] = {}
-    deps: dict[tuple[str, str, str], list[tuple[str, str, str]]] = {}
+    inputs = {k: pair_input(db, first[k], specs, rules, identities, terms) for k in keys}
+    deps = {k: companion_deps(k, keys, specs) for k in keys if inputs[k].full}
+    for k in deps:   # the companions' views, loaded before any worker is forked
+        for dep in deps[k]:
+            rules(dep[0]), rules(dep[1])
     cache = AlignmentCache(cache_dir)
     workers = workers or min(2, os.cpu_count() or 1)
-    run = _Run(inputs, deps, cache, specs, rules, stored)
-    # the translation pairs first (the full pairs wait for some of them): a worker of their own aligns the largest
-    # while this process reads the other editions (the second CPU would wait for them otherwise)
-    early = [k for k in keys if k[2] == "cross-language"]
-    for k in early:
-        inputs[k] = pair_input(db, first[k], specs, rules, identities, terms)
-    if workers > 1 and sum(inputs[k].cost for k in early) > PARALLEL_COST:
-        run.start_early(sorted(early, key=lambda k: -inputs[k].cost)[:EARLY_JOBS], views)
-    try:
-        for k in keys:
-            if k not in inputs:
-                inputs[k] = pair_input(db, first[k], specs, rules, identities, terms)
-        deps.update((k, companion_deps(k, keys, specs)) for k in keys if inputs[k].full)
-        for k in deps:   # the companions' views, loaded before any worker is forked
-            for dep in deps[k]:
-                rules(dep[0]), rules(dep[1])
-    except BaseException:
-        run.close()
-        raise
-    yield from _schedule(keys, inputs, deps, run, workers, views)
+    yield from _schedule(keys, inputs, deps, _Run(inputs, deps, cache, specs, rules, stored), workers, views)
     if cache_dir is not None:
         cache.prune()
 
@@ -432,16 +413,14 @@ def _schedule(keys: list, inputs: dict, deps: dict, run: _Run, workers: int,
     from the results of its :func:`companion_deps` only, so the outcome does not depend on the order."""
     waited = {d for ds in deps.values() for d in ds}
     position = {k: n for n, k in enumerate(keys)}
-    started = set(run.hashes)   # by :meth:`_Run.start_early`
-    todo = sorted((k for k in keys if k not in started),
-                  key=lambda k: (0 if k in waited else 1 if k in deps else 2,
-                                 -inputs[k].cost if k in waited or k in deps else position[k], k))
+    todo = sorted(keys, key=lambda k: (0 if k in waited else 1 if k in deps else 2,
+                                       -inputs[k].cost if k in waited or k in deps else position[k], k))
     parallel = workers > 1 and len(todo) > 1 and sum(inputs[k].cost for k in todo) > PARALLEL_COST
     done = 0
     try:
         while done < len(keys):
             for k in [k for k in todo if run.ready(k)]:
-                if parallel and run.queued() >= 2 * workers:   # a job queued for each worker: none waits
+                if parallel and len(run.running) >= 2 * workers:   # a job queued for each worker: none waits
                     break                                          # while the caller stores a pair
                 todo.remove(k)
                 run.start(k, views if parallel else None, workers)
@@ -469,9 +448,6 @@ class _Run:
         self.hashes: dict = {}
         self.running: dict = {}
         self.pool: ProcessPoolExecutor | None = None
-        #: the worker of :meth:`start_early` and the jobs it runs
-        self.early: ProcessPoolExecutor | None = None
-        self.early_jobs: set = set()
 
     def ready(self, k) -> bool:
         return all(d in self.results for d in self.deps.get(k, ()))
@@ -507,53 +483,26 @@ class _Run:
             return
         if self.pool is None:
             # forked workers inherit the inputs and the views (the companions' editions are loaded)
-            self.pool = _fork(workers, self.inputs, views)
-        self._submit(self.pool, k)
-
-    def start_early(self, keys: list, views: dict) -> None:
-        """Align ``keys`` (unless cached; pairs without companion) in a worker forked now, before the inputs
-        of the other pairs are read."""
-        for k in keys:
-            self.look_up(k)
-            if k not in self.results:
-                if self.early is None:
-                    self.early = _fork(1, self.inputs, views)
-                self.early_jobs.add(self._submit(self.early, k))
-
-    def _submit(self, pool: ProcessPoolExecutor, k) -> Future:
-        c = self.inputs[k].companion
+            _SHARED.update(jobs=self.inputs, views=views)
+            # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
+            gc.freeze()
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
+        c = inp.companion
         payload = None if c is None else (*c.editions, c.terms, c.s_map, c.t_map)
-        job = pool.submit(_run_job, k, payload, self.cache.entry(self.hashes[k]), self.stored)
-        self.running[job] = k
-        return job
-
-    def queued(self) -> int:
-        """The jobs given to the workers of :meth:`start` and not collected yet."""
-        return len(self.running) - len(self.early_jobs)
+        self.running[self.pool.submit(_run_job, k, payload, self.cache.entry(self.hashes[k]), self.stored)] = k
 
     def collect(self, block: bool) -> None:
         """The results of the workers that are done (waiting for one if ``block``)."""
         finished, _ = wait(list(self.running), timeout=None if block else 0, return_when=FIRST_COMPLETED)
         for f in sorted(finished, key=lambda f: self.running[f]):
             k = self.running.pop(f)
-            self.early_jobs.discard(f)
             self.results[k] = f.result() if self.stored else _at(f.result(), self.inputs[k])
 
     def close(self) -> None:
-        for pool in (self.early, self.pool):
-            if pool is not None:
-                pool.shutdown(cancel_futures=True)
-        if self.early is not None or self.pool is not None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
             gc.unfreeze()
         _SHARED.clear()
-
-
-def _fork(workers: int, inputs: dict, views: dict) -> ProcessPoolExecutor:
-    """Worker processes that inherit the inputs of the pairs and the views read so far (:func:`_run_job`)."""
-    _SHARED.update(jobs=inputs, views=views)
-    # the garbage collector of a worker need not walk what it inherits (copy-on-write pages)
-    gc.freeze()
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
 
 def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[AlignRule]:
