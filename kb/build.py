@@ -13,7 +13,6 @@ was written is skipped ("up to date"); ``force=True`` builds anyway.
 from __future__ import annotations
 
 import fcntl
-import gc
 import hashlib
 import multiprocessing
 import os
@@ -37,6 +36,7 @@ from ingest.model import ParseWarning
 from . import fts, paths, schema
 from . import rows as rows_module
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
+from .gcpause import collector_paused
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
 
@@ -157,7 +157,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         db = sqlite_utils.Database(tmp)
         schema.create(db, manifest)
         store = LemmaStore(cache_root, lemmatiser_version())
-        with _collector_paused():   # (the side index's process and the lemmatising workers fork with it paused)
+        with collector_paused():   # (the side index's process and the lemmatising workers fork with it paused)
             side = _write_documents(db, side_path, manifest, keys, parse_cache, store, workers, report, progress)
         store.save()
         parse_cache.prune(keys.values())
@@ -317,20 +317,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The garbage collector off while a phase makes many objects and no garbage cycles (records, rows): it would
-    walk them again and again, as they outlive its young generations (two fifths of the CPU of parsing an
-    archive); what cycles there are, it collects after the phase."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 # -- parsing --------------------------------------------------------------------------------------------------------
 
 def _check_source(doc: Document, data_dir: Path) -> None:
@@ -389,7 +375,7 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
 
 def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
     """Parse one document into the cache: (False, summary) or (True, error message)."""
-    with _collector_paused():
+    with collector_paused():
         return _parse_into_cache(*job)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from ingest import numbers
 
 from ..cache import code_version, write_atomic
+from ..gcpause import collector_paused
 from ..schema import insert_rows
 from .concepts import Concepts, reduce_links
 from .consecutive import Keys, align_consecutive, identical_share
@@ -579,15 +580,8 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
     Returns row counts per edition pair.
     """
-    # the stage makes millions of objects (views, links, rows) and no garbage cycles: the garbage collector
-    # would only walk them again and again (a second of an archive build)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():   # millions of views, links and rows, no garbage cycles (a second of an archive build)
         return _store(db, progress, cache_dir, workers)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[str, int]:

@@ -11,7 +11,6 @@ import os
 import pickle
 import sqlite3
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from html.parser import HTMLParser
@@ -22,6 +21,7 @@ from typing import Iterator
 from markupsafe import Markup, escape
 
 from ..cache import code_version, write_atomic
+from ..gcpause import collector_paused
 from . import CLASSES
 from .classes import place_class
 from .load import (
@@ -271,19 +271,6 @@ def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, worker
         yield _values(conn, pair, cache, loaded)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection meanwhile: the rows this process unpickles and inserts make no cycles, and the
-    collection their number sets off would scan every object of the build (a second and more on the archive)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
     """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair.
 
@@ -308,7 +295,7 @@ def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None
     # ``id`` is left out: the new table numbers the rows 1, 2, ... in insertion order
     sql = f"insert into diffs ({', '.join(_VALUES)}) values ({', '.join('?' * len(_VALUES))})"
     current = set()
-    with _collector_paused():
+    with collector_paused():   # the rows it unpickles and inserts make no cycles
         for key, ids, rest in _pairs_values(conn, pairs, cache, workers or min(2, os.cpu_count() or 1)):
             with db.conn:
                 db.conn.executemany(sql, rows_of(ids, rest))
