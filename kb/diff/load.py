@@ -12,7 +12,7 @@ from ingest import UnknownParser, get_parser
 from ..align.ondemand import between
 from ..terminology import Term
 from .classes import classify, refine_pairs, settled_pairs
-from .model import EditionInfo, Pair, Report, Rule
+from .model import EditionInfo, Pair, Report, Rule, full_text
 from .terminology import TERMINOLOGY, load_terms, term_index, terminology_table
 from .tokens import seed_lemmas
 from .words import changed, group_diff
@@ -72,7 +72,7 @@ def rules_of(rows: list[tuple]) -> list[Rule]:
         r.__dict__.update(key=key, edition=ed, number=number or "", norm=norm or "", text=text,
                           text_norm=text_norm or text, title=title, lemmas=lemmas or "", level=level,
                           chapter=chapter, section=section, seq=seq or 0, id=id_,
-                          full_text=f"{title} {text}" if title and text else title or text)
+                          full_text=full_text(title, text))
         out.append(r)
     return out
 

@@ -32,11 +32,16 @@ class Rule:
     full_text: str = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "full_text", " ".join(x for x in (self.title, self.text) if x))
+        object.__setattr__(self, "full_text", full_text(self.title, self.text))
 
     @property
     def label(self) -> str:
         return self.norm or self.number
+
+
+def full_text(title: str | None, text: str) -> str:
+    """:attr:`Rule.full_text`: the title and the text, each if there is one."""
+    return f"{title} {text}" if title and text else title or text
 
 
 def make_rule(edition: str, number: str, text: str = "", title: str | None = None, seq: int = 0,
