@@ -63,8 +63,8 @@ def gold_sets(gold_dir: Path, runs: dict) -> list[tuple[str, str, str, tuple[str
     """(file name, source edition, target edition, key of the aligner run) of every gold file.
 
     A gold file is named ``<source edition>__<target edition>.tsv``; the run is the aligned pair of
-    those two editions in ``runs`` (:func:`align.run_all`).  Files of pairs that were not aligned are
-    left out."""
+    those two editions in ``runs`` (:func:`align.run_all`, completed by :func:`with_on_demand`).  Files
+    of pairs without a run are left out."""
     out = []
     for path in sorted(Path(gold_dir).glob("*__*.tsv")):
         src_ed, _, tgt_ed = path.stem.partition("__")
@@ -72,6 +72,24 @@ def gold_sets(gold_dir: Path, runs: dict) -> list[tuple[str, str, str, tuple[str
         if key is not None:
             out.append((path.name, src_ed, tgt_ed, key))
     return out
+
+
+def with_on_demand(db, gold_dir: Path, runs: dict) -> tuple[dict, dict[tuple[str, str, str], str]]:
+    """``runs`` with a run for every gold file whose two editions the KB holds but did not align as a pair (a
+    KB with an English chain between the two originals composes along it): what ``kb align export`` answers,
+    and for each added run its method (``composed, N steps`` or ``aligner`` when aligned now)."""
+    specs = {e.id: e for e in align.edition_specs(db)}
+    runs, methods = dict(runs), {}
+    for path in sorted(Path(gold_dir).glob("*__*.tsv")):
+        src_ed, _, tgt_ed = path.stem.partition("__")
+        if src_ed not in specs or tgt_ed not in specs or any(k[:2] == (src_ed, tgt_ed) for k in runs):
+            continue
+        answer = ondemand.between(db, src_ed, tgt_ed)
+        kind = "cross-edition" if specs[src_ed].language == specs[tgt_ed].language else "cross-language"
+        runs[src_ed, tgt_ed, kind] = answer.links
+        methods[src_ed, tgt_ed, kind] = (f"composed, {len(answer.path) - 1} steps" if answer.method == "composed"
+                                         else "aligner")
+    return runs, methods
 
 
 def folded(run_key: tuple[str, str, str]) -> bool:
@@ -212,6 +230,7 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
     t = time.perf_counter()
     runs = runs if runs is not None else align.run_all(db)
     seconds = time.perf_counter() - t
+    runs, on_demand = with_on_demand(db, gold_dir, runs)
     results = []
     for name, src_ed, tgt_ed, run_key in gold_sets(gold_dir, runs):
         path = gold_dir / name
@@ -221,7 +240,7 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
         else:
             src = align.views_from_db(db, src_ed)
         gold, missing = resolve_gold(load_gold(path), src, tgt)
-        methods = {"aligner": runs[run_key]}
+        methods = {on_demand.get(run_key, "aligner"): runs[run_key]}
         if folded(run_key) and src:
             # the same aligner on the two editions alone, without the other language's path of evidence
             methods["aligner, direct"] = align.align_cross_edition(src, tgt, align.load_terminology(lang=src[0].lang))
@@ -262,10 +281,10 @@ def errors(db, name: str, gold_dir: Path = GOLD_DIR, fold_name: str = "all",
     ``fold_name`` (``even``/``odd``) restricts the listing to the source rules of one fold (see
     :func:`fold_of`), so that tuning can look at the tuning fold's errors only; ``runs`` reuses an
     :func:`align.run_all` result."""
-    runs = runs if runs is not None else align.run_all(db)
+    runs, _ = with_on_demand(db, gold_dir, runs if runs is not None else align.run_all(db))
     spec = next((g for g in gold_sets(gold_dir, runs) if g[0] == name), None)
     if spec is None:
-        raise ValueError(f"no gold file {name} in {gold_dir} for a pair the KB aligns")
+        raise ValueError(f"no gold file {name} in {gold_dir} for two editions the KB holds")
     _, src_ed, tgt_ed, run_key = spec
     tgt = align.views_from_db(db, tgt_ed)
     src = (align.items_from_db(db, src_ed, ("step", "example", "paragraph")) if run_key[2] == "items"

@@ -5,21 +5,27 @@
 1. a pair the build stored (either direction) is read from the ``alignments`` table;
 2. else, when stored pairs connect the two editions (a chain of consecutive editions, a
    translation and its original), their rule links are composed along the shortest such path:
-   consecutive editions align exactly, so following the chain beats jumping over it;
+   consecutive editions align exactly, so following the chain beats jumping over it.  The path
+   only passes through editions that cover all that one of its ends covers (:func:`_path`): an
+   excerpt on the way (a translation of one chapter) would lose every rule outside it;
 3. else the pair is aligned now, with the aligner its languages call for.
 
 Every answer says which method gave it.
 """
 from __future__ import annotations
 
-from collections import deque
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .pairs import PlannedPair
+from ingest import numbers
+
+from .pairs import EditionSpec, PlannedPair
 from .store import align_input, edition_specs, pair_input
 from .views import Alignment, AlignRule, views_from_db
 
+#: what passing through an excerpt adds to a path's length: it decides between paths of equal length only
+EXCERPT_STEP = 1e-3
 #: stored pair kinds whose links join rules to rules
 RULE_KINDS = ("cross-language", "cross-edition")
 
@@ -65,20 +71,36 @@ def _graph(db) -> dict[str, set[str]]:
     return g
 
 
-def _path(g: dict[str, set[str]], a: str, b: str) -> list[str] | None:
-    prev: dict[str, str | None] = {a: None}
-    queue = deque([a])
+def _covers(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
+    """Does a coverage hold all of another (number prefixes; empty: the whole rules)?"""
+    if not outer:
+        return True
+    return bool(inner) and all(any(numbers.within(p, q) for q in outer) for p in inner)
+
+
+def _path(g: dict[str, set[str]], specs: dict[str, EditionSpec], a: str, b: str) -> list[str] | None:
+    """The shortest path of stored pairs from ``a`` to ``b``, or None.
+
+    It passes only editions that cover all that ``a`` or all that ``b`` covers: the links of a path carry at most
+    the narrower end's rules, so an excerpt of what that end covers loses nothing (Italian 6 -> German 6 ->
+    English), while a narrower one would lose every rule outside it.  Of paths of equal length, the one through
+    fewer excerpts is taken, then the first by edition ids."""
+    def passable(x: str) -> bool:
+        return x in specs and any(_covers(specs[x].covers, specs[e].covers) for e in (a, b))
+
+    queue: list[tuple[float, list[str]]] = [(0.0, [a])]
+    seen: set[str] = set()
     while queue:
-        x = queue.popleft()
+        cost, path = heapq.heappop(queue)
+        x = path[-1]
         if x == b:
-            out = [b]
-            while prev[out[-1]] is not None:
-                out.append(prev[out[-1]])  # type: ignore[arg-type]
-            return out[::-1]
-        for y in sorted(g.get(x, ())):
-            if y not in prev:
-                prev[y] = x
-                queue.append(y)
+            return path
+        if x in seen:
+            continue
+        seen.add(x)
+        for y in g.get(x, ()):
+            if y not in seen and (y == b or passable(y)):
+                heapq.heappush(queue, (cost + 1 + (EXCERPT_STEP if y != b and specs[y].covers else 0.0), [*path, y]))
     return None
 
 
@@ -94,7 +116,7 @@ def between(db, a: str, b: str) -> Answer:
     stored = _stored(db, a, b, by_key) if "edition_pairs" in db.table_names() else None
     if stored is not None:
         return Answer(stored, "stored", [a, b])
-    path = _path(_graph(db), a, b) if "edition_pairs" in db.table_names() else None
+    path = _path(_graph(db), specs, a, b) if "edition_pairs" in db.table_names() else None
     if path is not None and len(path) > 2:
         return Answer(_compose(db, path, rules), "composed", path)
     kind = "cross-edition" if specs[a].language == specs[b].language else "cross-language"
@@ -107,7 +129,7 @@ def detour(db, a: str, b: str) -> Answer | None:
     (for German 1999 -> 2024: through the English originals and the English chain between them), or None
     when there is no such path: a second path of evidence beside the pair's own alignment."""
     g = {x: ys - {b} if x == a else ys - {a} if x == b else ys for x, ys in _graph(db).items()}
-    path = _path(g, a, b)
+    path = _path(g, {e.id: e for e in edition_specs(db)}, a, b)
     if path is None:
         return None
     return Answer(_compose(db, path, _rules_of(db)), "composed", path)

@@ -94,3 +94,39 @@ def test_concepts_survive_renumbering_split_and_merge_along_a_chain():
     assert concept["ed-a/614.9"] == concept["ed-c/614.9"]                 # split: the first part keeps it
     assert concept["ed-a/609.4b"] == concept["ed-a/609.4a"] == concept["ed-c/609.4a"]  # merged into one
     assert concept["ed-a/601.2c"] != concept["ed-a/601.2d"]
+
+
+def test_composed_paths_do_not_pass_an_excerpt_narrower_than_both_ends():
+    """The stored pairs as a graph: the path through the one-chapter German translation is as short as the English
+    chain, but it would carry only its chapter, so the English chain is taken."""
+    from kb.align.ondemand import _path
+
+    specs = {s.id: s for s in (spec("en-a", "en", "1999-04-23"), spec("en-b", "en", "2003-10-01"),
+                               spec("en-c", "en", "2024-11-08"), spec("de-a", "de", "1999-04-02"),
+                               spec("de-c", "de", "2024-11-08", covers=("6",)),
+                               spec("it-c", "it", "2022", covers=("6",)))}
+    g: dict[str, set[str]] = {}
+    for x, y in [("en-a", "en-b"), ("en-b", "en-c"), ("en-a", "de-a"), ("de-a", "de-c"), ("de-c", "en-c"),
+                 ("it-c", "de-c")]:
+        g.setdefault(x, set()).add(y)
+        g.setdefault(y, set()).add(x)
+    assert _path(g, specs, "en-a", "en-c") == ["en-a", "en-b", "en-c"]
+    # an excerpt that holds all of one end loses nothing: Italian chapter 6 through German chapter 6
+    assert _path(g, specs, "it-c", "en-c") == ["it-c", "de-c", "en-c"]
+    assert _path(g, specs, "de-a", "de-c") == ["de-a", "de-c"]
+    # the ends themselves may be excerpts; with no passable path there is none
+    assert _path({"en-a": {"de-c"}, "de-c": {"en-a", "en-c"}, "en-c": {"de-c"}}, specs, "en-a", "en-c") is None
+
+
+def test_of_paths_of_equal_length_the_one_without_excerpts_wins():
+    from kb.align.ondemand import _path
+
+    specs = {s.id: s for s in (spec("en-a", "en", "1999-04-23"), spec("en-c", "en", "2024-11-08"),
+                               spec("de-a", "de", "1999-04-02", covers=("4",)), spec("zz-a", "en", "2000-01-01"))}
+    g = {"en-a": {"de-a", "zz-a"}, "de-a": {"en-a", "en-c"}, "zz-a": {"en-a", "en-c"}, "en-c": {"de-a", "zz-a"}}
+    # "de-a" comes first by id and covers "4" only: not passable between two whole editions anyway
+    assert _path(g, specs, "en-a", "en-c") == ["en-a", "zz-a", "en-c"]
+    specs["de-a"] = spec("de-a", "de", "1999-04-02", covers=("4",))
+    specs["en-c"] = spec("en-c", "en", "2024-11-08", covers=("4",))
+    # now "de-a" holds all of "en-c": passable, but an excerpt, so the whole edition "zz-a" still wins the tie
+    assert _path(g, specs, "en-a", "en-c") == ["en-a", "zz-a", "en-c"]
