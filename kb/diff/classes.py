@@ -286,6 +286,24 @@ def place_class(o: Rule, n: Rule, section_map: dict, chapter_map: dict, changed:
     return ("reworded" if changed else "unchanged"), "", expected
 
 
+#: the maps :func:`settled_places` last answered for and its memo
+_PLACES: list = [None, {}]
+#: at most this many settled places are remembered
+_PLACES_MAX = 1 << 17
+
+
+def settled_places(section_map: dict, chapter_map: dict) -> dict[tuple, tuple[str, str | None]]:
+    """A memo of the classes and notes (None: no note) of settled pairs under these maps: :func:`place_class`
+    (unchanged words) of a pair depends only on the maps and on the old rule's ``norm``, ``level``, ``section`` and
+    ``chapter`` and the new rule's ``norm``, ``section`` and ``chapter``, in that order the memo's key.
+    Consecutive edition pairs have the same maps and mostly the same numbers: the memo goes on while they do."""
+    maps = (section_map, chapter_map)
+    if _PLACES[0] != maps or len(_PLACES[1]) > _PLACES_MAX:
+        # copies: the memo must not follow a later change of the caller's maps
+        _PLACES[:] = [tuple({k: list(v) for k, v in m.items()} for m in maps), {}]
+    return _PLACES[1]
+
+
 def settled_pairs(old: Sequence[Rule], new: Sequence[Rule], pairs: Sequence[Pair]) -> list[tuple[Rule, Rule, Pair]]:
     """The pairs whose two rules have no other pair and the same words (same language and symbol scheme
     assumed): no refinement touches them and their class is :func:`place_class` alone.  Empty unless every

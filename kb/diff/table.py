@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from ..cache import code_version, write_atomic
 from ..gcpause import collector_paused
 from . import CLASSES
-from .classes import place_class
+from .classes import place_class, settled_places
 from .load import (
     aligned_edition_pairs,
     build_report,
@@ -93,12 +93,26 @@ def diff_rows(rep: Report) -> list[tuple]:
 def _settled_rows(rep: Report) -> Iterator[tuple[tuple[int, int], tuple]]:
     """The rows of the classification's settled pairs (one-to-one, the same words), with their sort keys."""
     old_ed, new_ed, cls = rep.old.id, rep.new.id, rep.cls
+    section_map, chapter_map = cls.section_map, cls.chapter_map
+    places = settled_places(section_map, chapter_map)
     for o, n, p in cls.settled:
-        c, note, _ = place_class(o, n, cls.section_map, cls.chapter_map, False)
-        html = _escaped(kept_text(o.full_text))
+        # what place_class reads of the two rules: consecutive pairs repeat it, and mostly their maps too
+        place = (o.norm, o.level, o.section, o.chapter, n.norm, n.section, n.chapter)
+        c_note = places.get(place)
+        if c_note is None:
+            c, note, _ = place_class(o, n, section_map, chapter_map, False)
+            c_note = places[place] = (c, note or None)
+        c, note = c_note
+        html = _kept_html(o.full_text)
         yield (n.seq, o.seq), (o.id, n.id, old_ed, new_ed, o.label, n.label, o.chapter, o.chapter, n.chapter,
-                               c, c, c, p.relation or None, p.score, note or None, 0, 0, 0, o.label, n.label,
+                               c, c, c, p.relation or None, p.score, note, 0, 0, 0, o.label, n.label,
                                None, None, None, html, html)
+
+
+@lru_cache(maxsize=1 << 15)
+def _kept_html(text: str) -> str:
+    """The cells of a text kept word for word (cached: consecutive editions repeat most texts)."""
+    return _escaped(kept_text(text))
 
 
 @lru_cache(maxsize=1 << 15)
