@@ -11,7 +11,7 @@ from ingest import UnknownParser, get_parser
 
 from ..align.ondemand import between
 from ..terminology import Term
-from .classes import classify, refine_pairs, settled_pairs
+from .classes import classify, refine_and_settle
 from .model import EditionInfo, Pair, Report, Rule, full_text
 from .terminology import TERMINOLOGY, load_terms, term_index, terminology_table
 from .tokens import seed_lemmas
@@ -230,8 +230,8 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
     terms = list(terms)
     _seed(new_e.language, old)
     _seed(new_e.language, new)
-    refined = refine_pairs(old, new, pairs, old_e, new_e, terms)
-    settled = settled_pairs(old, new, refined) if settle and old_e.scheme == new_e.scheme else []
+    refined, settled = refine_and_settle(old, new, pairs, old_e, new_e, terms,
+                                         settle=settle and old_e.scheme == new_e.scheme)
     if settled:
         old_keys, new_keys = {o.key for o, _, _ in settled}, {n.key for _, n, _ in settled}
         old, new = [r for r in old if r.key not in old_keys], [r for r in new if r.key not in new_keys]
