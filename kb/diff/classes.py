@@ -134,14 +134,16 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
         return (min(scores) if scores else None), ",".join(rels), ",".join(methods)
 
     cluster_changed = None if cross_language else True     # a split or merge rewrites the words
-    kept = [r for r in old if targets.get(r.key)] + [o for o, _, _ in settled]
-    kept_sections, kept_chapters = {r.section for r in kept}, {r.chapter for r in kept}
+    kept_places: tuple[set, set] | None = None   # the sections and chapters of the old rules with a counterpart
     for o in old:
         ts = targets.get(o.key, [])
         if not ts:
             if _old_covered(o, new_covers, section_map, chapter_map):
                 old_class[o.key] = "removed"
-                groups.append(Group("removed", [o], [], note=_removed_note(o, kept_sections, kept_chapters)))
+                if kept_places is None:   # made for the first removed rule only
+                    kept = [r for r in old if targets.get(r.key)] + [o for o, _, _ in settled]
+                    kept_places = {r.section for r in kept}, {r.chapter for r in kept}
+                groups.append(Group("removed", [o], [], note=_removed_note(o, *kept_places)))
             else:
                 old_class[o.key] = "outside"
                 groups.append(Group("outside", [o], [], note="outside the newer edition's coverage"))
