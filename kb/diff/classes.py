@@ -294,7 +294,7 @@ def place_class(o: Rule, n: Rule, section_map: dict, chapter_map: dict, changed:
 #: the maps :func:`settled_places` last answered for and its memo
 _PLACES: list = [None, {}]
 #: at most this many settled places are remembered
-_PLACES_MAX = 1 << 17
+_PLACES_MAX = 1 << 16
 
 
 def settled_places(section_map: dict, chapter_map: dict) -> dict[tuple, tuple[str, str | None]]:
