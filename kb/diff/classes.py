@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from functools import lru_cache
+from itertools import chain
 from typing import Iterable, Sequence
 
 from ingest import numbers
@@ -119,8 +120,8 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
     """
     old, new = list(old), list(new)
     targets, sources, info = _linked(old, new, pairs)
-    section_map, chapter_map = _place_maps([(o, n) for o in old for n in targets.get(o.key, [])]
-                                           + [(o, n) for o, n, _ in settled])
+    section_map, chapter_map = _place_maps(chain([(o, n) for o in old for n in targets.get(o.key, [])],
+                                                 [(o, n) for o, n, _ in settled]))
     old_class: dict[str, str] = {}
     new_class: dict[str, str] = {}
     groups: list[Group] = []
@@ -133,14 +134,16 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
         return (min(scores) if scores else None), ",".join(rels), ",".join(methods)
 
     cluster_changed = None if cross_language else True     # a split or merge rewrites the words
-    kept = [r for r in old if targets.get(r.key)] + [o for o, _, _ in settled]
-    kept_sections, kept_chapters = {r.section for r in kept}, {r.chapter for r in kept}
+    kept_places: tuple[set, set] | None = None   # the sections and chapters of the old rules with a counterpart
     for o in old:
         ts = targets.get(o.key, [])
         if not ts:
             if _old_covered(o, new_covers, section_map, chapter_map):
                 old_class[o.key] = "removed"
-                groups.append(Group("removed", [o], [], note=_removed_note(o, kept_sections, kept_chapters)))
+                if kept_places is None:   # made for the first removed rule only
+                    kept = [r for r in old if targets.get(r.key)] + [o for o, _, _ in settled]
+                    kept_places = {r.section for r in kept}, {r.chapter for r in kept}
+                groups.append(Group("removed", [o], [], note=_removed_note(o, *kept_places)))
             else:
                 old_class[o.key] = "outside"
                 groups.append(Group("outside", [o], [], note="outside the newer edition's coverage"))
@@ -208,23 +211,25 @@ def _removed_note(o: Rule, kept_sections: set, kept_chapters: set) -> str:
     return ""
 
 
-def _place_maps(links: list[tuple[Rule, Rule]]) -> tuple[dict, dict]:
+def _place_maps(links: Iterable[tuple[Rule, Rule]]) -> tuple[dict, dict]:
     """Expected new sections of every old section, expected new chapters of every old chapter, from the
     (old rule, new rule) links."""
     sec_votes: dict[int, Counter] = defaultdict(Counter)
     chap_votes: dict[int, Counter] = defaultdict(Counter)
     sec_heading: dict[int, set] = defaultdict(set)
     chap_heading: dict[int, set] = defaultdict(set)
-    for o, n in links:
-        if o.level == "section" and o.section is not None:
-            if n.section is not None:
-                sec_heading[o.section].add(n.section)
-        elif o.level in ("rule", "subrule") and o.section is not None and n.section is not None:
-            sec_votes[o.section][n.section] += 1
-        if o.level == "chapter" and o.chapter is not None and n.chapter is not None:
-            chap_heading[o.chapter].add(n.chapter)
-        elif o.chapter is not None and n.chapter is not None:
-            chap_votes[o.chapter][n.chapter] += 1
+    # the links counted by what decides their votes first (thousands of links, a few hundred kinds)
+    kinds = Counter([(o.level, o.section, o.chapter, n.section, n.chapter) for o, n in links])
+    for (level, o_section, o_chapter, n_section, n_chapter), count in kinds.items():
+        if level == "section" and o_section is not None:
+            if n_section is not None:
+                sec_heading[o_section].add(n_section)
+        elif level in ("rule", "subrule") and o_section is not None and n_section is not None:
+            sec_votes[o_section][n_section] += count
+        if level == "chapter" and o_chapter is not None and n_chapter is not None:
+            chap_heading[o_chapter].add(n_chapter)
+        elif o_chapter is not None and n_chapter is not None:
+            chap_votes[o_chapter][n_chapter] += count
 
     def combine(votes, heading) -> dict[int, list[int]]:
         out = {}
@@ -284,6 +289,24 @@ def place_class(o: Rule, n: Rule, section_map: dict, chapter_map: dict, changed:
     if n.norm not in expected:
         return "renumbered", f"expected {' or '.join(expected)}", expected
     return ("reworded" if changed else "unchanged"), "", expected
+
+
+#: the maps :func:`settled_places` last answered for and its memo
+_PLACES: list = [None, {}]
+#: at most this many settled places are remembered
+_PLACES_MAX = 1 << 16
+
+
+def settled_places(section_map: dict, chapter_map: dict) -> dict[tuple, tuple[str, str | None]]:
+    """A memo of the classes and notes (None: no note) of settled pairs under these maps: :func:`place_class`
+    (unchanged words) of a pair depends only on the maps and on the old rule's ``norm``, ``level``, ``section`` and
+    ``chapter`` and the new rule's ``norm``, ``section`` and ``chapter``, in that order the memo's key.
+    Consecutive edition pairs have the same maps and mostly the same numbers: the memo goes on while they do."""
+    maps = (section_map, chapter_map)
+    if _PLACES[0] != maps or len(_PLACES[1]) > _PLACES_MAX:
+        # copies: the memo must not follow a later change of the caller's maps
+        _PLACES[:] = [tuple({k: list(v) for k, v in m.items()} for m in maps), {}]
+    return _PLACES[1]
 
 
 def settled_pairs(old: Sequence[Rule], new: Sequence[Rule], pairs: Sequence[Pair]) -> list[tuple[Rule, Rule, Pair]]:
@@ -363,6 +386,15 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
     from o.  Merges mirror this with old neighbours without a counterpart.  Added pairs carry
     ``method="diff-refine"`` and their coverage as score.
     """
+    return refine_and_settle(old, new, pairs, old_e, new_e, terms)[0]
+
+
+def refine_and_settle(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: EditionInfo, new_e: EditionInfo,
+                      terms: Sequence[Term] = (), settle: bool = False
+                      ) -> tuple[list[Pair], list[tuple[Rule, Rule, Pair]]]:
+    """:func:`refine_pairs` and, with ``settle``, the :func:`settled_pairs` of its result, found on the way: a
+    one-to-one pair with the same words is left alone by the refinement, and no pair it adds touches its rules
+    (an added pair joins a pair whose words differ and a rule that had no counterpart)."""
     lang = new_e.language
     tindex = term_index(terms, lang)
     cache: dict[tuple[str, str], Counter] = {}
@@ -377,17 +409,26 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
                  linked: dict) -> list[tuple[Rule, Counter]]:
         return _completing_neighbours(lambda r: keys(r, side), whole, first, seq, at, level, linked)
 
-    oi, ni = _index(old), _index(new)
-    linked = [(oi[p.old], ni[p.new]) for p in pairs if p.old is not None and p.new is not None]
+    linked = _links(old, new, pairs)
+    # settled pairs need every pair to name its rules by key (a number could name a rule of another pair)
+    settled: list[tuple[Rule, Rule, Pair]] | None = (
+        [] if settle and all(o.key == p.old and n.key == p.new for o, n, p in linked) else None)
     # how many counterparts each rule has (a rule without any is free to complete a neighbour)
-    targets: Counter[str] = Counter(o.key for o, _ in linked)
-    sources: Counter[str] = Counter(n.key for _, n in linked)
-    old_pos = {r.key: i for i, r in enumerate(old)}
-    new_pos = {r.key: i for i, r in enumerate(new)}
+    targets: Counter[str] = Counter(o.key for o, _, _ in linked)
+    sources: Counter[str] = Counter(n.key for _, n, _ in linked)
+    old_pos: dict[str, int] = {}
+    new_pos: dict[str, int] = {}
     extra: list[Pair] = []
-    for o, m in linked:
-        if targets[o.key] != 1 or sources[m.key] != 1 or _same_text(o, m):
+    for o, m, p in linked:
+        if targets[o.key] != 1 or sources[m.key] != 1:
             continue
+        if _same_text(o, m):
+            if settled is not None and o.full_text == m.full_text and o.full_text.strip():
+                settled.append((o, m, p))
+            continue
+        if not new_pos:   # positions only for a pair whose words differ
+            old_pos.update((r.key, i) for i, r in enumerate(old))
+            new_pos.update((r.key, i) for i, r in enumerate(new))
         # split: new neighbours without a source complete the old rule (words only read when there is one)
         if _free_neighbour(new, new_pos[m.key], m.level, sources):
             ko = keys(o, "old")
@@ -406,7 +447,19 @@ def refine_pairs(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e: Edi
             targets[nb.key] += 1
             sources[m.key] += 1
             extra.append(Pair(nb.key, m.key, "merged", round(_cover(kn, km), 3), "diff-refine"))
-    return pairs + extra
+    return pairs + extra, settled or []
+
+
+def _links(old: list[Rule], new: list[Rule], pairs: list[Pair]) -> list[tuple[Rule, Rule, Pair]]:
+    """(old rule, new rule, pair) of every pair with two sides, in order; the rules found by key, or by number when a
+    pair names one so (:func:`_index`: a key names its rule either way)."""
+    oi: dict[str, Rule] = {r.key: r for r in old}
+    ni: dict[str, Rule] = {r.key: r for r in new}
+    try:
+        return [(oi[p.old], ni[p.new], p) for p in pairs if p.old is not None and p.new is not None]
+    except KeyError:
+        oi, ni = _index(old), _index(new)
+        return [(oi[p.old], ni[p.new], p) for p in pairs if p.old is not None and p.new is not None]
 
 
 def _cover(whole: Counter, *parts: Counter) -> float:

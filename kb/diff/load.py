@@ -11,7 +11,7 @@ from ingest import UnknownParser, get_parser
 
 from ..align.ondemand import between
 from ..terminology import Term
-from .classes import classify, refine_pairs, settled_pairs
+from .classes import classify, refine_and_settle
 from .model import EditionInfo, Pair, Report, Rule, full_text
 from .terminology import TERMINOLOGY, load_terms, term_index, terminology_table
 from .tokens import seed_lemmas
@@ -200,6 +200,23 @@ def in_play_by_rule(conn, editions: tuple[str, ...]) -> dict[str, list[dict]]:
     return out
 
 
+#: (language, id of a rule list) -> the list and its length when it was seeded (the list is kept, so no other list
+#: takes its id)
+_SEEDED_LISTS: dict[tuple[str, int], tuple[list[Rule], int]] = {}
+
+
+def _seed(lang: str, rules: list[Rule]) -> None:
+    """Seed the lemmas of these rules (:func:`seed_lemmas`), unless this very list was seeded lately for the language
+    (a pair's old edition is the newer edition of the pair before it: seeding its texts again would add nothing)."""
+    seen = _SEEDED_LISTS.get((lang, id(rules)))
+    if seen is not None and seen[0] is rules and seen[1] == len(rules):
+        return
+    seed_lemmas(lang, ((r.full_text, r.lemmas) for r in rules if r.lemmas))
+    if len(_SEEDED_LISTS) >= 4:
+        del _SEEDED_LISTS[next(iter(_SEEDED_LISTS))]
+    _SEEDED_LISTS[lang, id(rules)] = rules, len(rules)
+
+
 def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: list[Rule], pairs: Iterable,
                  terms: Sequence[Term] = (), tables: bool = True, settle: bool = False) -> Report:
     """``settle`` (the ``diffs`` stage, without ``tables``): the pairs of :func:`settled_pairs` are no groups,
@@ -211,9 +228,10 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
         return Report(old_e, new_e, classify(old, new, pairs, cross_language=True, old_covers=old_e.covers,
                                              new_covers=new_e.covers), True, [], [])
     terms = list(terms)
-    seed_lemmas(new_e.language, ((r.full_text, r.lemmas) for r in old + new if r.lemmas))
-    refined = refine_pairs(old, new, pairs, old_e, new_e, terms)
-    settled = settled_pairs(old, new, refined) if settle and old_e.scheme == new_e.scheme else []
+    _seed(new_e.language, old)
+    _seed(new_e.language, new)
+    refined, settled = refine_and_settle(old, new, pairs, old_e, new_e, terms,
+                                         settle=settle and old_e.scheme == new_e.scheme)
     if settled:
         old_keys, new_keys = {o.key for o, _, _ in settled}, {n.key for _, n, _ in settled}
         old, new = [r for r in old if r.key not in old_keys], [r for r in new if r.key not in new_keys]

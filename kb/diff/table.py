@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from ..cache import code_version, write_atomic
 from ..gcpause import collector_paused
 from . import CLASSES
-from .classes import place_class
+from .classes import place_class, settled_places
 from .load import (
     aligned_edition_pairs,
     build_report,
@@ -50,6 +50,11 @@ DIFFS_COLUMNS = {
 def diff_rows(rep: Report) -> list[tuple]:
     """Rows of the ``diffs`` table for one edition pair, one per aligned pair, added or removed rule, in table
     order: their values in the order of :data:`_VALUES` (``id`` is numbered on insert)."""
+    return [ids + rest for _, ids, rest in _keyed_rows(rep)]
+
+
+def _keyed_rows(rep: Report) -> list[tuple[tuple[int, int], tuple, tuple]]:
+    """The rows of :func:`diff_rows`, in table order, each as its sort key, its two rule ids and its other values."""
     cls = rep.cls
     old_ed, new_ed = rep.old.id, rep.new.id
     split_of = {g.old[0].key: g for g in cls.groups if g.change_class == "split"}
@@ -58,9 +63,9 @@ def diff_rows(rep: Report) -> list[tuple]:
     old_by_key = {r.key: r for r in cls.old}
     new_by_key = {r.key: r for r in cls.new}
 
-    def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> tuple[tuple[int, int], tuple]:
-        return (n.seq if n else 10 ** 6, o.seq if o else 0), (
-            o.id if o else None, n.id if n else None, old_ed, new_ed,
+    def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> tuple[tuple[int, int], tuple, tuple]:
+        return (n.seq if n else 10 ** 6, o.seq if o else 0), (o.id if o else None, n.id if n else None), (
+            old_ed, new_ed,
             o.label if o else None, n.label if n else None,
             o.chapter if o else n.chapter if n else None, o.chapter if o else None, n.chapter if n else None,
             cls_name, cls.old_class[o.key] if o else None, cls.new_class[n.key] if n else None,
@@ -87,18 +92,33 @@ def diff_rows(rep: Report) -> list[tuple]:
             rows.append(row(o, n, merged_of[nk], "merged"))
     rows.extend(_settled_rows(rep))
     rows.sort(key=itemgetter(0))
-    return [values for _, values in rows]
+    return rows
 
 
-def _settled_rows(rep: Report) -> Iterator[tuple[tuple[int, int], tuple]]:
+def _settled_rows(rep: Report) -> Iterator[tuple[tuple[int, int], tuple, tuple]]:
     """The rows of the classification's settled pairs (one-to-one, the same words), with their sort keys."""
     old_ed, new_ed, cls = rep.old.id, rep.new.id, rep.cls
+    section_map, chapter_map = cls.section_map, cls.chapter_map
+    places = settled_places(section_map, chapter_map)
     for o, n, p in cls.settled:
-        c, note, _ = place_class(o, n, cls.section_map, cls.chapter_map, False)
-        html = _escaped(kept_text(o.full_text))
-        yield (n.seq, o.seq), (o.id, n.id, old_ed, new_ed, o.label, n.label, o.chapter, o.chapter, n.chapter,
-                               c, c, c, p.relation or None, p.score, note or None, 0, 0, 0, o.label, n.label,
-                               None, None, None, html, html)
+        # what place_class reads of the two rules: consecutive pairs repeat it, and mostly their maps too
+        place = (o.norm, o.level, o.section, o.chapter, n.norm, n.section, n.chapter)
+        c_note = places.get(place)
+        if c_note is None:
+            c, why, _ = place_class(o, n, section_map, chapter_map, False)
+            c_note = places[place] = (c, why or None)
+        c, note = c_note
+        html = _kept_html(o.full_text)
+        o_label, n_label = o.norm or o.number, n.norm or n.number   # Rule.label, without a property call
+        yield (n.seq, o.seq), (o.id, n.id), (old_ed, new_ed, o_label, n_label, o.chapter, o.chapter, n.chapter,
+                                             c, c, c, p.relation or None, p.score, note, 0, 0, 0, o_label, n_label,
+                                             None, None, None, html, html)
+
+
+@lru_cache(maxsize=1 << 15)
+def _kept_html(text: str) -> str:
+    """The cells of a text kept word for word (cached: consecutive editions repeat most texts)."""
+    return _escaped(kept_text(text))
 
 
 @lru_cache(maxsize=1 << 15)
@@ -166,6 +186,11 @@ class _Edition:
         """Made only for a pair that is not in the cache."""
         return rules_of(self.rows)
 
+    @cached_property
+    def keys(self) -> dict[int, str]:
+        """Rule id -> key."""
+        return {r[0]: r[1] for r in self.rows}
+
 
 #: a worker's editions of its last pair (consecutive pairs share an edition)
 _LOADED: dict[str, _Edition] = {}
@@ -211,16 +236,16 @@ def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _
     for ed in [e for e in loaded if e not in pair]:
         del loaded[ed]
     old, new = (_edition(conn, ed, loaded) for ed in pair)
-    keys = {r[0]: r[1] for r in old.rows + new.rows}
+    keys = old.keys | new.keys
     pairs, terms = stored_or_on_demand_pairs(conn, *pair, keys), pair_terms(old.info, new.info)
     key = _pair_key(old, new, pairs, terms)
     path = cache / f"{key}.pickle" if cache is not None else None
     if path is not None and (cached := _cached(path, keys)) is not None:
         return key, *cached
-    rows = diff_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False,
-                                  settle=True))
-    ids = [(v[0], v[1]) for v in rows]
-    rest = pickle.dumps([v[2:] for v in rows], protocol=pickle.HIGHEST_PROTOCOL)
+    rows = _keyed_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False,
+                                    settle=True))
+    ids = [r[1] for r in rows]
+    rest = pickle.dumps([r[2] for r in rows], protocol=pickle.HIGHEST_PROTOCOL)
     if path is not None:
         rule_keys = [(keys.get(o), keys.get(n)) for o, n in ids]
         write_atomic(path, pickle.dumps((rule_keys, rest), protocol=pickle.HIGHEST_PROTOCOL))

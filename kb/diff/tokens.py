@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from functools import lru_cache, partial
+from itertools import chain
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 from .. import lemmas
@@ -43,7 +44,8 @@ def tokenize(text: str) -> tuple[Token, ...]:
 
 
 def join_tokens(tokens: Sequence[Token]) -> str:
-    return "".join(t.text + t.ws for t in tokens)
+    # a token is the tuple (text, ws): the text is their fields in order
+    return "".join(chain.from_iterable(tokens))
 
 
 def is_word(tok: str) -> bool:

@@ -295,17 +295,29 @@ def _cosine(a: Counter, b: Counter) -> float:
 
 def tag(name: str, text: str) -> Markup:
     """``<del>text</del>`` or ``<ins>text</ins>``, escaped."""
-    return Markup(f"<{name}>{escape(text)}</{name}>")
+    return Markup(_tag(name, text))
+
+
+def _tag(name: str, text: str) -> str:
+    return f"<{name}>{escape(text)}</{name}>"
 
 
 def _term_span(title: str, text: str) -> Markup:
     """A folded shift, marked, with the other wording in its title (trailing space outside)."""
+    return Markup(_term_span_html(title, text))
+
+
+def _term_span_html(title: str, text: str) -> str:
     body = text.rstrip()
-    return Markup(f'<span class="term" title="{escape(title)}">{escape(body)}</span>{escape(text[len(body):])}')
+    return f'<span class="term" title="{escape(title)}">{escape(body)}</span>{escape(text[len(body):])}'
 
 
 def _part(label: str) -> Markup:
-    return Markup(f'<span class="part">{escape(label)}</span> ')
+    return Markup(_part_html(label))
+
+
+def _part_html(label: str) -> str:
+    return f'<span class="part">{escape(label)}</span> '
 
 
 def inline_html(segs: Sequence[Seg] | None, fold: bool = True) -> Markup:
@@ -315,35 +327,36 @@ def inline_html(segs: Sequence[Seg] | None, fold: bool = True) -> Markup:
     """
     if segs is None:
         return Markup("")
-    out: list[Markup] = []
+    # pieces already escaped, joined once (a Markup's join would escape each piece again)
+    out: list[str] = []
     old_ws = new_ws = True      # did the old / new text end with whitespace so far?
 
     def space(flag: bool) -> None:
-        if flag and out and not str(out[-1]).endswith((" ", "> ")):
-            out.append(Markup(" "))
+        if flag and out and not out[-1].endswith((" ", "> ")):
+            out.append(" ")
 
     for s in segs:
         if s.op == "equal" or (s.op == "term" and fold):
             if s.op == "equal":
                 out.append(escape(s.new))
             else:
-                out.append(_term_span(f"{s.old.strip()} → {s.new.strip()} ({s.label})", s.new))
+                out.append(_term_span_html(f"{s.old.strip()} → {s.new.strip()} ({s.label})", s.new))
             old_ws, new_ws = s.old[-1:].isspace(), s.new[-1:].isspace()
         elif s.op == "part":
-            out.append(_part(s.label))
+            out.append(_part_html(s.label))
             old_ws = new_ws = True
         else:
             if s.old.strip():
                 space(old_ws)
-                out.append(tag("del", s.old.strip()))
+                out.append(_tag("del", s.old.strip()))
                 old_ws = s.old[-1:].isspace()
             if s.new.strip():
                 space(True if s.old.strip() else new_ws)
-                out.append(tag("ins", s.new.strip()))
+                out.append(_tag("ins", s.new.strip()))
                 new_ws = s.new[-1:].isspace()
             if (s.new[-1:].isspace() if s.new.strip() else s.old[-1:].isspace()):
-                out.append(Markup(" "))
-    return Markup("").join(out)
+                out.append(" ")
+    return Markup("".join(out))
 
 
 def side_html(segs: Sequence[Seg], side: str, fold: bool = True) -> Markup:

@@ -130,6 +130,23 @@ def test_settled_pairs_give_the_rows_of_their_groups(data):
         (g.old[0].key, g.new[0].key) for g in plain.groups if len(g.old) == len(g.new) == 1 and not g.text_changed}
 
 
+@settings(max_examples=200, deadline=None)
+@given(_editions())
+def test_settled_pairs_found_while_refining_are_those_of_the_refined_pairs(data):
+    """``refine_and_settle`` finds the settled pairs on the way: the refined pairs and exactly the settled pairs
+    of the refined pairs, in their order, also when a pair names its rules by number."""
+    from kb.diff.classes import refine_and_settle, refine_pairs, settled_pairs
+
+    old, new, edges = data
+    o_ed, n_ed = (D.EditionInfo(ed, "en", "2000", "", "", "none") for ed in ("o", "n"))
+    by_key = [D.Pair(f"o/{a}", f"n/{b}", "", score) for a, b, _, score in edges]
+    for pairs in (by_key, [D.Pair(p.old.removeprefix("o/"), *p[1:]) if k == 0 else p for k, p in enumerate(by_key)]):
+        refined = refine_pairs(old, new, pairs, o_ed, n_ed)
+        assert refine_and_settle(old, new, pairs, o_ed, n_ed, settle=True) == (
+            refined, settled_pairs(old, new, refined))
+        assert refine_and_settle(old, new, pairs, o_ed, n_ed) == (refined, [])
+
+
 def test_settled_pairs_are_lone_pairs_named_by_key():
     from kb.diff.classes import settled_pairs
 
