@@ -109,7 +109,7 @@ def _settled_rows(rep: Report) -> Iterator[tuple[tuple[int, int], tuple, tuple]]
             c_note = places[place] = (c, why or None)
         c, note = c_note
         html = _kept_html(o.full_text)
-        o_label, n_label = o.norm or o.number, n.norm or n.number   # Rule.label, without a property call
+        o_label, n_label = o.label, n.label
         yield (n.seq, o.seq), (o.id, n.id), (old_ed, new_ed, o_label, n_label, o.chapter, o.chapter, n.chapter,
                                              c, c, c, p.relation or None, p.score, note, 0, 0, 0, o_label, n_label,
                                              None, None, None, html, html)
