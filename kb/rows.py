@@ -138,6 +138,8 @@ class _Rows:
         #: per edition: normalised number -> first rule id, and numbers in document order
         self.rule_ids: dict[str, dict[str, int]] = defaultdict(dict)
         self.order: dict[str, list[str]] = defaultdict(list)
+        #: per edition: its numbers indexed for ranges (:meth:`_levels`), once they are all known
+        self.levels: dict[str, numbers.Levels] = {}
         self.parent_ids: list[int | None] = []
         self.rule_ids_of_items: list[int | None] = []
 
@@ -226,9 +228,9 @@ class _Rows:
     def _refs(self, edition: str, rule_id: int | None, item_id: int | None, line: int, kind: str,
               found: tuple[refs.Ref, ...]) -> None:
         rows = self.rows["refs"]
-        known, order = self.rule_ids[edition], self.order[edition]
+        known = self.rule_ids[edition]
         for r in found:
-            targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
+            targets = numbers.expand_in(r.target, r.range_end, self._levels(edition)) if r.range_end else [r.target]
             resolved = [n for n in targets if n in known]
             if not resolved:
                 rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
@@ -236,6 +238,13 @@ class _Rows:
             for n in resolved:
                 rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
                              kind, n, known[n], 1))
+
+    def _levels(self, edition: str) -> numbers.Levels:
+        """The rule numbers of ``edition`` indexed for ranges (:func:`ingest.numbers.by_level`), once per edition."""
+        levels = self.levels.get(edition)
+        if levels is None:
+            levels = self.levels[edition] = numbers.by_level(tuple(self.order[edition]))
+        return levels
 
     def columns(self) -> dict[str, dict[str, list]]:
         """Per table with rows, a list of values per column."""
