@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from . import numbers
 from .text import clean
@@ -94,6 +95,7 @@ def _shape(raw: str) -> tuple[str, int, bool, bool, bool]:
     return text, indent, raw[-1].isspace(), not text or decoration, decoration
 
 
+@lru_cache(maxsize=1 << 16)   # (per distinct line: the editions of an archive repeat theirs)
 def is_stray(text: str) -> bool:
     """A line without a letter or digit that is no decoration: a stray character (or a few)."""
     return not text[:1].isalnum() and not any(c.isalnum() for c in text)
@@ -127,6 +129,7 @@ def join_wrapped(text: str, piece: str, soft: bool) -> str:
     return text + " " + piece
 
 
+@lru_cache(maxsize=1 << 16)   # (per distinct line: the editions of an archive repeat theirs)
 def title_key(text: str) -> str:
     """Heading text for comparison: case, quotes, markup (``_Magic_``, ``(R)``) and punctuation folded."""
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -142,6 +145,7 @@ def section_kind(text: str) -> str | None:
     return next((kind for word, kind in SECTION_WORDS if key == word or key.startswith(word + " ")), None)
 
 
+@lru_cache(maxsize=1 << 16)   # (per distinct line: the editions of an archive repeat theirs)
 def number_of(text: str) -> tuple[str, str, str] | None:
     """``(kind, printed number, rest)`` of a numbered line: kind ``rule``, ``glued``, ``section`` or ``chapter``."""
     if not text[:1].isdecimal():  # what every pattern begins with (``\d``), checked cheaply
