@@ -203,7 +203,8 @@ def is_hard_wrapped(lines: list[Line]) -> bool:
     indent in mid-sentence; in an unwrapped edition a rule is one line (its extra paragraphs indented)."""
     rules = wrapped = 0
     for ln, nxt in zip(lines, lines[1:], strict=False):
-        if not RULE.match(ln.text):
+        info = number_of(ln.text)   # (cached per text: a rule line is one RULE matches)
+        if info is None or info[0] != "rule":
             continue
         rules += 1
         if nxt.sep or nxt.indent > ln.indent + 2 or number_of(nxt.text) or EXAMPLE.match(nxt.text):

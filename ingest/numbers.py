@@ -55,6 +55,7 @@ def covered(number: str, covers) -> bool:
     return not covers or any(within(number, p) for p in covers)
 
 
+@lru_cache(maxsize=1 << 16)   # (editions repeat their numbers)
 def normalize(printed: str) -> str:
     """Strip what printing adds around a number: spaces and trailing dots (``"601.2."`` -> ``"601.2"``); subrule
     letters are lower case (``"601.2F"`` -> ``"601.2f"``), so a number typed by a user matches as printed."""
