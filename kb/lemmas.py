@@ -18,6 +18,7 @@ import os
 import re
 import sqlite3
 import sys
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from importlib.metadata import version
@@ -59,25 +60,24 @@ def _decoded_path(lang: str) -> Path:
 class _StoredEntries(DecodedStrMapping):
     """A shipped dictionary read from its SQLite copy (:func:`prepare`) one entry at a time: the same entries as
     simplemma's ``dict`` (keys and values as the same UTF-8 bytes), without loading a million of them into memory
-    first (German: a third of a second, for the few thousand words a build looks up).  A forked process opens a
-    connection of its own."""
+    first (German: a third of a second, for the few thousand words a build looks up).  Each process and thread
+    opens a connection of its own."""
 
-    __slots__ = ("_path", "_pid", "_cursor")
+    __slots__ = ("_path", "_cursors")
 
     def __init__(self, path: Path):
         self._path = path
-        self._pid = os.getpid()
-        self._cursor = self._open()
-        self._cursor.execute("select value from entries limit 1").fetchall()   # a damaged copy fails here
-
-    def _open(self) -> sqlite3.Cursor:
-        # read-only and immutable: a copy is replaced by a rename, never written in place
-        return sqlite3.connect(f"file:{self._path}?mode=ro&immutable=1", uri=True, check_same_thread=False).cursor()
+        #: per process and thread, a cursor of its own connection (the site looks words up from several threads)
+        self._cursors: dict[tuple[int, int], sqlite3.Cursor] = {}
+        self._db().execute("select value from entries limit 1").fetchall()   # a damaged copy fails here
 
     def _db(self) -> sqlite3.Cursor:
-        if self._pid != os.getpid():
-            self._pid, self._cursor = os.getpid(), self._open()
-        return self._cursor
+        key = os.getpid(), threading.get_ident()
+        cursor = self._cursors.get(key)
+        if cursor is None:
+            # read-only and immutable: a copy is replaced by a rename, never written in place
+            cursor = self._cursors[key] = sqlite3.connect(f"file:{self._path}?mode=ro&immutable=1", uri=True).cursor()
+        return cursor
 
     def _lookup(self, key: str) -> str | None:
         row = self._db().execute("select value from entries where key = ?", (key.encode(),)).fetchone()
