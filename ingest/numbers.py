@@ -55,6 +55,7 @@ def covered(number: str, covers) -> bool:
     return not covers or any(within(number, p) for p in covers)
 
 
+@lru_cache(maxsize=1 << 16)   # (editions repeat their numbers)
 def normalize(printed: str) -> str:
     """Strip what printing adds around a number: spaces and trailing dots (``"601.2."`` -> ``"601.2"``); subrule
     letters are lower case (``"601.2F"`` -> ``"601.2f"``), so a number typed by a user matches as printed."""
@@ -123,6 +124,17 @@ def expand_range(start: str, end: str, existing: list[str]) -> list[str]:
     ``existing`` are normalised numbers of one edition.  Numbers that do not exist
     are never invented: a range in a document is only as good as the document.
     """
+    return expand_in(start, end, by_level(tuple(existing)))
+
+
+#: per level, the numbers of an edition sorted by their keys (with the keys), and each number's first position in
+#: document order (:func:`by_level`)
+Levels = dict[str, tuple[list[tuple], list[str], dict[str, int]]]
+
+
+def expand_in(start: str, end: str, levels: Levels) -> list[str]:
+    """:func:`expand_range` over the numbers ``levels`` indexes (:func:`by_level`: built once for the many ranges
+    of one edition)."""
     if split(start) is None:
         return []
     last = full_end(start, end)
@@ -131,15 +143,16 @@ def expand_range(start: str, end: str, existing: list[str]) -> list[str]:
     lo, hi = sort_key(start), sort_key(last)
     if hi < lo:
         lo, hi = hi, lo
-    keys, found, position = _by_level(tuple(existing)).get(level(start), ((), (), {}))
+    keys, found, position = levels.get(level(start), ((), (), {}))
     wanted = found[bisect_left(keys, lo):bisect_right(keys, hi)]
     return sorted(wanted, key=position.__getitem__)
 
 
-@lru_cache(maxsize=8)
-def _by_level(existing: tuple[str, ...]) -> dict[str, tuple[list[tuple], list[str], dict[str, int]]]:
-    """Per level, the numbers of an edition sorted by their keys (with the keys), and each number's first
-    position in document order (ranges of one document share it)."""
+@lru_cache(maxsize=16)
+def by_level(existing: tuple[str, ...]) -> Levels:
+    """Per level, the numbers ``existing`` (normalised, in document order) sorted by their keys (with the keys),
+    and each number's first position in document order; cached, as the editions of an archive often share their
+    numbering (the result is shared: read it only)."""
     groups: dict[str, list[tuple[tuple, int, str]]] = {}
     position: dict[str, int] = {}
     for i, n in enumerate(existing):

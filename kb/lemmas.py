@@ -16,7 +16,10 @@ import hashlib
 import marshal
 import os
 import re
+import sqlite3
 import sys
+import threading
+from collections.abc import Iterator
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
@@ -25,8 +28,8 @@ from typing import NamedTuple
 import simplemma
 from simplemma.strategies.dictionaries.dictionary_factory import (
     DATA_FOLDER,
+    DecodedStrMapping,
     DefaultDictionaryFactory,
-    MappingStrToByteString,
 )
 
 SUPPORTED = ("de", "it", "en")
@@ -40,37 +43,82 @@ def _tokenizer(lang: str):
     return spacy.blank(lang).tokenizer
 
 
-#: decoded copies of simplemma's dictionaries, beside the installed packages (``scripts/setup.sh`` writes them)
+#: copies of simplemma's dictionaries, beside the installed packages, that lookups read entry by entry
+#: (``scripts/setup.sh`` writes them)
 DECODED_DIR = Path(sys.prefix) / "share" / "mtg-rules-kb" / "simplemma"
 #: the rules of spaCy's tokenizers that :func:`words` needs, one file per language and spaCy version
 RULES_DIR = Path(sys.prefix) / "share" / "mtg-rules-kb" / "spacy"
 
 
 def _decoded_path(lang: str) -> Path:
-    """Where the decoded copy of a shipped dictionary lives, named after the compressed file's SHA-256 (so a
-    simplemma upgrade that changes the dictionary never reads a stale copy)."""
+    """Where the copy of a shipped dictionary lives, named after the compressed file's SHA-256 (so a simplemma
+    upgrade that changes the dictionary never reads a stale copy)."""
     digest = hashlib.sha256((DATA_FOLDER / f"{lang}.plzma").read_bytes()).hexdigest()[:16]
-    return DECODED_DIR / f"{lang}-{digest}.marshal"
+    return DECODED_DIR / f"{lang}-{digest}.sqlite"
+
+
+class _StoredEntries(DecodedStrMapping):
+    """A shipped dictionary read from its SQLite copy (:func:`prepare`) one entry at a time: the same entries as
+    simplemma's ``dict`` (keys and values as the same UTF-8 bytes), without loading a million of them into memory
+    first (German: a third of a second, for the few thousand words a build looks up).  Each process and thread
+    opens a connection of its own."""
+
+    __slots__ = ("_path", "_cursors")
+
+    def __init__(self, path: Path):
+        self._path = path
+        #: per process and thread, a cursor of its own connection (the site looks words up from several threads)
+        self._cursors: dict[tuple[int, int], sqlite3.Cursor] = {}
+        self._db().execute("select value from entries limit 1").fetchall()   # a damaged copy fails here
+
+    def _db(self) -> sqlite3.Cursor:
+        key = os.getpid(), threading.get_ident()
+        cursor = self._cursors.get(key)
+        if cursor is None:
+            # read-only and immutable: a copy is replaced by a rename, never written in place
+            cursor = self._cursors[key] = sqlite3.connect(f"file:{self._path}?mode=ro&immutable=1", uri=True).cursor()
+        return cursor
+
+    def _lookup(self, key: str) -> str | None:
+        row = self._db().execute("select value from entries where key = ?", (key.encode(),)).fetchone()
+        return row[0].decode() if row is not None else None
+
+    def __iter__(self) -> Iterator[str]:
+        for (key,) in self._db().connection.execute("select key from entries"):
+            yield key.decode()
+
+    def __len__(self) -> int:
+        return self._db().execute("select count(*) from entries").fetchone()[0]
 
 
 class _Dictionaries(DefaultDictionaryFactory):
-    """simplemma's shipped dictionaries, read from a decoded copy when there is one.
+    """simplemma's shipped dictionaries, read from their copies when there are (:class:`_StoredEntries`).
 
     simplemma decodes its lzma-compressed, front-coded dictionaries in Python on first use (German: 1.1
-    million entries, over a second); the same dict written with ``marshal`` loads in a third of that.
-    Without a copy (or with an unreadable one) the shipped file is decoded as usual: same entries either way.
+    million entries, over a second).  Without a copy (or with an unreadable one) the shipped file is decoded as
+    usual: same entries either way.
     """
 
     __slots__ = ()
 
     def _get_dictionary_uncached(self, lang: str):
         try:
-            data = marshal.loads(_decoded_path(lang).read_bytes())
-            if isinstance(data, dict):
-                return MappingStrToByteString(data)
-        except (OSError, ValueError, EOFError, TypeError):
-            pass
-        return super()._get_dictionary_uncached(lang)
+            return _StoredEntries(_decoded_path(lang))
+        except (OSError, sqlite3.Error):
+            return super()._get_dictionary_uncached(lang)
+
+
+def _write_copy(path: Path, entries: dict[bytes, bytes]) -> None:
+    tmp = path.with_suffix(".tmp")
+    tmp.unlink(missing_ok=True)
+    conn = sqlite3.connect(tmp)
+    try:
+        conn.execute("create table entries (key blob primary key, value blob not null) without rowid")
+        with conn:
+            conn.executemany("insert into entries values (?, ?)", entries.items())
+    finally:
+        conn.close()
+    tmp.replace(path)
 
 
 _DICTIONARIES = _Dictionaries()
@@ -79,7 +127,7 @@ _LEMMATIZER = simplemma.Lemmatizer(
 
 
 def prepare(langs: tuple[str, ...] = SUPPORTED) -> list[Path]:
-    """Write the decoded copies of the dictionaries of ``langs`` and their tokenizer rules that are missing (run
+    """Write the copies of the dictionaries of ``langs`` and their tokenizer rules that are missing (run
     once at setup)."""
     from simplemma.strategies.dictionaries.dictionary_factory import _load_dictionary_from_disk
 
@@ -88,9 +136,7 @@ def prepare(langs: tuple[str, ...] = SUPPORTED) -> list[Path]:
         path = _decoded_path(lang)
         if not path.exists():
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(marshal.dumps(_load_dictionary_from_disk(lang)))
-            tmp.replace(path)
+            _write_copy(path, _load_dictionary_from_disk(lang))
             written.append(path)
         if not _rules_path(lang).exists():
             written.append(_save_rules(lang, _extract_rules(lang)))

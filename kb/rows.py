@@ -102,11 +102,10 @@ def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> 
 
     Rows are tuples in the order of :data:`COLUMNS` until :meth:`_Rows.columns` turns them into columns (the source
     lines, the largest table, go straight to theirs); what depends on a text or a number only is computed once per
-    process (:func:`_text_norm`, :func:`_sha256`, :func:`_number`, :func:`ingest.refs.find_refs`): a worker parses many
-    editions, which repeat most of their texts word for word."""
+    process (:func:`_changed_text`, :func:`_sha256`, :func:`_number`, :func:`ingest.refs.find_refs`): a worker parses
+    many editions, which repeat most of their texts word for word."""
     out = _Rows(doc, get_parser(doc.parser).symbols, ids)
-    for rec in parsed.records:
-        out.add(rec)
+    out.add(parsed.records)
     path = f"data/{doc.path}"
     warnings = [{"document_id": doc.id, "path": path, "line": w.line, "code": w.code, "number": w.number,
                  "message": w.message} for w in parsed.warnings]
@@ -138,41 +137,52 @@ class _Rows:
         #: per edition: normalised number -> first rule id, and numbers in document order
         self.rule_ids: dict[str, dict[str, int]] = defaultdict(dict)
         self.order: dict[str, list[str]] = defaultdict(list)
+        #: per edition: its numbers indexed for ranges (:meth:`_levels`), once they are all known
+        self.levels: dict[str, numbers.Levels] = {}
         self.parent_ids: list[int | None] = []
         self.rule_ids_of_items: list[int | None] = []
 
-    def add(self, rec: Record) -> None:
-        """The row of one record."""
-        edition = self.editions.get(rec.lang) or self.editions.setdefault(rec.lang, self.doc.edition_for(rec.lang))
-        table = RECORD_TABLES.get(rec.kind, "items")
-        rows = self.rows[table]
-        rid = self.base[table] + len(rows) + 1
-        self.tables.append(table)
-        self.ids_of_records.append(rid)
-        if table == "unparsed":
-            rows.append((rid, self.doc.id, edition.id, rec.first_line, rec.text, rec.meta.get("reason", "")))
-        else:
-            seq = self.seq[edition.id] = self.seq.get(edition.id, 0) + 1
-            rows.append(self._rule(rid, rec, edition, seq) if table == "rules" else self._item(rid, rec, edition, seq))
+    def add(self, records: list[Record]) -> None:
+        """The rows of the records (names bound once: a document has thousands)."""
+        rows, base, editions, seq = self.rows, self.base, self.editions, self.seq
+        add_table, add_id = self.tables.append, self.ids_of_records.append
+        for rec in records:
+            edition = editions.get(rec.lang) or editions.setdefault(rec.lang, self.doc.edition_for(rec.lang))
+            table = RECORD_TABLES.get(rec.kind, "items")
+            table_rows = rows[table]
+            rid = base[table] + len(table_rows) + 1
+            add_table(table)
+            add_id(rid)
+            if table == "unparsed":
+                table_rows.append((rid, self.doc.id, edition.id, rec.spans[0].line, rec.text,
+                                   rec.meta.get("reason", "")))
+            else:
+                n = seq[edition.id] = seq.get(edition.id, 0) + 1
+                table_rows.append(self._rule(rid, rec, edition, n) if table == "rules" else
+                                  self._item(rid, rec, edition, n))
 
     def _rule(self, rid: int, rec: Record, edition: EditionEntry, seq: int) -> tuple:
         norm, level, chapter, section = _number(rec.number or "")
         known = self.rule_ids[edition.id]
+        spans = rec.spans
         key = f"{edition.id}/{norm}"
         if norm in known:
-            key += f"#{rec.first_line}"
+            key += f"#{spans[0].line}"
         else:
             known[norm] = rid
             self.order[edition.id].append(norm)
         text = rec.text or ""
-        return (rid, key, edition.id, edition.language, self.doc.id, seq, rec.first_line, rec.last_line, rec.number,
-                norm, level, chapter, section, None, rec.title, text, _text_norm(text, self.scheme),
+        changed = _changed_text(text, self.scheme)
+        return (rid, key, edition.id, edition.language, self.doc.id, seq, spans[0].line, spans[-1].line, rec.number,
+                norm, level, chapter, section, None, rec.title, text, text if changed is None else changed,
                 _sha256(text))
 
     def _item(self, rid: int, rec: Record, edition: EditionEntry, seq: int) -> tuple:
         text = rec.text or ""
-        return (rid, edition.id, edition.language, self.doc.id, seq, rec.first_line, rec.last_line, rec.kind, None,
-                rec.label, rec.title, rec.text, _text_norm(text, self.scheme),
+        changed = _changed_text(text, self.scheme)
+        spans = rec.spans
+        return (rid, edition.id, edition.language, self.doc.id, seq, spans[0].line, spans[-1].line, rec.kind, None,
+                rec.label, rec.title, rec.text, text if changed is None else changed,
                 json.dumps(rec.meta, ensure_ascii=False) if rec.meta else None)
 
     def source_lines(self, records: list[Record], lines: list[str]) -> dict[str, list]:
@@ -226,9 +236,9 @@ class _Rows:
     def _refs(self, edition: str, rule_id: int | None, item_id: int | None, line: int, kind: str,
               found: tuple[refs.Ref, ...]) -> None:
         rows = self.rows["refs"]
-        known, order = self.rule_ids[edition], self.order[edition]
+        known = self.rule_ids[edition]
         for r in found:
-            targets = numbers.expand_range(r.target, r.range_end, order) if r.range_end else [r.target]
+            targets = numbers.expand_in(r.target, r.range_end, self._levels(edition)) if r.range_end else [r.target]
             resolved = [n for n in targets if n in known]
             if not resolved:
                 rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
@@ -236,6 +246,13 @@ class _Rows:
             for n in resolved:
                 rows.append((self.base["refs"] + len(rows) + 1, edition, rule_id, item_id, r.raw, r.range_end, line,
                              kind, n, known[n], 1))
+
+    def _levels(self, edition: str) -> numbers.Levels:
+        """The rule numbers of ``edition`` indexed for ranges (:func:`ingest.numbers.by_level`), once per edition."""
+        levels = self.levels.get(edition)
+        if levels is None:
+            levels = self.levels[edition] = numbers.by_level(tuple(self.order[edition]))
+        return levels
 
     def columns(self) -> dict[str, dict[str, list]]:
         """Per table with rows, a list of values per column."""
@@ -290,16 +307,11 @@ def _ancestors(norm: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _text_norm(text: str, scheme: str) -> str:
-    """``text`` with its symbols normalised (:func:`ingest.symbols.normalize`); ``text`` itself when that changes
-    nothing, so that the pickled rows hold one string for both columns."""
-    changed = _changed_text(text, scheme)
-    return text if changed is None else changed
-
-
 @lru_cache(maxsize=1 << 16)
 def _changed_text(text: str, scheme: str) -> str | None:
-    """Cached per distinct text: consecutive editions repeat most texts word for word."""
+    """``text`` with its symbols normalised (:func:`ingest.symbols.normalize`), or None when that changes nothing (the
+    ``text_norm`` column is then ``text`` itself, so that the pickled rows hold one string for both columns).
+    Cached per distinct text: consecutive editions repeat most texts word for word."""
     norm = symbols.normalize(text, scheme)
     return None if norm == text else norm
 

@@ -16,7 +16,7 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp"
 fi
 # simplemma decodes its compressed dictionaries on first use in every process (German: over a second);
-# keep a decoded copy beside the packages (kb/lemmas.py reads it; same entries, a third of the time), and the
+# keep a decoded copy beside the packages (kb/lemmas.py looks words up in it: same entries, no load), and the
 # rules of spaCy's tokenizers that kb/lemmas.py cuts words with (so that a build need not import spaCy).
 .venv/bin/python -m kb.lemmas
 # The project is installed editable, so pip compiled none of its modules; every `kb` process imports some
