@@ -684,10 +684,15 @@ def _write_concepts(db, concept_of: dict[str, str], rule_ids: dict[str, int]) ->
         # the column and its reference in one ALTER: sqlite-utils' add_foreign_key would copy the whole table
         # (transform) and VACUUM the database, seconds with an archive of editions
         db.execute("alter table rules add column concept_id integer references concepts(id)")
-    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule; the ids as one JSON object
+    ids, concepts = list(rule_ids.values()), [concept_id[concept_of[k]] for k in rule_ids]
+    with db.conn:   # one UPDATE joined to the ids (UPDATE FROM), not one statement per rule; the ids as one JSON value
         db.conn.execute("create temp table rule_concept (id integer primary key, concept_id integer)")
-        db.conn.execute("insert into rule_concept select cast(key as integer), value from json_each(?)",
-                        [json.dumps({rid: concept_id[concept_of[k]] for k, rid in rule_ids.items()})])
+        if ids and ids[-1] - ids[0] == len(ids) - 1:   # ids 1, 2, ... (ascending): the concepts as an array
+            db.conn.execute("insert into rule_concept select key + ?, value from json_each(?)",
+                            [ids[0], json.dumps(concepts)])
+        else:
+            db.conn.execute("insert into rule_concept select cast(key as integer), value from json_each(?)",
+                            [json.dumps(dict(zip(ids, concepts)))])
         db.conn.execute("update rules set concept_id = c.concept_id from temp.rule_concept c where c.id = rules.id")
         db.conn.execute("drop table temp.rule_concept")
     db["rules"].create_index(["concept_id"], if_not_exists=True)

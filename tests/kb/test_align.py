@@ -330,3 +330,18 @@ def test_errors_listing_by_fold(db, runs):
     assert sorted(even + odd) == sorted(everything)
     assert all(align_eval.fold_of(line.split(":")[0]) == "even" for line in even)
     assert all(align_eval.fold_of(line.split(":")[0]) == "odd" for line in odd)
+
+
+@pytest.mark.parametrize("ids", [[1, 2, 3, 4], [3, 8, 9, 20]])
+def test_rules_get_their_concepts_whatever_their_ids(ids):
+    from kb.align.store import _write_concepts
+
+    db = sqlite_utils.Database(memory=True)
+    keys = ["e1/100.1", "e1/100.2", "e2/100.1", "e2/100.3"]
+    db["rules"].insert_all([{"id": rid, "key": key, "edition_id": key.split("/")[0], "number": key.split("/")[1],
+                             "title": None, "text": f"text {key}"} for rid, key in zip(ids, keys)], pk="id")
+    db["concepts"].create({"id": int, "label": str, "anchor_rule_id": int, "editions": str}, pk="id")
+    _write_concepts(db, {"e1/100.1": "e2/100.1", "e2/100.1": "e2/100.1"}, dict(zip(keys, ids)))
+    assert [r["concept_id"] for r in db.query("select concept_id from rules order by id")] == [1, 2, 1, 3]
+    assert [(r["anchor_rule_id"], r["editions"]) for r in db.query("select * from concepts order by id")] == \
+        [(ids[2], "e1, e2"), (ids[1], "e1"), (ids[3], "e2")]
