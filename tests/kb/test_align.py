@@ -341,3 +341,18 @@ def test_a_gold_file_of_a_pair_the_build_did_not_align_is_scored_on_demand(db, r
     now = results["en-1999-04-23 -> en-2024-11-08", "aligner", "all"]
     stored = results["de-1999 -> de-2024", "aligner", "all"]
     assert now["gold"] >= 300 and now["f1"] >= 0.6 and stored["gold"] == 213
+
+
+@pytest.mark.parametrize("ids", [[1, 2, 3, 4], [3, 8, 9, 20]])
+def test_rules_get_their_concepts_whatever_their_ids(ids):
+    from kb.align.store import _write_concepts
+
+    db = sqlite_utils.Database(memory=True)
+    keys = ["e1/100.1", "e1/100.2", "e2/100.1", "e2/100.3"]
+    db["rules"].insert_all([{"id": rid, "key": key, "edition_id": key.split("/")[0], "number": key.split("/")[1],
+                             "title": None, "text": f"text {key}"} for rid, key in zip(ids, keys)], pk="id")
+    db["concepts"].create({"id": int, "label": str, "anchor_rule_id": int, "editions": str}, pk="id")
+    _write_concepts(db, {"e1/100.1": "e2/100.1", "e2/100.1": "e2/100.1"}, dict(zip(keys, ids)))
+    assert [r["concept_id"] for r in db.query("select concept_id from rules order by id")] == [1, 2, 1, 3]
+    assert [(r["anchor_rule_id"], r["editions"]) for r in db.query("select * from concepts order by id")] == \
+        [(ids[2], "e1, e2"), (ids[1], "e1"), (ids[3], "e2")]
