@@ -242,13 +242,13 @@ def _summary(d: Divergence, flip: bool) -> str:
     return "; ".join(f"{k}: {v[1] if flip else v[0]} ↔ {v[0] if flip else v[1]}" for k, v in d.differences.items())
 
 
-def divergence_rows(db, comparisons: list[Comparison]) -> list[dict]:
+def divergence_rows(db, comparisons: list[Comparison], linker: Linker | None = None) -> list[dict]:
     """One row per (rule, scenario step): a rule a variant function applied on one side of a step where the games
     diverge — and the same for the rules it is aligned with (``via``: the rule applied)."""
     from engine.variants import variant_citations
 
     variant_rules = {c.key for c in variant_citations()}
-    linker = Linker(db)
+    linker = linker or Linker(db)
     sets = load_rulesets()
     out = []
     for cmp in comparisons:
@@ -300,8 +300,9 @@ def store(db, cache_dir=None) -> None:
     scenario_ids = ({row["path"]: row["id"] for row in db.query("select id, path from scenarios")}
                     if "scenarios" in db.table_names() else {})
     comparisons = comparison_results(cache_dir)
-    found = divergence_rows(db, comparisons)
-    aligned = enforced_through_alignment(db)
+    linker = Linker(db)   # one for both: an edition pair composed along a long chain is worth composing once
+    found = divergence_rows(db, comparisons, linker)
+    aligned = enforced_through_alignment(db, linker)
     rules = _rule_ids(db, {row["rule"] for row in found} | {row["rule"] for row in aligned})
     rows = []
     for row in found:

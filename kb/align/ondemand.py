@@ -39,27 +39,36 @@ class Answer:
     path: list[str]
 
 
-def _stored(db, a: str, b: str, views: dict[str, dict[str, AlignRule]]) -> list[Alignment] | None:
-    """Rule links stored for (a, b), turned round when stored as (b, a); None if there are none."""
+#: a stored link seen from one edition of its pair: source rule id, target rule id (None: no counterpart), score,
+#: relation, method
+Link = tuple[int, int | None, float, str, str]
+
+
+def _stored_links(db, a: str, b: str) -> list[Link] | None:
+    """The rule links stored for (a, b), turned round when stored as (b, a) (then without the rules of ``b`` that
+    have no counterpart in ``a``), in stored order; None if there are none."""
     flip = {"split": "merged", "merged": "split"}
     for src, tgt, turned in ((a, b, False), (b, a, True)):
-        rows = list(db.query(
-            """select s.key s_key, t.key t_key, al.score, al.relation, al.method from alignments al
-               join rules s on s.id = al.source_rule_id left join rules t on t.id = al.target_rule_id
-               where al.source_edition = ? and al.target_edition = ? order by al.id""", [src, tgt]))
+        rows = db.execute(
+            """select source_rule_id, target_rule_id, score, relation, method from alignments
+               where source_edition = ? and target_edition = ? and source_rule_id is not null order by id""",
+            [src, tgt]).fetchall()
         if not rows:
             continue
-        out = []
-        for r in rows:
-            if r["t_key"] is None:
-                if not turned:
-                    out.append(Alignment(views[a][r["s_key"]], None, 0.0, "no counterpart", r["method"]))
-                continue
-            s, t = (r["t_key"], r["s_key"]) if turned else (r["s_key"], r["t_key"])
-            rel = flip.get(r["relation"], r["relation"]) if turned else r["relation"]
-            out.append(Alignment(views[a][s], views[b][t], r["score"], rel, r["method"]))
-        return out
+        if not turned:
+            return rows
+        return [(t, s, score, flip.get(rel, rel), method) for s, t, score, rel, method in rows if t is not None]
     return None
+
+
+def _stored(db, a: str, b: str, rules) -> list[Alignment] | None:
+    """Rule links stored for (a, b), turned round when stored as (b, a); None if there are none."""
+    links = _stored_links(db, a, b)
+    if links is None:
+        return None
+    src, tgt = ({v.id: v for v in rules(e)} for e in (a, b))
+    return [Alignment(src[s], tgt[t], score, rel, method) if t is not None
+            else Alignment(src[s], None, 0.0, "no counterpart", method) for s, t, score, rel, method in links]
 
 
 def _graph(db) -> dict[str, set[str]]:
@@ -112,8 +121,7 @@ def between(db, a: str, b: str) -> Answer:
         if e not in specs:
             raise LookupError(f"no edition {e!r} in the KB (editions: {', '.join(sorted(specs))})")
     rules = _rules_of(db)
-    by_key = {e: {v.key: v for v in rules(e)} for e in (a, b)}
-    stored = _stored(db, a, b, by_key) if "edition_pairs" in db.table_names() else None
+    stored = _stored(db, a, b, rules) if "edition_pairs" in db.table_names() else None
     if stored is not None:
         return Answer(stored, "stored", [a, b])
     path = _path(_graph(db), specs, a, b) if "edition_pairs" in db.table_names() else None
@@ -148,38 +156,37 @@ def _rules_of(db) -> Callable[[str], list[AlignRule]]:
 
 
 def _compose(db, path: list[str], rules) -> list[Alignment]:
-    """Follow the stored links along ``path``: a rule of the first edition reaches the rules of the last."""
+    """Follow the stored links along ``path``: a rule of the first edition reaches the rules of the last (the
+    editions in between are followed by rule id: only the two ends' rules are read)."""
     step_links = []
     for x, y in zip(path, path[1:]):
-        views = {e: {v.key: v for v in rules(e)} for e in (x, y)}
-        links = _stored(db, x, y, views) or []
-        step: dict[str, list[Alignment]] = {}
-        for lk in links:
-            if lk.target is not None:
-                step.setdefault(lk.source.key, []).append(lk)
+        step: dict[int, list[tuple[int, float, str]]] = {}
+        for s, t, score, rel, _ in _stored_links(db, x, y) or []:
+            if t is not None:
+                step.setdefault(s, []).append((t, score, rel))
         step_links.append(step)
     via = " → ".join(path)
+    last = {v.id: v for v in rules(path[-1])}
     out: list[Alignment] = []
     for v in rules(path[0]):
-        frontier = [(v, 1.0, "")]
+        frontier = [(v.id, 1.0, "")]
         for step in step_links:
             nxt = []
-            for node, score, rel in frontier:
-                for lk in step.get(node.key, []):
-                    assert lk.target is not None
-                    r = rel if rel in ("split", "merged") else (lk.relation if lk.relation in ("split", "merged")
-                                                              else rel)
-                    nxt.append((lk.target, score * lk.score, r))
+            for key, score, rel in frontier:
+                for target, link_score, link_rel in step.get(key, []):
+                    r = rel if rel in ("split", "merged") else (link_rel if link_rel in ("split", "merged") else rel)
+                    nxt.append((target, score * link_score, r))
             frontier = nxt
-        best: dict[str, tuple[AlignRule, float, str]] = {}
-        for node, score, rel in frontier:
-            if node.key not in best or score > best[node.key][1]:
-                best[node.key] = (node, score, rel)
+        best: dict[int, tuple[float, str]] = {}
+        for key, score, rel in frontier:
+            if key not in best or score > best[key][0]:
+                best[key] = (score, rel)
         if not best:
             out.append(Alignment(v, None, 0.0, "no counterpart", f"composed via {via}"))
             continue
         split = len(best) > 1
-        for node, score, rel in best.values():
+        for key, (score, rel) in best.items():
+            node = last[key]
             relation = "split" if split else rel or ("equivalent" if node.norm == v.norm else "renumbered")
             out.append(Alignment(v, node, round(score, 3), relation, f"composed via {via}"))
     return out
