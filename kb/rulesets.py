@@ -8,6 +8,7 @@ following the stored alignments from the rule's edition through the two sets' ``
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from engine.registry import parse_citation
@@ -16,7 +17,7 @@ from engine.rulesets import load as load_rulesets
 from engine.scenario.compare import Comparison, Divergence
 
 from . import manifest
-from .align.ondemand import between
+from .align.ondemand import Answer, between
 from .site.urls import Urls
 
 
@@ -65,20 +66,26 @@ class Linker:
     def __init__(self, db, urls: Urls | None = None):
         self.db = db
         self.urls = urls or Urls()
-        self._pairs: dict[tuple[str, str], dict[str, list[tuple[str, str]]]] = {}
+        self._pairs: dict[tuple[str, str], Callable[[str], list[tuple[str, str]]]] = {}
         self._dates = {row["id"]: row.get("date") or "" for row in db["editions"].rows} if db is not None else {}
 
-    def _pair(self, a: str, b: str) -> dict[str, list[tuple[str, str]]]:
+    def _pair(self, a: str, b: str) -> Callable[[str], list[tuple[str, str]]]:
+        """The rule counterparts of a rule of ``a`` in ``b`` (key and relation), each rule's found when asked for
+        (a pair composed along a long chain composes the few rules a rule set asks for, not all)."""
         if (a, b) not in self._pairs:
-            links: dict[str, list[tuple[str, str]]] = {}
             try:
-                answer = between(self.db, a, b)
+                answer: Answer | None = between(self.db, a, b)
             except LookupError:
                 answer = None
-            for lk in answer.links if answer is not None else []:
-                if lk.target is not None and lk.source.kind == "rule" and lk.target.kind == "rule":
-                    links.setdefault(lk.source.key, []).append((lk.target.key, lk.relation))
-            self._pairs[(a, b)] = links
+            memo: dict[str, list[tuple[str, str]]] = {}
+
+            def counterparts(key: str) -> list[tuple[str, str]]:
+                if key not in memo:
+                    memo[key] = [(lk.target.key, lk.relation) for lk in (answer.links_of(key) if answer else [])
+                                 if lk.target is not None and lk.source.kind == "rule" and lk.target.kind == "rule"]
+                return memo[key]
+
+            self._pairs[(a, b)] = counterparts
         return self._pairs[(a, b)]
 
     def follow(self, key: str, path: list[str]) -> list[tuple[str, str]]:
@@ -87,7 +94,7 @@ class Linker:
         for a, b in zip(path, path[1:]):
             step = self._pair(a, b)
             frontier = [(t, rel if rel in ("split", "merged") or not prev else prev)
-                        for k, prev in frontier for t, rel in step.get(k, [])]
+                        for k, prev in frontier for t, rel in step(k)]
         return list(dict.fromkeys(frontier))
 
     def link(self, rule: str, own: RuleSet, other: RuleSet) -> RuleLink:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ingest import numbers
 
@@ -30,13 +29,40 @@ EXCERPT_STEP = 1e-3
 RULE_KINDS = ("cross-language", "cross-edition")
 
 
-@dataclass
 class Answer:
-    links: list[Alignment]
-    #: stored, composed or computed
-    method: str
-    #: the editions the links were composed through (stored/computed: just the two)
-    path: list[str]
+    """An answer of :func:`between`: its ``links``, its ``method`` (stored, composed or computed) and its ``path``
+    (the editions the links were composed through; stored or computed: just the two).  A composed answer composes
+    the links of a source rule when they are asked for (:meth:`links_of`): a few rules of a long chain cost the
+    reading of its stored links only."""
+
+    def __init__(self, links: list[Alignment] | None, method: str, path: list[str],
+                 composed: tuple[list[AlignRule], Callable[[AlignRule], list[Alignment]]] | None = None):
+        self.method, self.path = method, path
+        self._links, self._composed = links, composed
+        self._by_key: dict[str, list[Alignment]] | None = None
+        self._sources: dict[str, AlignRule] | None = None
+
+    @property
+    def links(self) -> list[Alignment]:
+        """Every link, in source order (as stored, for a stored pair)."""
+        if self._links is None:
+            assert self._composed is not None
+            sources, of = self._composed
+            self._links = [lk for v in sources for lk in of(v)]
+        return self._links
+
+    def links_of(self, key: str) -> list[Alignment]:
+        """The links of the source rule ``key`` (none for a key of no source rule)."""
+        if self._composed is not None and self._links is None:
+            sources, of = self._composed
+            if self._sources is None:
+                self._sources = {v.key: v for v in sources}
+            return of(self._sources[key]) if key in self._sources else []
+        if self._by_key is None:
+            self._by_key = {}
+            for lk in self.links:
+                self._by_key.setdefault(lk.source.key, []).append(lk)
+        return self._by_key.get(key, [])
 
 
 #: a stored link seen from one edition of its pair: source rule id, target rule id (None: no counterpart), score,
@@ -126,7 +152,7 @@ def between(db, a: str, b: str) -> Answer:
         return Answer(stored, "stored", [a, b])
     path = _path(_graph(db), specs, a, b) if "edition_pairs" in db.table_names() else None
     if path is not None and len(path) > 2:
-        return Answer(_compose(db, path, rules), "composed", path)
+        return Answer(None, "composed", path, (rules(a), _composer(db, path, rules)))
     kind = "cross-edition" if specs[a].language == specs[b].language else "cross-language"
     inp = pair_input(db, PlannedPair(a, b, kind, "on demand"), specs, rules)
     return Answer(align_input(inp), "computed", [a, b])
@@ -140,7 +166,8 @@ def detour(db, a: str, b: str) -> Answer | None:
     path = _path(g, {e.id: e for e in edition_specs(db)}, a, b)
     if path is None:
         return None
-    return Answer(_compose(db, path, _rules_of(db)), "composed", path)
+    rules = _rules_of(db)
+    return Answer(None, "composed", path, (rules(a), _composer(db, path, rules)))
 
 
 def _rules_of(db) -> Callable[[str], list[AlignRule]]:
@@ -155,8 +182,8 @@ def _rules_of(db) -> Callable[[str], list[AlignRule]]:
     return rules
 
 
-def _compose(db, path: list[str], rules) -> list[Alignment]:
-    """Follow the stored links along ``path``: a rule of the first edition reaches the rules of the last (the
+def _composer(db, path: list[str], rules) -> Callable[[AlignRule], list[Alignment]]:
+    """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
     editions in between are followed by rule id: only the two ends' rules are read)."""
     step_links = []
     for x, y in zip(path, path[1:]):
@@ -167,9 +194,9 @@ def _compose(db, path: list[str], rules) -> list[Alignment]:
         step_links.append(step)
     via = " → ".join(path)
     last = {v.id: v for v in rules(path[-1])}
-    out: list[Alignment] = []
-    for v in rules(path[0]):
-        frontier = [(v.id, 1.0, "")]
+
+    def links(v: AlignRule) -> list[Alignment]:
+        frontier: list[tuple[int, float, str]] = [(v.id, 1.0, "")] if v.id is not None else []
         for step in step_links:
             nxt = []
             for key, score, rel in frontier:
@@ -182,11 +209,13 @@ def _compose(db, path: list[str], rules) -> list[Alignment]:
             if key not in best or score > best[key][0]:
                 best[key] = (score, rel)
         if not best:
-            out.append(Alignment(v, None, 0.0, "no counterpart", f"composed via {via}"))
-            continue
+            return [Alignment(v, None, 0.0, "no counterpart", f"composed via {via}")]
         split = len(best) > 1
+        out = []
         for key, (score, rel) in best.items():
             node = last[key]
             relation = "split" if split else rel or ("equivalent" if node.norm == v.norm else "renumbered")
             out.append(Alignment(v, node, round(score, 3), relation, f"composed via {via}"))
-    return out
+        return out
+
+    return links

@@ -356,3 +356,19 @@ def test_rules_get_their_concepts_whatever_their_ids(ids):
     assert [r["concept_id"] for r in db.query("select concept_id from rules order by id")] == [1, 2, 1, 3]
     assert [(r["anchor_rule_id"], r["editions"]) for r in db.query("select * from concepts order by id")] == \
         [(ids[2], "e1, e2"), (ids[1], "e1"), (ids[3], "e2")]
+
+
+def test_a_composed_answer_gives_one_rules_links_as_the_whole_answer_does(db):
+    """The rule-set stage asks a composed pair for a few rules only: they are composed alone, with the same links."""
+    from kb.align import ondemand
+
+    whole = ondemand.between(db, "it-wiki", "en-1999-04-23")
+    assert whole.method == "composed" and len(whole.path) > 2
+    by_rule: dict[str, list] = {}
+    for lk in whole.links:
+        by_rule.setdefault(lk.source.key, []).append(lk)
+    lazy = ondemand.between(db, "it-wiki", "en-1999-04-23")
+    for key in sorted(by_rule)[::7]:
+        assert [vars(lk) for lk in lazy.links_of(key)] == [vars(lk) for lk in by_rule[key]]
+    assert lazy.links_of("it-wiki/999.9z") == []
+    assert any(len(links) > 1 for links in by_rule.values())   # splits compose too
