@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
+from functools import partial
 
 from ingest import numbers
 
@@ -29,6 +30,10 @@ EXCERPT_STEP = 1e-3
 RULE_KINDS = ("cross-language", "cross-edition")
 
 
+#: the links of one source rule (:func:`_composer`)
+Composer = Callable[[AlignRule], list[Alignment]]
+
+
 class Answer:
     """An answer of :func:`between`: its ``links``, its ``method`` (stored, composed or computed) and its ``path``
     (the editions the links were composed through; stored or computed: just the two).  A composed answer composes
@@ -36,28 +41,30 @@ class Answer:
     reading of its stored links only."""
 
     def __init__(self, links: list[Alignment] | None, method: str, path: list[str],
-                 composed: tuple[list[AlignRule], Callable[[AlignRule], list[Alignment]]] | None = None):
+                 composed: tuple[list[AlignRule], Callable[[bool], Composer]] | None = None):
         self.method, self.path = method, path
         self._links, self._composed = links, composed
         self._by_key: dict[str, list[Alignment]] | None = None
         self._sources: dict[str, AlignRule] | None = None
+        self._of: Composer | None = None
 
     @property
     def links(self) -> list[Alignment]:
         """Every link, in source order (as stored, for a stored pair)."""
         if self._links is None:
             assert self._composed is not None
-            sources, of = self._composed
+            sources, composer = self._composed
+            of = composer(False)
             self._links = [lk for v in sources for lk in of(v)]
         return self._links
 
     def links_of(self, key: str) -> list[Alignment]:
         """The links of the source rule ``key`` (none for a key of no source rule)."""
         if self._composed is not None and self._links is None:
-            sources, of = self._composed
-            if self._sources is None:
-                self._sources = {v.key: v for v in sources}
-            return of(self._sources[key]) if key in self._sources else []
+            sources, composer = self._composed
+            if self._sources is None or self._of is None:
+                self._sources, self._of = {v.key: v for v in sources}, composer(True)
+            return self._of(self._sources[key]) if key in self._sources else []
         if self._by_key is None:
             self._by_key = {}
             for lk in self.links:
@@ -152,7 +159,7 @@ def between(db, a: str, b: str) -> Answer:
         return Answer(stored, "stored", [a, b])
     path = _path(_graph(db), specs, a, b) if "edition_pairs" in db.table_names() else None
     if path is not None and len(path) > 2:
-        return Answer(None, "composed", path, (rules(a), _composer(db, path, rules)))
+        return Answer(None, "composed", path, (rules(a), partial(_composer, db, path, rules)))
     kind = "cross-edition" if specs[a].language == specs[b].language else "cross-language"
     inp = pair_input(db, PlannedPair(a, b, kind, "on demand"), specs, rules)
     return Answer(align_input(inp), "computed", [a, b])
@@ -167,7 +174,7 @@ def detour(db, a: str, b: str) -> Answer | None:
     if path is None:
         return None
     rules = _rules_of(db)
-    return Answer(None, "composed", path, (rules(a), _composer(db, path, rules)))
+    return Answer(None, "composed", path, (rules(a), partial(_composer, db, path, rules)))
 
 
 def _rules_of(db) -> Callable[[str], list[AlignRule]]:
@@ -182,25 +189,29 @@ def _rules_of(db) -> Callable[[str], list[AlignRule]]:
     return rules
 
 
-def _composer(db, path: list[str], rules) -> Callable[[AlignRule], list[Alignment]]:
+def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
     """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
-    editions in between are followed by rule id: only the two ends' rules are read)."""
-    step_links = []
+    editions in between are followed by rule id: only the two ends' rules are read).  Each step's links are read
+    at once, or with ``lazy`` rule by rule as the rules are followed (:func:`_links_of_rule`: for a few rules)."""
+    steps: list[Callable[[int], list[tuple[int, float, str]]]] = []
     for x, y in zip(path, path[1:]):
+        if lazy:
+            steps.append(_links_of_rule(db, x, y))
+            continue
         step: dict[int, list[tuple[int, float, str]]] = {}
         for s, t, score, rel, _ in _stored_links(db, x, y) or []:
             if t is not None:
                 step.setdefault(s, []).append((t, score, rel))
-        step_links.append(step)
+        steps.append(partial(_links_in, step))
     via = " → ".join(path)
     last = {v.id: v for v in rules(path[-1])}
 
     def links(v: AlignRule) -> list[Alignment]:
         frontier: list[tuple[int, float, str]] = [(v.id, 1.0, "")] if v.id is not None else []
-        for step in step_links:
+        for step_of in steps:
             nxt = []
             for key, score, rel in frontier:
-                for target, link_score, link_rel in step.get(key, []):
+                for target, link_score, link_rel in step_of(key):
                     r = rel if rel in ("split", "merged") else (link_rel if link_rel in ("split", "merged") else rel)
                     nxt.append((target, score * link_score, r))
             frontier = nxt
@@ -217,5 +228,34 @@ def _composer(db, path: list[str], rules) -> Callable[[AlignRule], list[Alignmen
             relation = "split" if split else rel or ("equivalent" if node.norm == v.norm else "renumbered")
             out.append(Alignment(v, node, round(score, 3), relation, f"composed via {via}"))
         return out
+
+    return links
+
+
+def _links_in(step: dict[int, list[tuple[int, float, str]]], rule_id: int) -> list[tuple[int, float, str]]:
+    return step.get(rule_id, [])
+
+
+def _links_of_rule(db, a: str, b: str) -> Callable[[int], list[tuple[int, float, str]]]:
+    """The stored links of (a, b) of one rule of ``a`` at a time, as :func:`_stored_links` gives them (target rule,
+    score, relation; turned round when stored as (b, a)), each read once, by the index on the rule's id."""
+    flip = {"split": "merged", "merged": "split"}
+    turned = db.execute("""select 1 from alignments where source_edition = ? and target_edition = ?
+                           and source_rule_id is not null limit 1""", [a, b]).fetchone() is None
+    # by the rule id's index: a rule id names its edition, and the other edition's term (the unary +) uses no index,
+    # so that SQLite never prefers the pair's index (it would, before the build's `analyze`, and read the whole pair)
+    sql = ("""select source_rule_id, score, relation from alignments where target_rule_id = ? and +source_edition = ?
+              and source_rule_id is not null order by id""" if turned else
+           """select target_rule_id, score, relation from alignments where source_rule_id = ? and +target_edition = ?
+              and target_rule_id is not null order by id""")
+    memo: dict[int, list[tuple[int, float, str]]] = {}
+    execute = getattr(db, "conn", db).execute   # (sqlite-utils' execute wraps each of many small queries)
+
+    def links(rule_id: int) -> list[tuple[int, float, str]]:
+        got = memo.get(rule_id)
+        if got is None:
+            rows = execute(sql, [rule_id, b]).fetchall()   # (b: the stored source or target edition)
+            got = memo[rule_id] = [(t, score, flip.get(rel, rel)) for t, score, rel in rows] if turned else rows
+        return got
 
     return links
