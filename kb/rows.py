@@ -102,7 +102,7 @@ def document_rows(doc: Document, parsed: Parsed, lines: list[str], ids: Ids) -> 
 
     Rows are tuples in the order of :data:`COLUMNS` until :meth:`_Rows.columns` turns them into columns (the source
     lines, the largest table, go straight to theirs); what depends on a text or a number only is computed once per
-    process (:func:`_changed_text`, :func:`_sha256`, :func:`_number`, :func:`ingest.refs.find_refs`): a worker parses
+    process (:func:`_text_norm`, :func:`_sha256`, :func:`_number`, :func:`ingest.refs.find_refs`): a worker parses
     many editions, which repeat most of their texts word for word."""
     out = _Rows(doc, get_parser(doc.parser).symbols, ids)
     out.add(parsed.records)
@@ -172,17 +172,15 @@ class _Rows:
             known[norm] = rid
             self.order[edition.id].append(norm)
         text = rec.text or ""
-        changed = _changed_text(text, self.scheme)
         return (rid, key, edition.id, edition.language, self.doc.id, seq, spans[0].line, spans[-1].line, rec.number,
-                norm, level, chapter, section, None, rec.title, text, text if changed is None else changed,
+                norm, level, chapter, section, None, rec.title, text, _text_norm(text, self.scheme),
                 _sha256(text))
 
     def _item(self, rid: int, rec: Record, edition: EditionEntry, seq: int) -> tuple:
         text = rec.text or ""
-        changed = _changed_text(text, self.scheme)
         spans = rec.spans
         return (rid, edition.id, edition.language, self.doc.id, seq, spans[0].line, spans[-1].line, rec.kind, None,
-                rec.label, rec.title, rec.text, text if changed is None else changed,
+                rec.label, rec.title, rec.text, _text_norm(text, self.scheme),
                 json.dumps(rec.meta, ensure_ascii=False) if rec.meta else None)
 
     def source_lines(self, records: list[Record], lines: list[str]) -> dict[str, list]:
@@ -307,11 +305,16 @@ def _ancestors(norm: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _text_norm(text: str, scheme: str) -> str:
+    """``text`` with its symbols normalised (:func:`ingest.symbols.normalize`); ``text`` itself when that changes
+    nothing, so that the pickled rows hold one string for both columns."""
+    changed = _changed_text(text, scheme)
+    return text if changed is None else changed
+
+
 @lru_cache(maxsize=1 << 16)
 def _changed_text(text: str, scheme: str) -> str | None:
-    """``text`` with its symbols normalised (:func:`ingest.symbols.normalize`), or None when that changes nothing (the
-    ``text_norm`` column is then ``text`` itself, so that the pickled rows hold one string for both columns).
-    Cached per distinct text: consecutive editions repeat most texts word for word."""
+    """Cached per distinct text: consecutive editions repeat most texts word for word."""
     norm = symbols.normalize(text, scheme)
     return None if norm == text else norm
 

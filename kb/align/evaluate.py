@@ -29,6 +29,7 @@ from pathlib import Path
 
 from .. import align, paths
 from . import ondemand
+from .pairs import rule_pair_kind
 
 GOLD_DIR = paths.DATA / "gold"
 
@@ -85,7 +86,7 @@ def with_on_demand(db, gold_dir: Path, runs: dict) -> tuple[dict, dict[tuple[str
         if src_ed not in specs or tgt_ed not in specs or any(k[:2] == (src_ed, tgt_ed) for k in runs):
             continue
         answer = ondemand.between(db, src_ed, tgt_ed)
-        kind = "cross-edition" if specs[src_ed].language == specs[tgt_ed].language else "cross-language"
+        kind = rule_pair_kind(specs[src_ed], specs[tgt_ed])
         runs[src_ed, tgt_ed, kind] = answer.links
         methods[src_ed, tgt_ed, kind] = (f"composed, {len(answer.path) - 1} steps" if answer.method == "composed"
                                          else "aligner")

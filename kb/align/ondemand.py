@@ -20,12 +20,14 @@ from functools import partial
 
 from ingest import numbers
 
-from .pairs import EditionSpec, PlannedPair
+from .pairs import EditionSpec, PlannedPair, rule_pair_kind
 from .store import align_input, edition_specs, pair_input
 from .views import Alignment, AlignRule, views_from_db
 
 #: what passing through an excerpt adds to a path's length: it decides between paths of equal length only
 EXCERPT_STEP = 1e-3
+#: a relation seen from the other edition of its pair
+FLIP = {"split": "merged", "merged": "split"}
 #: stored pair kinds whose links join rules to rules
 RULE_KINDS = ("cross-language", "cross-edition")
 
@@ -45,8 +47,8 @@ class Answer:
         self.method, self.path = method, path
         self._links, self._composed = links, composed
         self._by_key: dict[str, list[Alignment]] | None = None
-        self._sources: dict[str, AlignRule] | None = None
-        self._of: Composer | None = None
+        #: a composed answer's source rules by key and its rule-by-rule composer (made when first asked)
+        self._lazy: tuple[dict[str, AlignRule], Composer] | None = None
 
     @property
     def links(self) -> list[Alignment]:
@@ -61,10 +63,11 @@ class Answer:
     def links_of(self, key: str) -> list[Alignment]:
         """The links of the source rule ``key`` (none for a key of no source rule)."""
         if self._composed is not None and self._links is None:
-            sources, composer = self._composed
-            if self._sources is None or self._of is None:
-                self._sources, self._of = {v.key: v for v in sources}, composer(True)
-            return self._of(self._sources[key]) if key in self._sources else []
+            if self._lazy is None:
+                sources, composer = self._composed
+                self._lazy = {v.key: v for v in sources}, composer(True)
+            by_key, of = self._lazy
+            return of(by_key[key]) if key in by_key else []
         if self._by_key is None:
             self._by_key = {}
             for lk in self.links:
@@ -80,7 +83,6 @@ Link = tuple[int, int | None, float, str, str]
 def _stored_links(db, a: str, b: str) -> list[Link] | None:
     """The rule links stored for (a, b), turned round when stored as (b, a) (then without the rules of ``b`` that
     have no counterpart in ``a``), in stored order; None if there are none."""
-    flip = {"split": "merged", "merged": "split"}
     for src, tgt, turned in ((a, b, False), (b, a, True)):
         rows = db.execute(
             """select source_rule_id, target_rule_id, score, relation, method from alignments
@@ -90,7 +92,7 @@ def _stored_links(db, a: str, b: str) -> list[Link] | None:
             continue
         if not turned:
             return rows
-        return [(t, s, score, flip.get(rel, rel), method) for s, t, score, rel, method in rows if t is not None]
+        return [(t, s, score, FLIP.get(rel, rel), method) for s, t, score, rel, method in rows if t is not None]
     return None
 
 
@@ -160,8 +162,7 @@ def between(db, a: str, b: str) -> Answer:
     path = _path(_graph(db), specs, a, b) if "edition_pairs" in db.table_names() else None
     if path is not None and len(path) > 2:
         return Answer(None, "composed", path, (rules(a), partial(_composer, db, path, rules)))
-    kind = "cross-edition" if specs[a].language == specs[b].language else "cross-language"
-    inp = pair_input(db, PlannedPair(a, b, kind, "on demand"), specs, rules)
+    inp = pair_input(db, PlannedPair(a, b, rule_pair_kind(specs[a], specs[b]), "on demand"), specs, rules)
     return Answer(align_input(inp), "computed", [a, b])
 
 
@@ -239,7 +240,6 @@ def _links_in(step: dict[int, list[tuple[int, float, str]]], rule_id: int) -> li
 def _links_of_rule(db, a: str, b: str) -> Callable[[int], list[tuple[int, float, str]]]:
     """The stored links of (a, b) of one rule of ``a`` at a time, as :func:`_stored_links` gives them (target rule,
     score, relation; turned round when stored as (b, a)), each read once, by the index on the rule's id."""
-    flip = {"split": "merged", "merged": "split"}
     turned = db.execute("""select 1 from alignments where source_edition = ? and target_edition = ?
                            and source_rule_id is not null limit 1""", [a, b]).fetchone() is None
     # by the rule id's index: a rule id names its edition, and the other edition's term (the unary +) uses no index,
@@ -255,7 +255,7 @@ def _links_of_rule(db, a: str, b: str) -> Callable[[int], list[tuple[int, float,
         got = memo.get(rule_id)
         if got is None:
             rows = execute(sql, [rule_id, b]).fetchall()   # (b: the stored source or target edition)
-            got = memo[rule_id] = [(t, score, flip.get(rel, rel)) for t, score, rel in rows] if turned else rows
+            got = memo[rule_id] = [(t, score, FLIP.get(rel, rel)) for t, score, rel in rows] if turned else rows
         return got
 
     return links

@@ -71,6 +71,11 @@ def overlaps(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return any(numbers.within(x, y) or numbers.within(y, x) for x in a for y in b)
 
 
+def rule_pair_kind(a: EditionSpec, b: EditionSpec) -> str:
+    """How the rules of two editions are aligned: ``cross-edition`` in one language, else ``cross-language``."""
+    return "cross-edition" if a.language == b.language else "cross-language"
+
+
 def plan(editions: list[EditionSpec]) -> list[PlannedPair]:
     """Every pair the build aligns, in a stable order (chains, translations, extras, items)."""
     by_id = {e.id: e for e in editions}
@@ -87,8 +92,7 @@ def plan(editions: list[EditionSpec]) -> list[PlannedPair]:
             if target not in by_id:
                 continue
             t = by_id[target]
-            kind = ("items" if e.kind == "article" else
-                    "cross-edition" if t.language == e.language else "cross-language")
+            kind = "items" if e.kind == "article" else rule_pair_kind(e, t)
             out.append(PlannedPair(e.id, target, kind, "extra"))
     for e in editions:
         if "faq" in e.has and "rule" in e.has:

@@ -9,7 +9,7 @@ import sqlite_utils
 
 from ingest import UnknownParser, get_parser
 
-from ..align.ondemand import between
+from ..align.ondemand import FLIP, between
 from ..terminology import Term
 from .classes import classify, refine_and_settle
 from .model import EditionInfo, Pair, Report, Rule, full_text
@@ -88,9 +88,8 @@ def load_pairs(conn, old_edition: str, new_edition: str, keys: Mapping[int, str]
     if rows:
         new = tuple.__new__   # the named tuple's own constructor is a Python function, twice as slow
         return [new(Pair, (s, t, relation or "", score, method or "")) for s, t, relation, score, method in rows]
-    flip = {"split": "merged", "merged": "split"}
     rows = _alignment_rows(conn, new_edition, old_edition, keys)
-    return [Pair(t, s, flip.get(relation, relation or ""), score, method or "")
+    return [Pair(t, s, FLIP.get(relation, relation or ""), score, method or "")
             for s, t, relation, score, method in rows]
 
 

@@ -302,18 +302,10 @@ def _tag(name: str, text: str) -> str:
     return f"<{name}>{escape(text)}</{name}>"
 
 
-def _term_span(title: str, text: str) -> Markup:
-    """A folded shift, marked, with the other wording in its title (trailing space outside)."""
-    return Markup(_term_span_html(title, text))
-
-
 def _term_span_html(title: str, text: str) -> str:
+    """A folded shift, marked, with the other wording in its title (trailing space outside), escaped."""
     body = text.rstrip()
     return f'<span class="term" title="{escape(title)}">{escape(body)}</span>{escape(text[len(body):])}'
-
-
-def _part(label: str) -> Markup:
-    return Markup(_part_html(label))
 
 
 def _part_html(label: str) -> str:
@@ -361,18 +353,18 @@ def inline_html(segs: Sequence[Seg] | None, fold: bool = True) -> Markup:
 
 def side_html(segs: Sequence[Seg], side: str, fold: bool = True) -> Markup:
     """One side of a side-by-side view: the old text with ``<del>``, or the new text with ``<ins>``."""
-    out = []
+    out: list[str] = []   # pieces already escaped, joined once (as in inline_html)
     for s in segs:
         text = s.old if side == "old" else s.new
         if s.op == "equal":
             out.append(escape(text))
         elif s.op == "part":
             if text:
-                out.append(_part(s.label))
+                out.append(_part_html(s.label))
         elif s.op == "term" and fold:
             other = s.new if side == "old" else s.old
-            out.append(_term_span(f"{'new' if side == 'old' else 'old'}: {other.strip()} ({s.label})", text))
+            out.append(_term_span_html(f"{'new' if side == 'old' else 'old'}: {other.strip()} ({s.label})", text))
         elif text:
             trail = " " if text != text.rstrip() else ""
-            out.append(tag("del" if side == "old" else "ins", text.rstrip()) + trail)
-    return Markup("").join(out)
+            out.append(_tag("del" if side == "old" else "ins", text.rstrip()) + trail)
+    return Markup("".join(out))
