@@ -11,8 +11,10 @@ Scenarios (all in a temporary copy of ``data/``; the real data is never touched)
 
 Peak memory is the largest sum of the proportional set sizes (PSS) of the build process and its workers,
 sampled every 0.2 s (:data:`SAMPLE_EVERY`) from /proc; the CPU time is the user + system time of the build
-process and its workers (less noisy than the wall time on a shared machine).  Figures are printed, never
-asserted: this is a benchmark.
+process and its workers (less noisy than the wall time on a shared machine).  The *steal* is the share of the
+machine's CPU time that its hypervisor gave to other machines during a run (from /proc/stat): a run with a
+high steal ran on a busy host, and its figures are slower for it.  Figures are printed, never asserted: this is
+a benchmark.
 """
 from __future__ import annotations
 
@@ -43,6 +45,22 @@ class Run:
     output: str
     #: user + system CPU seconds of the process and all its workers (a figure less noisy than the wall time)
     cpu: float = 0.0
+    #: share (0–1) of the machine's CPU time stolen by the hypervisor during the run (None: not known)
+    steal: float | None = None
+
+    def figures(self) -> str:
+        """"12.34s (40.1 CPU s, steal 0.2 %), peak 700 MB"."""
+        steal = f", steal {self.steal * 100:.1f} %" if self.steal is not None else ""
+        return f"{self.seconds:.2f}s ({self.cpu:.1f} CPU s{steal}), peak {self.peak_mb:.0f} MB"
+
+
+def _cpu_ticks() -> tuple[int, int] | None:
+    """All and stolen CPU ticks of the machine so far (/proc/stat), or None where there is no such file."""
+    try:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (sum(values), values[7]) if len(values) > 7 else None
 
 
 def _tree_pss_kb(pid: int) -> int:
@@ -70,7 +88,7 @@ SAMPLE_EVERY = 0.2
 def run_kb(args: list[str], cwd: Path | None = None, check: bool = True) -> Run:
     """Run ``kb ARGS`` in a fresh interpreter; time it and sample its memory."""
     t = time.perf_counter()
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    before, ticks = resource.getrusage(resource.RUSAGE_CHILDREN), _cpu_ticks()
     proc = subprocess.Popen([sys.executable, "-m", "kb", *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, cwd=cwd)
     peak = [0]
@@ -85,11 +103,14 @@ def run_kb(args: list[str], cwd: Path | None = None, check: bool = True) -> Run:
     out, _ = proc.communicate()
     seconds = time.perf_counter() - t
     sampler.join()
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    after, ticks_after = resource.getrusage(resource.RUSAGE_CHILDREN), _cpu_ticks()
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    steal = None
+    if ticks and ticks_after and ticks_after[0] > ticks[0]:
+        steal = (ticks_after[1] - ticks[1]) / (ticks_after[0] - ticks[0])
     if check and proc.returncode != 0:
         raise RuntimeError(f"kb {' '.join(args)} failed ({proc.returncode}):\n{out}")
-    return Run(seconds, peak[0] / 1024, out, cpu)
+    return Run(seconds, peak[0] / 1024, out, cpu, steal)
 
 
 def copy_data(src: Path, dest: Path) -> Path:
@@ -158,8 +179,7 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
         for i in range(runs):
             shutil.rmtree(root / "build", ignore_errors=True)
             cold.append(run_kb(["build", "-q", *base]))
-            echo(f"cold build of the default data, run {i + 1}: {cold[-1].seconds:.2f}s ({cold[-1].cpu:.1f} CPU s), "
-                 f"peak {cold[-1].peak_mb:.0f} MB")
+            echo(f"cold build of the default data, run {i + 1}: {cold[-1].figures()}")
         results["cold"] = min(cold, key=lambda r: r.seconds)
         results["cold (median)"] = sorted(cold, key=lambda r: r.seconds)[len(cold) // 2]
         unchanged = [run_kb(["build", "-q", *base]) for _ in range(runs)]
@@ -169,9 +189,7 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
         if files:
             run_kb(["add", str(files[-1]), "--data-dir", str(data)], check=False)
             results["add one"] = run_kb(["build", "-q", *base])
-            echo(f"adding one edition ({files[-1].name}) to the built KB: {results['add one'].seconds:.2f}s "
-                 f"({results['add one'].cpu:.1f} CPU s), "
-                 f"peak {results['add one'].peak_mb:.0f} MB")
+            echo(f"adding one edition ({files[-1].name}) to the built KB: {results['add one'].figures()}")
             extra = synthetic_editions(files, synthetic, root / "synthetic") if synthetic else []
             # a file of the archive may be refused (a truncated edition): the others are added
             added = run_kb(["add", *map(str, files[:-1]), *map(str, extra), "--data-dir", str(data)], check=False) \
@@ -182,9 +200,7 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
             results["archive"] = run_kb(["build", *base])
             n_docs = len(list((data / "sources").iterdir()))
             echo(f"cold build of the default data + {n_docs - len(os.listdir(data_dir / 'sources'))} archive "
-                 f"editions ({n_docs} documents): {results['archive'].seconds:.2f}s "
-                 f"({results['archive'].cpu:.1f} CPU s), "
-                 f"peak {results['archive'].peak_mb:.0f} MB")
+                 f"editions ({n_docs} documents): {results['archive'].figures()}")
             lines = results["archive"].output.strip().splitlines()
             for line in lines:   # the stages and their times
                 if line.endswith("s)") and not line.startswith("parsed data/"):

@@ -25,7 +25,7 @@ from functools import partial
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import sqlite_utils
 
@@ -41,15 +41,45 @@ from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
 
 
-def stages(cache_root: Path, workers: int) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
-    """The later stages, called with the database once rules, items and refs exist."""
-    trace_store, align_store, rulesets_store, diff_store = _stage_functions()
+def stages(cache_root: Path, workers: int,
+           scope: ExitStack) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
+    """The later stages, called with the database once rules, items and refs exist.
+
+    The diffs' workers start as soon as the alignments' rows are written: they compute while this process writes
+    the concepts and the rule set comparisons, which leave what the diffs read as it is.  ``scope`` stops them if
+    the build fails before the diffs stage."""
+    trace_store, align_store, rulesets_store, diff_start = _stage_functions()
+    diffs = scope.enter_context(_Begun(partial(diff_start, cache_dir=cache_root, workers=workers)))
     return [
         ("engine trace links", partial(trace_store, cache_dir=cache_root)),
-        ("alignments", partial(align_store, cache_dir=cache_root, workers=workers)),
+        ("alignments", partial(align_store, cache_dir=cache_root, workers=workers, rows_written=diffs.begin)),
         ("rule set comparisons", partial(rulesets_store, cache_dir=cache_root)),
-        ("diffs", partial(diff_store, cache_dir=cache_root, workers=workers)),
+        ("diffs", diffs.write),
     ]
+
+
+class _Begun:
+    """A stage that an earlier stage begins (:meth:`begin`: ``start(db)`` returns an object whose ``write()``
+    finishes it and whose ``close()`` abandons it); :meth:`write` begins it first if nothing did."""
+
+    def __init__(self, start: Callable[[sqlite_utils.Database], Any]):
+        self.start = start
+        self.pending: Any = None
+
+    def begin(self, db: sqlite_utils.Database) -> None:
+        self.pending = self.start(db)
+
+    def write(self, db: sqlite_utils.Database) -> None:
+        if self.pending is None:
+            self.begin(db)
+        self.pending.write()
+
+    def __enter__(self) -> _Begun:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.pending is not None:
+            self.pending.close()
 
 
 def _stage_functions() -> tuple[Callable, ...]:
@@ -57,11 +87,11 @@ def _stage_functions() -> tuple[Callable, ...]:
     when kb.build is: a build imports them while its workers parse (:meth:`_Later.prepare`), not before it starts
     any."""
     from .align.store import store as align_store
-    from .diff.table import store as diff_store
+    from .diff.table import start as diff_start
     from .rulesets import store as rulesets_store
     from .trace import store as trace_store
 
-    return trace_store, align_store, rulesets_store, diff_store
+    return trace_store, align_store, rulesets_store, diff_start
 
 
 #: the code and data whose change makes a database out of date (besides the manifest and sources)
@@ -170,7 +200,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         fts.finish(db, side)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
         if with_stages:
-            for name, func in stages(cache_root, workers):
+            for name, func in stages(cache_root, workers, later.scope):
                 later.before(name)
                 t = time.perf_counter()
                 func(db)

@@ -9,7 +9,7 @@ import multiprocessing
 import os
 import pickle
 from collections import Counter, defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -594,17 +594,21 @@ TABLE_METADATA = {
 }
 
 
-def store(db, progress=None, cache_dir: Path | None = None, workers: int | None = None) -> dict[str, int]:
+def store(db, progress=None, cache_dir: Path | None = None, workers: int | None = None,
+          rows_written: Callable[[Any], object] | None = None) -> dict[str, int]:
     """Compute every alignment of the KB and write ``concepts``, ``alignments`` and ``rules.concept_id``.
 
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
+    ``rows_written(db)`` is called once the ``alignments`` rows are written and indexed by edition pair, before the
+    concepts (a later stage that reads the alignments may start there: the build's diffs).
     Returns row counts per edition pair.
     """
     with collector_paused():   # millions of views, links and rows, no garbage cycles (a second of an archive build)
-        return _store(db, progress, cache_dir, workers)
+        return _store(db, progress, cache_dir, workers, rows_written)
 
 
-def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[str, int]:
+def _store(db, progress, cache_dir: Path | None, workers: int | None,
+           rows_written: Callable[[Any], object] | None) -> dict[str, int]:
     specs = edition_specs(db)
     pairs = plan(specs)
     for name in ("alignments", "concepts", "edition_pairs"):
@@ -617,11 +621,13 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None) -> dict[st
         ("target_item_id", "items", "id")])
     concepts = Concepts()
     runs, counts = _write_alignments(db, stored_pairs(db, pairs, workers=workers, cache_dir=cache_dir), concepts)
+    db["alignments"].create_index(["source_edition", "target_edition"])   # one pair's rows (the diffs read each)
+    if rows_written is not None:   # (before the thread below starts: it may fork)
+        rows_written(db)
     # the concepts are assigned in a thread while SQLite indexes the alignments (it lets go of the GIL meanwhile)
     with ThreadPoolExecutor(1) as thread:
         assigned = thread.submit(concepts.assign, anchor_ranks(specs))
-        for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"],
-                     ["source_edition", "target_edition"]):   # one pair's rows (the diffs stage reads each pair)
+        for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
             db["alignments"].create_index(cols)
         rule_ids = dict(db.conn.execute("select key, id from rules order by id"))
         concept_of = assigned.result()

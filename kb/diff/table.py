@@ -276,68 +276,95 @@ def _pair_job(job: tuple[tuple[str, str], Path | None]) -> PairRows:
         conn.close()
 
 
-def _pairs_values(conn, pairs: list[tuple[str, str]], cache: Path | None, workers: int) -> Iterator[PairRows]:
-    """The rows of each pair (:data:`PairRows`), in order, as they are done: in forked workers reading the
-    database file when there are several (only the rows not yet written are held in memory)."""
-    path = conn.execute("pragma database_list").fetchone()[2]
-    if workers > 1 and len(pairs) > 1 and path:
-        _DB_PATH[:] = [path]
-        try:
+class Pending:
+    """The diffs stage begun (:func:`start`): forked workers compute the rows of every aligned pair, reading the
+    database file, while the build writes other tables; :meth:`write` inserts the rows as they are done (only the
+    rows not yet written are held in memory) and :meth:`close` stops the workers of a build that failed first.
+
+    A pair's rows depend on the rules, the alignments and the editions only, which the stages after the
+    alignments' rows leave as they are: what the workers read does not depend on when they read it."""
+
+    def __init__(self, db, cache_dir: Path | None, workers: int):
+        self.db = db
+        self.conn = connection(db)
+        # the workers read while the build writes (here or in the stages before :meth:`write`)
+        self.conn.execute(f"pragma busy_timeout = {BUSY_TIMEOUT_S * 1000}")
+        self.pairs = aligned_edition_pairs(self.conn)
+        self.cache = Path(cache_dir) / "diffs" if cache_dir else None
+        if self.cache is not None:
+            self.cache.mkdir(parents=True, exist_ok=True)
+        self.pool: ProcessPoolExecutor | None = None
+        path = self.conn.execute("pragma database_list").fetchone()[2]
+        if workers > 1 and len(self.pairs) > 1 and path:
+            _DB_PATH[:] = [path]
             # a pair makes many objects and no garbage cycles: the workers free them by reference counting alone
             # (the cyclic collector would only scan the caches they keep, again and again)
-            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
-                                     initializer=gc.disable) as pool:
-                yield from pool.map(_pair_job, [(p, cache) for p in pairs], chunksize=CHUNK)
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                            initializer=gc.disable)
+            self.values: Iterator[PairRows] = self.pool.map(_pair_job, [(p, self.cache) for p in self.pairs],
+                                                            chunksize=CHUNK)
+        else:
+            loaded: dict = {}
+            self.values = (_values(self.conn, pair, self.cache, loaded) for pair in self.pairs)
+
+    def write(self) -> None:
+        """Write the ``diffs`` table, its indexes and views."""
+        try:
+            self._write()
         finally:
-            _DB_PATH.clear()
-        return
-    loaded: dict = {}
-    for pair in pairs:
-        yield _values(conn, pair, cache, loaded)
+            self.close()
 
+    def _write(self) -> None:
+        db = self.db
+        if not hasattr(db, "table_names"):
+            import sqlite_utils
 
-def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
-    """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair.
-
-    With a ``cache_dir``, a pair whose editions, alignment and terminology did not change since an earlier
-    build takes its rows from the cache.  The pairs are read (and computed) on ``workers`` processes
-    (default: the CPUs, at most 2); each pair's rows are written as soon as they are there."""
-    conn = connection(db)
-    conn.execute(f"pragma busy_timeout = {BUSY_TIMEOUT_S * 1000}")   # the workers read while rows are written
-    pairs = aligned_edition_pairs(conn)
-    cache = Path(cache_dir) / "diffs" if cache_dir else None
-    if cache is not None:
-        cache.mkdir(parents=True, exist_ok=True)
-    if not hasattr(db, "table_names"):
-        import sqlite_utils
-
-        db = sqlite_utils.Database(conn)
-    table = db["diffs"]
-    if table.exists():
-        table.drop()
-    table.create(DIFFS_COLUMNS, pk="id", foreign_keys=[("old_rule_id", "rules", "id"),
-                                                       ("new_rule_id", "rules", "id")])
-    # ``id`` is left out: the new table numbers the rows 1, 2, ... in insertion order
-    sql = f"insert into diffs ({', '.join(_VALUES)}) values ({', '.join('?' * len(_VALUES))})"
-    current = set()
-    with collector_paused():   # the rows it unpickles and inserts make no cycles
-        for key, ids, rest in _pairs_values(conn, pairs, cache, workers or min(2, os.cpu_count() or 1)):
-            with db.conn:
-                db.conn.executemany(sql, rows_of(ids, rest))
-            current.add(key)
-    if cache is not None:
-        for path in cache.glob("*.pickle"):
-            if path.stem not in current:
-                path.unlink(missing_ok=True)
-    for cols in (["old_rule_id"], ["new_rule_id"], ["old_edition", "new_edition", "change_class"]):
-        table.create_index(cols)
-    db.execute("drop view if exists concept_changes")
-    db.execute("""create view concept_changes as
+            db = sqlite_utils.Database(self.conn)
+        table = db["diffs"]
+        if table.exists():
+            table.drop()
+        table.create(DIFFS_COLUMNS, pk="id", foreign_keys=[("old_rule_id", "rules", "id"),
+                                                           ("new_rule_id", "rules", "id")])
+        # ``id`` is left out: the new table numbers the rows 1, 2, ... in insertion order
+        sql = f"insert into diffs ({', '.join(_VALUES)}) values ({', '.join('?' * len(_VALUES))})"
+        current = set()
+        with collector_paused():   # the rows it unpickles and inserts make no cycles
+            for key, ids, rest in self.values:
+                with db.conn:
+                    db.conn.executemany(sql, rows_of(ids, rest))
+                current.add(key)
+        if self.cache is not None:
+            for path in self.cache.glob("*.pickle"):
+                if path.stem not in current:
+                    path.unlink(missing_ok=True)
+        for cols in (["old_rule_id"], ["new_rule_id"], ["old_edition", "new_edition", "change_class"]):
+            table.create_index(cols)
+        db.execute("drop view if exists concept_changes")
+        db.execute("""create view concept_changes as
 select r.concept_id, c.label as concept, d.old_edition, d.old_number, d.new_edition, d.new_number,
   d.change_class, d.words_deleted, d.words_inserted, d.diff_html
 from diffs d join rules r on r.id = coalesce(d.old_rule_id, d.new_rule_id)
 left join concepts c on c.id = r.concept_id
 where d.change_class != 'unchanged'""")
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+            self.pool = None
+        _DB_PATH.clear()
+
+
+def start(db, cache_dir: Path | None = None, workers: int | None = None) -> Pending:
+    """Begin the diffs stage once the alignments' rows are written (:class:`Pending`); ``workers`` (default: the
+    CPUs, at most 2) compute the pairs, a pair whose editions, alignment and terminology did not change since an
+    earlier build comes from the ``cache_dir``."""
+    return Pending(db, cache_dir, workers or min(2, os.cpu_count() or 1))
+
+
+def store(db, cache_dir: Path | None = None, workers: int | None = None) -> None:
+    """Build stage (after the alignments): write the precomputed ``diffs`` table for every aligned pair
+    (:func:`start`, then :meth:`Pending.write`)."""
+    start(db, cache_dir, workers).write()
 
 
 # --------------------------------------------------------------------------- Datasette

@@ -154,3 +154,31 @@ def test_strict_build_fails_on_source_warnings(tmp_path):
     with pytest.raises(BuildError, match=r"--strict; first: data/sources/\S+:\d+: "):
         build(tmp_path / "kb.db", strict=True, stages=False)
     assert not (tmp_path / "kb.db").exists()
+
+
+def test_a_build_that_fails_after_the_diffs_began_stops_their_workers_and_keeps_the_old_database(tmp_path,
+                                                                                                 monkeypatch):
+    import multiprocessing
+
+    import kb.rulesets
+
+    began = []
+    real_start = __import__("kb.diff.table", fromlist=["start"]).start
+
+    def start(db, *args, **kwargs):
+        began.append(real_start(db, *args, **kwargs))
+        return began[-1]
+
+    def planted(db, cache_dir=None):
+        assert began and began[0].pool is not None   # the diffs' workers run while this stage does
+        raise RuntimeError("planted failure in the rule set stage")
+
+    monkeypatch.setattr("kb.diff.table.start", start)
+    monkeypatch.setattr(kb.rulesets, "store", planted)
+    db = tmp_path / "kb.db"
+    db.write_bytes(b"previous build")
+    with pytest.raises(RuntimeError, match="planted failure"):
+        build(db, workers=2)
+    assert db.read_bytes() == b"previous build"
+    assert began[0].pool is None and multiprocessing.active_children() == []
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
