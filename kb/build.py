@@ -41,18 +41,27 @@ from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
 
 
-def stages(cache_root: Path, workers: int,
-           scope: ExitStack) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
+def stages(cache_root: Path, workers: int, scope: ExitStack,
+           views: dict | None = None) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
     """The later stages, called with the database once rules, items and refs exist.
 
     The diffs' workers start as soon as the alignments' rows are written: they compute while this process writes
     the concepts and the rule set comparisons, which leave what the diffs read as it is.  ``scope`` stops them if
-    the build fails before the diffs stage."""
+    the build fails before the diffs stage.  ``views``: the aligners' views of the editions, made while the rules
+    were written (:func:`_write_documents`), let go of once the alignments are stored."""
     trace_store, align_store, rulesets_store, diff_start = _stage_functions()
     diffs = scope.enter_context(_Begun(partial(diff_start, cache_dir=cache_root, workers=workers)))
+    known = views if views is not None else {}
+
+    def alignments(db: sqlite_utils.Database) -> object:
+        try:
+            return align_store(db, cache_dir=cache_root, workers=workers, rows_written=diffs.begin, views=known)
+        finally:
+            known.clear()
+
     return [
         ("engine trace links", partial(trace_store, cache_dir=cache_root)),
-        ("alignments", partial(align_store, cache_dir=cache_root, workers=workers, rows_written=diffs.begin)),
+        ("alignments", alignments),
         ("rule set comparisons", partial(rulesets_store, cache_dir=cache_root)),
         ("diffs", diffs.write),
     ]
@@ -187,8 +196,10 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         db = sqlite_utils.Database(tmp)
         schema.create(db, manifest)
         store = LemmaStore(cache_root, lemmatiser_version())
+        views: dict | None = {} if with_stages else None
         with collector_paused():   # (the side index's process and the lemmatising workers fork with it paused)
-            side = _write_documents(db, side_path, manifest, keys, parse_cache, store, workers, report, progress)
+            side = _write_documents(db, side_path, manifest, keys, parse_cache, store, workers, report, progress,
+                                    views)
         store.save()
         parse_cache.prune(keys.values())
         if strict and report.warnings:
@@ -200,7 +211,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         fts.finish(db, side)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
         if with_stages:
-            for name, func in stages(cache_root, workers, later.scope):
+            for name, func in stages(cache_root, workers, later.scope, views):
                 later.before(name)
                 t = time.perf_counter()
                 func(db)
@@ -432,9 +443,13 @@ def _parse_into_cache(doc: Document, data_dir: Path, cache_root: Path, key: str)
 
 def _write_documents(db: sqlite_utils.Database, side_path: Path, manifest: Manifest, keys: dict[str, str],
                      cache: ParseCache, store: LemmaStore, workers: int, report: BuildReport,
-                     progress: Callable[[str], None]) -> fts.SideIndex:
+                     progress: Callable[[str], None], views: dict | None = None) -> fts.SideIndex:
     """Rows of each document, lemmatised and written, while a process of their own indexes their text
-    (:mod:`kb.fts`, in ``side_path``); only one document's records are in memory at a time."""
+    (:mod:`kb.fts`, in ``side_path``); only one document's records are in memory at a time.
+
+    ``views`` (if given) gets the aligners' views of each edition's rules, made from the rows as they are written
+    (:func:`kb.align.views.views_from_rows`): the alignment stage would read them back otherwise, with the other
+    core idle.  An edition whose rules come from several documents is left out (the stage reads it)."""
     t = time.perf_counter()
     from . import lemmas
 
@@ -445,12 +460,23 @@ def _write_documents(db: sqlite_utils.Database, side_path: Path, manifest: Manif
     t = time.perf_counter()
     side = fts.start(side_path,
                      lambda: ((r.columns, base) for _, r, base in _document_rows(manifest, keys, cache, store)))
+    from .align.views import views_from_rows
+
     last = Ids()
+    shared: set[str] = set()
     for doc, rows, base in _document_rows(manifest, keys, cache, store, last):
         for w in rows.warnings:
             w["id"] = last.next("warnings")
         schema.insert_document(db, doc.id, rows, base)
         report.warnings += rows.warnings
+        if views is not None and (rules := rows.columns.get("rules")):
+            for edition, found in views_from_rows(rules, rows.columns.get("items"), base).items():
+                if edition in views:
+                    shared.add(edition)
+                views[edition] = found
+    if views is not None:
+        for edition in shared:
+            del views[edition]
     progress(f"wrote {last.last['rules']} rules, {last.last['items']} items and {last.last['refs']} cross-references "
              f"({time.perf_counter() - t:.2f}s)")
     return side

@@ -349,14 +349,16 @@ def aligned(db, pairs: list[PlannedPair] | None = None, workers: int | None = No
 
 
 def stored_pairs(db, pairs: list[PlannedPair] | None = None, workers: int | None = None,
-                 cache_dir: Path | None = None) -> Iterator[tuple[tuple[str, str, str], PairRows]]:
+                 cache_dir: Path | None = None, views: dict[str, list[AlignRule]] | None = None
+                 ) -> Iterator[tuple[tuple[str, str, str], PairRows]]:
     """:func:`aligned`, each pair as what the KB stores of it (:func:`pair_rows`, made by the worker that
-    aligned it: the main process only inserts)."""
-    yield from _aligned(db, pairs, workers, cache_dir, stored=True)
+    aligned it: the main process only inserts).  ``views``: those of editions the caller has (see :func:`store`)."""
+    yield from _aligned(db, pairs, workers, cache_dir, stored=True, known=views)
 
 
 def _aligned(db, pairs: list[PlannedPair] | None, workers: int | None, cache_dir: Path | None,
-             stored: bool) -> Iterator[tuple[tuple[str, str, str], Any]]:
+             stored: bool, known: dict[str, list[AlignRule]] | None = None
+             ) -> Iterator[tuple[tuple[str, str, str], Any]]:
     """The pairs of :func:`aligned` (as :func:`pair_rows` if ``stored``), in plan order, each as soon as it and the
     pairs before it are done (the caller stores them while workers run).
 
@@ -367,7 +369,7 @@ def _aligned(db, pairs: list[PlannedPair] | None, workers: int | None, cache_dir
     With a ``cache_dir``, pairs whose inputs did not change since an earlier build come from the cache.
     """
     specs = {e.id: e for e in edition_specs(db)}
-    views: dict[str, list[AlignRule]] = {}
+    views: dict[str, list[AlignRule]] = dict(known or {})
 
     def rules(edition: str) -> list[AlignRule]:
         if edition not in views:
@@ -595,20 +597,23 @@ TABLE_METADATA = {
 
 
 def store(db, progress=None, cache_dir: Path | None = None, workers: int | None = None,
-          rows_written: Callable[[Any], object] | None = None) -> dict[str, int]:
+          rows_written: Callable[[Any], object] | None = None,
+          views: dict[str, list[AlignRule]] | None = None) -> dict[str, int]:
     """Compute every alignment of the KB and write ``concepts``, ``alignments`` and ``rules.concept_id``.
 
-    ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written.
+    ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written; ``views``: the
+    views of its editions if the caller made them as it wrote the rules (:func:`kb.align.views.views_from_rows`),
+    else they are read from ``db``.
     ``rows_written(db)`` is called once the ``alignments`` rows are written and indexed by edition pair, before the
     concepts (a later stage that reads the alignments may start there: the build's diffs).
     Returns row counts per edition pair.
     """
     with collector_paused():   # millions of views, links and rows, no garbage cycles (a second of an archive build)
-        return _store(db, progress, cache_dir, workers, rows_written)
+        return _store(db, progress, cache_dir, workers, rows_written, views)
 
 
 def _store(db, progress, cache_dir: Path | None, workers: int | None,
-           rows_written: Callable[[Any], object] | None) -> dict[str, int]:
+           rows_written: Callable[[Any], object] | None, views: dict[str, list[AlignRule]] | None) -> dict[str, int]:
     specs = edition_specs(db)
     pairs = plan(specs)
     for name in ("alignments", "concepts", "edition_pairs"):
@@ -620,7 +625,8 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None,
         ("source_rule_id", "rules", "id"), ("target_rule_id", "rules", "id"), ("source_item_id", "items", "id"),
         ("target_item_id", "items", "id")])
     concepts = Concepts()
-    runs, counts = _write_alignments(db, stored_pairs(db, pairs, workers=workers, cache_dir=cache_dir), concepts)
+    runs, counts = _write_alignments(db, stored_pairs(db, pairs, workers=workers, cache_dir=cache_dir, views=views),
+                                     concepts)
     db["alignments"].create_index(["source_edition", "target_edition"])   # one pair's rows (the diffs read each)
     if rows_written is not None:   # (before the thread below starts: it may fork)
         rows_written(db)

@@ -75,13 +75,45 @@ def views_from_db(db, edition_id: str) -> list[AlignRule]:
     for rule_id, lems in conn.execute("select rule_id, lemmas from items where edition_id = ? and kind = 'example' "
                                       "and rule_id is not null order by seq", [edition_id]):
         examples[rule_id].append(lems or "")
+    return _views(edition_id, lang, conn.execute(
+        "select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
+        "where edition_id = ? order by seq", [edition_id]), examples)
+
+
+def views_from_rows(rules: dict[str, list], items: dict[str, list] | None, base: dict[str, int]
+                    ) -> dict[str, list[AlignRule]]:
+    """The views of the rules of one document's rows as the build writes them (``rules`` and ``items``: lists of
+    values per column, lemmas included; ``base``: what the build adds to their ids, :func:`kb.schema.insert_document`),
+    per edition: what :func:`views_from_db` reads back once they are written, without reading it back."""
+    rule_base = base.get("rules", 0)
+    examples: dict[int, list[str]] = defaultdict(list)
+    if items:
+        found = sorted((seq, rule_id, lems) for seq, kind, rule_id, lems
+                       in zip(items["seq"], items["kind"], items["rule_id"], items["lemmas"])
+                       if kind == "example" and rule_id is not None)
+        for _, rule_id, lems in found:
+            examples[rule_id + rule_base].append(lems or "")
+    rows: dict[tuple[str, str], list[tuple]] = defaultdict(list)
+    for edition, lang, *row in zip(rules["edition_id"], rules["language"], rules["id"], rules["key"], rules["norm"],
+                                   rules["level"], rules["title"], rules["text_norm"], rules["lemmas"], rules["seq"],
+                                   rules["line_start"]):
+        row[0] += rule_base
+        rows[edition, lang].append(tuple(row))
+    return {edition: _views(edition, lang, sorted(found, key=_by_seq), examples)
+            for (edition, lang), found in rows.items()}
+
+
+def _by_seq(row: tuple) -> int:
+    return row[7]
+
+
+def _views(edition_id: str, lang: str, rows, examples: dict[int, list[str]]) -> list[AlignRule]:
+    """Views of ``rows`` (id, key, norm, level, title, text_norm, lemmas, seq, line_start), in their order."""
     intern = sys.intern
     # positional arguments (the field order of AlignRule): a third faster than keywords for ~200,000 views
     return [AlignRule(key, edition_id, lang, norm or "", intern(text or ""), seq, level, title,
                       _lemma_tuple(lems or ""), intern(" ".join(examples[rid])) if rid in examples else "", line, rid)
-            for rid, key, norm, level, title, text, lems, seq, line in conn.execute(
-                "select id, key, norm, level, title, text_norm, lemmas, seq, line_start from rules "
-                "where edition_id = ? order by seq", [edition_id])]
+            for rid, key, norm, level, title, text, lems, seq, line in rows]
 
 
 @lru_cache(maxsize=1 << 18)

@@ -5,6 +5,7 @@ import sqlite3
 from collections import defaultdict
 
 import pytest
+import sqlite_utils
 
 from kb.build import BuildError, build
 from kb.manifest import load
@@ -182,3 +183,26 @@ def test_a_build_that_fails_after_the_diffs_began_stops_their_workers_and_keeps_
     assert db.read_bytes() == b"previous build"
     assert began[0].pool is None and multiprocessing.active_children() == []
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_the_views_made_while_the_rules_are_written_are_those_the_kb_gives_back(tmp_path, monkeypatch):
+    import importlib
+
+    from kb.align.views import views_from_db
+
+    module = importlib.import_module("kb.align.store")   # (kb.align.store is also the name of its function)
+    made: dict = {}
+    real_store = module.store
+
+    def store(db, *args, views=None, **kwargs):
+        made.update(views or {})
+        return real_store(db, *args, views=views, **kwargs)
+
+    monkeypatch.setattr(module, "store", store)
+    build(tmp_path / "kb.db")
+    db = sqlite_utils.Database(tmp_path / "kb.db")
+    editions = [e for (e,) in db.execute("select distinct edition_id from rules order by 1")]
+    assert len(editions) >= 5 and sorted(made) == editions
+    for edition in editions:
+        assert made[edition] == views_from_db(db, edition), edition
+    assert sum(1 for e in editions for v in made[e] if v.examples) > 10   # the examples' lemmas are joined in
