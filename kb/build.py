@@ -460,8 +460,6 @@ def _write_documents(db: sqlite_utils.Database, side_path: Path, manifest: Manif
     t = time.perf_counter()
     side = fts.start(side_path,
                      lambda: ((r.columns, base) for _, r, base in _document_rows(manifest, keys, cache, store)))
-    from .align.views import views_from_rows
-
     last = Ids()
     shared: set[str] = set()
     for doc, rows, base in _document_rows(manifest, keys, cache, store, last):
@@ -469,17 +467,26 @@ def _write_documents(db: sqlite_utils.Database, side_path: Path, manifest: Manif
             w["id"] = last.next("warnings")
         schema.insert_document(db, doc.id, rows, base)
         report.warnings += rows.warnings
-        if views is not None and (rules := rows.columns.get("rules")):
-            for edition, found in views_from_rows(rules, rows.columns.get("items"), base).items():
-                if edition in views:
-                    shared.add(edition)
-                views[edition] = found
+        if views is not None:
+            _add_views(views, shared, rows, base)
     if views is not None:
         for edition in shared:
             del views[edition]
     progress(f"wrote {last.last['rules']} rules, {last.last['items']} items and {last.last['refs']} cross-references "
              f"({time.perf_counter() - t:.2f}s)")
     return side
+
+
+def _add_views(views: dict, shared: set[str], rows: DocumentRows, base: dict[str, int]) -> None:
+    """The aligners' views of the rules of one document's ``rows`` into ``views`` (by edition; an edition that an
+    earlier document had too into ``shared``)."""
+    from .align.views import views_from_rows  # (imported by a build with the later stages only)
+
+    if rules := rows.columns.get("rules"):
+        for edition, found in views_from_rows(rules, rows.columns.get("items"), base).items():
+            if edition in views:
+                shared.add(edition)
+            views[edition] = found
 
 
 def _document_rows(manifest: Manifest, keys: dict[str, str], cache: ParseCache, store: LemmaStore,
