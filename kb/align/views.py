@@ -6,6 +6,7 @@ import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 
 from .. import lemmas as lemmas_mod
 
@@ -93,18 +94,20 @@ def views_from_rows(rules: dict[str, list], items: dict[str, list] | None, base:
                        if kind == "example" and rule_id is not None)
         for _, rule_id, lems in found:
             examples[rule_id + rule_base].append(lems or "")
-    rows: dict[tuple[str, str], list[tuple]] = defaultdict(list)
-    for edition, lang, *row in zip(rules["edition_id"], rules["language"], rules["id"], rules["key"], rules["norm"],
-                                   rules["level"], rules["title"], rules["text_norm"], rules["lemmas"], rules["seq"],
-                                   rules["line_start"]):
-        row[0] += rule_base
-        rows[edition, lang].append(tuple(row))
-    return {edition: _views(edition, lang, sorted(found, key=_by_seq), examples)
-            for (edition, lang), found in rows.items()}
-
-
-def _by_seq(row: tuple) -> int:
-    return row[7]
+    seqs = rules["seq"]
+    rows = list(zip([i + rule_base for i in rules["id"]], rules["key"], rules["norm"], rules["level"], rules["title"],
+                    rules["text_norm"], rules["lemmas"], seqs, rules["line_start"]))
+    ends = list(zip(rules["edition_id"], rules["language"]))
+    if not all(a < b for a, b in pairwise(seqs)):   # (rows come in document order, as a rule)
+        order = sorted(range(len(rows)), key=seqs.__getitem__)
+        rows, ends = [rows[n] for n in order], [ends[n] for n in order]
+    by_edition: dict[tuple[str, str], list[tuple]] = {}
+    if len(set(ends)) == 1:   # one edition in the document, as a rule
+        by_edition[ends[0]] = rows
+    else:
+        for end, row in zip(ends, rows):
+            by_edition.setdefault(end, []).append(row)
+    return {edition: _views(edition, lang, found, examples) for (edition, lang), found in by_edition.items()}
 
 
 def _views(edition_id: str, lang: str, rows, examples: dict[int, list[str]]) -> list[AlignRule]:

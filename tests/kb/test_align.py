@@ -372,3 +372,21 @@ def test_a_composed_answer_gives_one_rules_links_as_the_whole_answer_does(db):
         assert [vars(lk) for lk in lazy.links_of(key)] == [vars(lk) for lk in by_rule[key]]
     assert lazy.links_of("it-wiki/999.9z") == []
     assert any(len(links) > 1 for links in by_rule.values())   # splits compose too
+
+
+def test_views_from_rows_split_a_document_by_edition_in_document_order_with_the_examples_joined():
+    from kb.align.views import views_from_rows
+
+    rules = {"id": [1, 2, 3], "key": ["a/1.1", "b/1.1", "a/1.2"], "edition_id": ["a", "b", "a"],
+             "language": ["en", "de", "en"], "norm": ["1.1", "1.1", "1.2"], "level": ["rule"] * 3,
+             "title": [None, None, "T"], "text_norm": ["one", "eins", "two"], "lemmas": ["one", "eins", None],
+             "seq": [3, 1, 2], "line_start": [30, 10, 20]}
+    items = {"seq": [9, 8, 7], "kind": ["example", "example", "note"], "rule_id": [1, 1, 1],
+             "lemmas": ["late", "early", "not an example"]}
+    views = views_from_rows(rules, items, {"rules": 100})
+    assert sorted(views) == ["a", "b"]
+    assert [(v.key, v.id, v.seq, v.line, v.lang, v.title) for v in views["a"]] == [
+        ("a/1.2", 103, 2, 20, "en", "T"), ("a/1.1", 101, 3, 30, "en", None)]
+    assert [v.examples for v in views["a"]] == ["", "early late"]
+    assert views["a"][0].lemmas == () and views["a"][1].lemmas == ("one",)
+    assert [(v.key, v.lang, v.text) for v in views["b"]] == [("b/1.1", "de", "eins")]
