@@ -226,8 +226,9 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
     finally:
         tmp.unlink(missing_ok=True)
         later.close()
-        if side is not None and side.process.is_alive():
+        if side is not None and side.process.is_alive():   # (a failed build leaves no process behind)
             side.process.terminate()
+            side.process.join()
         side_path.unlink(missing_ok=True)
     report.timings["total"] = time.perf_counter() - t0
     progress(f"wrote {db_path} in {report.timings['total']:.2f}s")
@@ -279,6 +280,7 @@ class _Later:
         for proc in self.games.values():
             if proc.is_alive():
                 proc.terminate()
+                proc.join()
         self.scope.close()
 
 
