@@ -1,9 +1,10 @@
 """Concepts: aligned versions of a rule share one stable identity, whatever their numbers."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-from .views import Alignment
+from .views import COVERAGE_METHOD, Alignment
 
 
 class _Groups:
@@ -29,9 +30,28 @@ class _Groups:
             self.parent[ra] = rb  # the target side stays the root
 
 
+def rank(link: Alignment) -> float:
+    """How strongly a link ties its source's concept to its target.  A link of the rule as a whole: its score.  A
+    link of the coverage pass restates one sentence of the source: its score weighted by that sentence's share of
+    the source's words (a newer rule that took over one sentence of an older rule, however exactly, is not where the
+    older rule went when another newer rule carries the rest of it)."""
+    if not link.method.endswith(COVERAGE_METHOD):
+        return link.score
+    sentence = link.evidence.get("evidence")
+    share = _words(sentence) / max(1, _words(link.source.text)) if isinstance(sentence, str) else 1.0
+    return link.score * min(1.0, share)
+
+
+def _words(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+_WORD = re.compile(r"\w+")
+
+
 def reduce_links(links: Iterable[Alignment]) -> tuple[dict[str, str], dict[str, tuple[str, float]]]:
     """What :class:`Concepts` keeps of a list of links: the rules in the order they are first seen (key -> edition)
-    and the best link to a rule of each source rule (key -> (target key, score); the first of equal scores)."""
+    and the best link to a rule of each source rule (key -> (target key, :func:`rank`); the first of equal ranks)."""
     seen: dict[str, str] = {}
     best: dict[str, tuple[str, float]] = {}
     for link in links:
@@ -45,8 +65,9 @@ def reduce_links(links: Iterable[Alignment]) -> tuple[dict[str, str], dict[str, 
             continue
         seen[t.key] = t.edition
         cur = best.get(s.key)
-        if cur is None or link.score > cur[1]:
-            best[s.key] = (t.key, link.score)
+        r = rank(link)
+        if cur is None or r > cur[1]:
+            best[s.key] = (t.key, r)
     return seen, best
 
 
@@ -58,7 +79,7 @@ class Concepts:
     def __init__(self) -> None:
         self._editions: dict[str, str] = {}              # rule key -> edition, in the order first seen
         self._translated: dict[str, str] = {}            # the same for the translations
-        self._best: dict[str, tuple[str, float]] = {}    # source rule key -> its best edition link (target, score)
+        self._best: dict[str, tuple[str, float]] = {}    # source rule key -> its best edition link (target, rank)
         self._best_translation: dict[str, tuple[str, float]] = {}
 
     def add(self, links: Iterable[Alignment], translations: bool = False) -> None:

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from .matcher import Companion, EditionMatcher
 from .numbering import _section_of
 from .structure import _fill_gaps, _learn_priors, _map_headings
-from .views import Alignment, AlignRule
+from .views import COVERAGE_METHOD, Alignment, AlignRule
 
 #: parameters of the cross-edition aligner (tuned on the even sections of the 1999 gold only)
 XEDITION = {
@@ -149,7 +149,7 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
             else:
                 rel = "renumbered" if (s or 1.0) >= 0.5 else "reworded"
             links.append(Alignment(v, tgt[d], round(s if s is not None else 1.0, 3), rel,
-                              "xedition-coverage" if (i, d) in covered else method, ev))
+                              COVERAGE_METHOD if (i, d) in covered else method, ev))
     return links
 
 

@@ -11,6 +11,9 @@ from itertools import pairwise
 from .. import lemmas as lemmas_mod
 
 RELATIONS = ("equivalent", "reworded", "renumbered", "split", "merged", "no counterpart")
+#: the method of the links the target-side coverage pass adds (:mod:`kb.align.crossedition`): a newer rule that
+#: restates one sentence of an older rule (the evidence holds it: ``evidence``)
+COVERAGE_METHOD = "xedition-coverage"
 
 
 # --------------------------------------------------------------------------- views

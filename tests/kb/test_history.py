@@ -77,3 +77,37 @@ def test_1999_to_2024_report_counts_chapters_outside(kb_db):
 
     text = render(rep, "text")
     assert "Outside:" in text and "de-2024 covers 6" in text
+
+
+@pytest.fixture(scope="module")
+def with_english_editions(tmp_path_factory):
+    """The default data with the English sample editions of tests/corpus/crs added, as a user adds editions (the
+    truncated one is refused, the two already in data/ are skipped), built."""
+    import shutil
+
+    from kb.add import AddOptions, add_files
+    from kb.build import build
+    from tests.helpers import ROOT
+
+    root = tmp_path_factory.mktemp("with-english-editions")
+    data = root / "data"
+    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns(".manifest.lock"))
+    results = add_files(sorted((ROOT / "tests" / "corpus" / "crs").glob("en-*.txt")), AddOptions(), data)
+    assert sum(r.ok for r in results) >= 9
+    build(root / "kb.db", data)
+    c = sqlite3.connect(root / "kb.db")
+    yield c
+    c.close()
+
+
+def test_601_2c_goes_back_to_1999_through_every_english_edition_a_user_added(with_english_editions):
+    """Through the 2009 renumbering (409 → 601), where the one sentence about choosing the same target twice became
+    a rule of its own: 601.2c, which carries the rest of 409.1c, is where 409.1c went."""
+    h = history(with_english_editions, "601.2c", "de-2024")
+    chains = {c.family: c for c in h.chains}
+    en = [(e.edition, e.numbers) for e in chains["en-cr"].events]
+    assert en[0][0] == "en-1999-04-23" and "409.1c" in en[0][1]
+    assert ("en-2007-07-13", ["409.1c"]) in en and ("en-2009-07-11", ["601.2c"]) in en
+    assert en[-1] == ("en-2026-01-16", ["601.2c"]) and len({e for e, _ in en}) >= 10
+    de = [(e.edition, e.numbers) for e in chains["de-cr"].events]
+    assert de[0][0] == "de-1999" and "409.2c" in de[0][1] and de[-1] == ("de-2024", ["601.2c"])

@@ -96,6 +96,26 @@ def test_concepts_survive_renumbering_split_and_merge_along_a_chain():
     assert concept["ed-a/601.2c"] != concept["ed-a/601.2d"]
 
 
+def test_a_rule_goes_where_most_of_it_went_not_where_one_sentence_of_it_went():
+    """The coverage pass links an older rule to a newer one that restates one of its sentences; restating a short
+    sentence word for word (score 1.0) does not carry the rule's concept away from where the rest of it went."""
+    from kb.align.views import COVERAGE_METHOD, Alignment
+
+    def v(key: str, text: str = "") -> align.AlignRule:
+        edition, norm = key.split("/")
+        return align.make_view(key, edition, "en", norm, text, 1, level="subrule")
+
+    sentences = ["Announce the targets first, then the mode, then how the effect divides among them.",
+                 "The same target can't be chosen twice.", "Then pay."]
+    old, whole, aside = v("ed-a/409.1c", " ".join(sentences)), v("ed-b/601.2c"), v("ed-b/113.3")
+    lexical = Alignment(old, whole, 0.51, "split", "xedition-lex", {"lexical": 0.6})
+    one = Alignment(old, aside, 1.0, "split", COVERAGE_METHOD, {"coverage": 1.0, "evidence": sentences[1]})
+    concept = align.assign_concepts([lexical, one], {"ed-b": 0, "ed-a": 1})
+    assert concept["ed-a/409.1c"] == "ed-b/601.2c" and concept["ed-b/113.3"] == "ed-b/113.3"
+    most = Alignment(old, aside, 0.9, "split", COVERAGE_METHOD, {"coverage": 0.9, "evidence": sentences[0]})
+    assert align.assign_concepts([lexical, most], {"ed-b": 0, "ed-a": 1})["ed-a/409.1c"] == "ed-b/113.3"
+
+
 def test_composed_paths_do_not_pass_an_excerpt_narrower_than_both_ends():
     """The stored pairs as a graph: the path through the one-chapter German translation is as short as the English
     chain, but it would carry only its chapter, so the English chain is taken."""
