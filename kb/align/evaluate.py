@@ -10,6 +10,10 @@ are computed over the source rules the gold covers.  Baselines run on the same g
   (cutoff 0.4) for every old rule, scored with ``SequenceMatcher.ratio``, then the best
   remaining pair is taken greedily until no candidate edge is left.
 
+For a pair of two editions of one language, the concept ids the build stored (``rules.concept_id``) are scored as a
+method too (``concept ids``): a rule paired with the rules of the other edition that share its concept, which is
+what ``kb history`` follows through every edition in between.
+
 Held-out report: ``tuning.toml`` in the gold directory names, per gold file, the fold that the
 cross-edition aligner's parameters were tuned on (the German 1999 gold: the sections with an even
 number).  The gold rows of the other fold were not looked at while tuning, so the F1 on that fold
@@ -254,13 +258,28 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
         subsets = held_out_subsets(gold, tuned.get(name)) if folded(run_key) else {"all": gold}
         if run_key[2] == "cross-language":
             subsets["numbers differ"] = differing(gold, src, tgt)
-        for method, links in methods.items():
-            pred = {link.pair() for link in links}
+        predicted = {method: {link.pair() for link in links} for method, links in methods.items()}
+        if folded(run_key):
+            predicted["concept ids"] = concept_pairs(db, src_ed, tgt_ed)
+        for method, pred in predicted.items():
             for subset, g in subsets.items():
                 results.append({"pair": f"{src_ed} -> {tgt_ed}", "method": method, "subset": subset,
                                 **score(pred, g), "missing_gold": len(missing)})
     results.append({"pair": "all", "method": "aligner", "subset": "time", "seconds": seconds})
     return results
+
+
+def concept_pairs(db, src_ed: str, tgt_ed: str) -> set[tuple[str, str | None]]:
+    """The pairs the KB's concept ids make of two editions: each rule of ``src_ed`` with every rule of ``tgt_ed`` that
+    shares its concept (the rule's life as ``kb history`` tells it), or with none."""
+    conn = getattr(db, "conn", db)
+    members: dict[int, list[str]] = {}
+    for key, concept in conn.execute("select key, concept_id from rules where edition_id = ?", [tgt_ed]):
+        members.setdefault(concept, []).append(key)
+    out: set[tuple[str, str | None]] = set()
+    for key, concept in conn.execute("select key, concept_id from rules where edition_id = ?", [src_ed]):
+        out.update((key, t) for t in members.get(concept, [None]))
+    return out
 
 
 def format_table(results: list[dict]) -> str:

@@ -390,3 +390,14 @@ def test_views_from_rows_split_a_document_by_edition_in_document_order_with_the_
     assert [v.examples for v in views["a"]] == ["", "early late"]
     assert views["a"][0].lemmas == () and views["a"][1].lemmas == ("one",)
     assert [(v.key, v.lang, v.text) for v in views["b"]] == [("b/1.1", "de", "eins")]
+
+
+def test_the_concept_ids_are_scored_as_an_alignment_of_every_rule(db):
+    from kb.align.evaluate import concept_pairs
+
+    pairs = concept_pairs(db, "de-1999", "de-2024")
+    assert ("de-1999/409.2c", "de-2024/601.2c") in pairs
+    assert {s for s, _ in pairs} == {r["key"] for r in db.query("select key from rules where edition_id = 'de-1999'")}
+    assert ("de-1999/100.1", None) in pairs   # chapter 1 is outside the chapter-6 excerpt: no concept member there
+    table = align_eval.format_table(align_eval.evaluate(db))
+    assert "concept ids" in table and "it-wiki -> de-2024               concept ids" not in table
