@@ -1,4 +1,5 @@
-"""The ``diffs`` table: the build stage that writes it (:func:`store`, run as ``kb.diff:store``) and
+"""The ``diffs`` table: the build stage that writes it (:func:`start`, which the build calls once the alignments' rows
+are written, then :meth:`Pending.write`; :func:`store` does both) and
 the Datasette pieces that show it (:func:`metadata`, :func:`canned_queries`, :func:`render_cell`)."""
 from __future__ import annotations
 
