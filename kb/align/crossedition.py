@@ -79,6 +79,7 @@ XEDITION = {
     "strong_chapter": 0.8,     # a chapter matching this well (relative to the best) can keep title-only links
     "heading_cover": 0.6,      # a heading maps to the deepest target node covering this share of its children
     "heading_share": 0.3,      # ... or, if none, to every section receiving this share (a split)
+    "heading_title_first": True,  # a heading whose title one heading of the other edition prints alone takes it
     "coverage": True,          # target-side coverage pass (below); False for an ablation
     "cover_candidates": 10,    # coverage: source sentences read per sentence of an unclaimed target (blocking)
     "cover_words": 4,          # ... sentences with fewer content lemmas (cross-references) carry no evidence

@@ -159,17 +159,26 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
 
     The deepest target node whose subtree holds ``heading_cover`` of the links is the
     counterpart; if the links spread, every target section holding ``heading_share`` of them is
-    (a split).  A heading whose descendants found nothing keeps a counterpart only for an
-    identical title (``title_lemmas(i)``: the lemmas of a source title, old terminology rewritten), and only
-    in a chapter that ``strong(i)`` says has counterparts at all.
+    (a split).  A heading whose title (``title_lemmas(i)``: the lemmas of a source title, old terminology
+    rewritten) no other heading of its edition prints, and exactly one heading of the other edition prints at the
+    same level, takes that heading (``heading_title_first``), unless its descendants' split already holds it:
+    descendants with wrong links would take it elsewhere.  A heading whose descendants found nothing keeps a
+    counterpart only for an identical title, and only in a chapter that ``strong(i)`` says has counterparts at all.
     """
     cover_min, share = p["heading_cover"], p["heading_share"]
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
     titles: dict[tuple, int] = {}
+    printed: Counter = Counter()   # how many headings of each edition print a title
     for d, t in enumerate(tgt):
         if not t.text.strip() and t.title:
-            titles.setdefault((t.level, tuple(vec.content(t.lemmas))), d)
+            key = (t.level, tuple(vec.content(t.lemmas)))
+            titles.setdefault(key, d)
+            printed["new", key] += 1
+    heading_titles = {h: (v.level, tuple(vec.content(title_lemmas(h)))) for h, v in enumerate(src)
+                      if not has_text[h] and v.norm and v.title}
+    for key in heading_titles.values():
+        printed["old", key] += 1
     below: dict[int, list[int]] = defaultdict(list)
     texts: Counter = Counter()
     for i, v in enumerate(src):
@@ -188,6 +197,10 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
         picked: list[int] = []
         if targets and len(targets) >= 0.5 * texts[h]:
             picked = _covering_nodes(v, targets, tgt, t_index, cover_min, share)
+        own = heading_titles.get(h)
+        if (p["heading_title_first"] and own and own[1] and printed["old", own] == 1 and printed["new", own] == 1
+                and titles[own] not in picked):
+            picked = [titles[own]]   # (a split that holds the title's heading stays a split)
         if not picked and v.title and strong(h):
             title = tuple(vec.content(title_lemmas(h)))
             found = titles.get((v.level, title))

@@ -111,3 +111,26 @@ def test_restatement_weighs_rare_words_and_order(base):
     without_rare = [w for w in words if w != rare]
     without_common = [w for w in words if w != common]
     assert mt.restatement(words, without_rare) < mt.restatement(words, without_common)
+
+
+def test_a_heading_takes_the_one_heading_that_prints_its_title_over_where_its_children_went():
+    """1999's "Draw Step" section: its rule is restated among the turn-based actions of another section, but the newer
+    edition prints the title "Draw Step" once, as does the older one: that is the section's counterpart."""
+    def v(ed, norm, text, seq, level="rule", title=None):
+        return align.make_view(f"{ed}/{norm}", ed, "en", norm, text, seq, level=level, title=title)
+
+    acts = "the active player draws a card as the turn based action of this step"
+    old = [v("a", "3", "", 0, "chapter", "Turn Structure"), v("a", "304", "", 1, "section", "Draw Step"),
+           v("a", "304.1", f"First, {acts}.", 2), v("a", "305", "", 3, "section", "Main Phase"),
+           v("a", "305.1", "The main phase has no steps and players may cast sorcery spells during it.", 4)]
+    new = [v("b", "5", "", 0, "chapter", "Turn Structure"), v("b", "504", "", 1, "section", "Draw Step"),
+           v("b", "504.1", "Priority is given to the active player once the draw is done.", 2),
+           v("b", "505", "", 3, "section", "Main Phase"),
+           v("b", "505.1", "The main phase has no steps and players may cast sorcery spells during it.", 4),
+           v("b", "703", "", 5, "section", "Turn Based Actions"), v("b", "703.4", f"Immediately, {acts}.", 6)]
+    got: dict[str, set] = {}
+    for lk in align.align_cross_edition(old, new):
+        got.setdefault(lk.source.norm, set()).update([lk.target.norm] if lk.target else [])
+    assert got["304.1"] == {"703.4"}          # where the rule's words went
+    assert got["304"] == {"504"}              # where the title went
+    assert got["305"] == {"505"}
