@@ -201,8 +201,7 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
         if (p["heading_title_first"] and own and own[1] and printed["old", own] == 1 and printed["new", own] == 1
                 and titles[own] not in picked):
             picked = [titles[own]]   # (a split that holds the title's heading stays a split)
-        if not picked and v.title and strong(h):
-            title = tuple(vec.content(title_lemmas(h)))
-            found = titles.get((v.level, title))
-            picked = [found] if title and found is not None else []
+        if not picked and own and own[1] and strong(h):
+            found = titles.get(own)
+            picked = [found] if found is not None else []
         chosen[h] = picked
