@@ -69,6 +69,7 @@ XEDITION = {
     "twin_step": 2,            # ... when their sections or rules are numbered at most this far apart
     "twin_floor": 0.13,        # ... a twin of a chosen target joins from this score (the threshold) ...
     "twin_sides": 2.0,         # ... when the source names what tells the twins apart on both sides (IDF mass)
+    "twin_untaken": True,      # ... and no other source rule has the twin as its primary target
     "complete": 0.9,           # a target restating the rule this well leaves nothing for a split
     "neighbours": True,        # a free neighbour of a chosen target joins when both restate the rule better:
     "neighbour_floor": 0.13,   # ... from this score of its own (the threshold) ...
@@ -195,9 +196,12 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
             _vote(mt, i, cand[i], scores, picked, prior, p, votes)
     # twins of the chosen targets (searched at once), unless one of them restates the source fully
     mt.find_twins([d for ds in chosen.values() for d in ds], p["twin_min"])
+    # a twin that another source rule has as its primary target is that rule's counterpart: the older edition stated
+    # the two cases apart already
+    taken = {ds[0]: i for i, ds in chosen.items() if ds} if p["twin_untaken"] else {}
     for i, picked in chosen.items():
         if picked and mt.rule_sim(i, picked[0]) < p["complete"]:
-            _add_twins(mt, i, picked, scores, prior, p)
+            _add_twins(mt, i, picked, scores, prior, p, {d for d, j in taken.items() if j != i})
     return votes
 
 
@@ -226,7 +230,8 @@ def _vote(mt: EditionMatcher, i: int, cand: dict[int, float], scores: dict, pick
             picked.remove(first)
 
 
-def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prior, p: dict) -> None:
+def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prior, p: dict,
+               taken: frozenset[int] | set[int] = frozenset()) -> None:
     """Twins of the chosen targets join them (in place): the newer edition restates one older rule for
     two cases (spell / ability, replacement / prevention) in two rules.  A near-duplicate rule
     (:meth:`EditionMatcher.twins`) joins when the source restates it about as well; a near-duplicate or
@@ -236,7 +241,7 @@ def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prio
         lexical = mt.twins(d0, p["twin_min"])
         parallel = mt.parallel_twins(d0, p["twin_parallel"], p["twin_step"])
         for d in dict.fromkeys(lexical + parallel):
-            if d in picked:
+            if d in picked or d in taken:
                 continue
             # a parallel twin of a target in a section tied to the source's is as good as tied (614 / 615)
             tie = max(prior(i, d), prior(i, d0)) if d in parallel else prior(i, d)

@@ -72,3 +72,18 @@ def test_parallel_twins_are_found_from_the_numbering_and_the_text(base):
     assert "615.5" not in twins("614.5")
     # the subrules of twins are twins when each is the other's closest: 601.2 / 602.2 -> 601.2a / 602.2a
     assert "602.2a" in twins("601.2a")
+
+
+@pytest.mark.parametrize("first, second", [("614.3", "615.3"), ("614.6", "615.6")])
+def test_a_twin_that_another_older_rule_states_stays_that_rules(base, first, second):
+    """The older edition already states the second case in a rule of its own: the rule of both cases does not take
+    that rule's counterpart as its twin."""
+    stated = older(base, first, second)   # ``first`` states both cases
+    by = {v.norm: v for v in base}
+    own = replace(by[second], key=f"old/{second}", edition="old", seq=len(stated))   # and ``second`` its own
+    old = [*stated, own]
+    links = align.align_cross_edition(old, base, params=TWINS_ONLY)
+    assert targets_of(links, second) == {second}
+    assert targets_of(links, first) == {first}
+    without = align.align_cross_edition(old, base, params={**TWINS_ONLY, "twin_untaken": False})
+    assert targets_of(without, first) == {first, second}   # what the rule prevents
