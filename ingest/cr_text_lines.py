@@ -59,26 +59,15 @@ class Line:
     decoration: bool
 
 
-#: what a raw line is (:func:`_shape`), per distinct raw line seen by this process: the editions of an archive repeat
-#: most of their lines word for word (658,465 lines, 22,904 distinct); emptied when it holds :data:`SHAPES_KEPT`
-_SHAPES: dict[str, tuple[str, int, bool, bool, bool]] = {}
-SHAPES_KEPT = 1 << 17
-
-
 def scan(lines: list[str]) -> list[Line]:
-    if len(_SHAPES) >= SHAPES_KEPT:
-        _SHAPES.clear()
-    shapes = _SHAPES
     out: list[Line] = []
     append = out.append
     for no, raw in enumerate(lines, 1):
-        shape = shapes.get(raw)
-        if shape is None:
-            shape = shapes[raw] = _shape(raw)
-        append(Line(no, *shape))
+        append(Line(no, *_shape(raw)))
     return out
 
 
+@lru_cache(maxsize=1 << 17)   # (per distinct raw line: an archive's 658,465 lines hold 22,904 distinct ones)
 def _shape(raw: str) -> tuple[str, int, bool, bool, bool]:
     """The fields of a :class:`Line` after its number: text, indent, soft, sep, decoration."""
     if not raw:

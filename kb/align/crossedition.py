@@ -198,10 +198,10 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
     mt.find_twins([d for ds in chosen.values() for d in ds], p["twin_min"])
     # a twin that another source rule has as its primary target is that rule's counterpart: the older edition stated
     # the two cases apart already
-    taken = {ds[0]: i for i, ds in chosen.items() if ds} if p["twin_untaken"] else {}
+    primary_of = {ds[0]: i for i, ds in chosen.items() if ds} if p["twin_untaken"] else {}
     for i, picked in chosen.items():
         if picked and mt.rule_sim(i, picked[0]) < p["complete"]:
-            _add_twins(mt, i, picked, scores, prior, p, {d for d, j in taken.items() if j != i})
+            _add_twins(mt, i, picked, scores, prior, p, primary_of)
     return votes
 
 
@@ -231,17 +231,18 @@ def _vote(mt: EditionMatcher, i: int, cand: dict[int, float], scores: dict, pick
 
 
 def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prior, p: dict,
-               taken: frozenset[int] | set[int] = frozenset()) -> None:
+               primary_of: dict[int, int]) -> None:
     """Twins of the chosen targets join them (in place): the newer edition restates one older rule for
     two cases (spell / ability, replacement / prevention) in two rules.  A near-duplicate rule
     (:meth:`EditionMatcher.twins`) joins when the source restates it about as well; a near-duplicate or
     parallel twin (:meth:`EditionMatcher.parallel_twins`) also joins when the source names what tells
-    the two apart on both sides (:meth:`EditionMatcher.covers_both`, in either language)."""
+    the two apart on both sides (:meth:`EditionMatcher.covers_both`, in either language).  A twin that is another
+    source's primary target (``primary_of``: target -> source) stays that source's."""
     for d0 in list(picked):
         lexical = mt.twins(d0, p["twin_min"])
         parallel = mt.parallel_twins(d0, p["twin_parallel"], p["twin_step"])
         for d in dict.fromkeys(lexical + parallel):
-            if d in picked or d in taken:
+            if d in picked or primary_of.get(d, i) != i:   # (another source's primary target)
                 continue
             # a parallel twin of a target in a section tied to the source's is as good as tied (614 / 615)
             tie = max(prior(i, d), prior(i, d0)) if d in parallel else prior(i, d)

@@ -117,9 +117,7 @@ def _graph(db) -> dict[str, set[str]]:
 
 def _covers(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
     """Does a coverage hold all of another (number prefixes; empty: the whole rules)?"""
-    if not outer:
-        return True
-    return bool(inner) and all(any(numbers.within(p, q) for q in outer) for p in inner)
+    return not outer or (bool(inner) and all(numbers.covered(p, outer) for p in inner))
 
 
 def _path(g: dict[str, set[str]], specs: dict[str, EditionSpec], a: str, b: str) -> list[str] | None:

@@ -169,16 +169,15 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
     titles: dict[tuple, int] = {}
-    printed: Counter = Counter()   # how many headings of each edition print a title
+    new_printed: Counter = Counter()   # how many headings of each edition print a title
     for d, t in enumerate(tgt):
         if not t.text.strip() and t.title:
             key = (t.level, tuple(vec.content(t.lemmas)))
             titles.setdefault(key, d)
-            printed["new", key] += 1
+            new_printed[key] += 1
     heading_titles = {h: (v.level, tuple(vec.content(title_lemmas(h)))) for h, v in enumerate(src)
                       if not has_text[h] and v.norm and v.title}
-    for key in heading_titles.values():
-        printed["old", key] += 1
+    old_printed = Counter(heading_titles.values())
     below: dict[int, list[int]] = defaultdict(list)
     texts: Counter = Counter()
     for i, v in enumerate(src):
@@ -198,7 +197,7 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
         if targets and len(targets) >= 0.5 * texts[h]:
             picked = _covering_nodes(v, targets, tgt, t_index, cover_min, share)
         own = heading_titles.get(h)
-        if (p["heading_title_first"] and own and own[1] and printed["old", own] == 1 and printed["new", own] == 1
+        if (p["heading_title_first"] and own and own[1] and old_printed[own] == 1 and new_printed[own] == 1
                 and titles[own] not in picked):
             picked = [titles[own]]   # (a split that holds the title's heading stays a split)
         if not picked and own and own[1] and strong(h):

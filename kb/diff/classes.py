@@ -72,6 +72,12 @@ def _index(rules: Sequence[Rule]) -> dict[str, Rule]:
     return idx
 
 
+def _settles(o: Rule, n: Rule) -> bool:
+    """A one-to-one pair that no refinement touches and whose class is its place alone: the same full text (not
+    empty) and the same words (:func:`_same_text`)."""
+    return o.full_text == n.full_text and bool(o.full_text.strip()) and _same_text(o, n)
+
+
 def _same_text(a: Rule, b: Rule) -> bool:
     ta, tb = a.text_norm or a.text, b.text_norm or b.text
     return a.title == b.title and ta == tb or _spaced(a.title, ta) == _spaced(b.title, tb)
@@ -323,8 +329,7 @@ def settled_pairs(old: Sequence[Rule], new: Sequence[Rule], pairs: Sequence[Pair
             return []
         links.append((o, n, p))
     n_old, n_new = Counter(o.key for o, _, _ in links), Counter(n.key for _, n, _ in links)
-    return [(o, n, p) for o, n, p in links if n_old[o.key] == 1 and n_new[n.key] == 1
-            and o.full_text == n.full_text and o.full_text.strip() and _same_text(o, n)]
+    return [(o, n, p) for o, n, p in links if n_old[o.key] == 1 and n_new[n.key] == 1 and _settles(o, n)]
 
 
 def renumbering_map(cls: Classification) -> list[dict]:
@@ -423,7 +428,7 @@ def refine_and_settle(old: list[Rule], new: list[Rule], pairs: list[Pair], old_e
         if targets[o.key] != 1 or sources[m.key] != 1:
             continue
         if _same_text(o, m):
-            if settled is not None and o.full_text == m.full_text and o.full_text.strip():
+            if settled is not None and _settles(o, m):
                 settled.append((o, m, p))
             continue
         if not new_pos:   # positions only for a pair whose words differ
