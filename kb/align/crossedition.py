@@ -25,7 +25,8 @@
 7. Neighbours: a free target next to a chosen one (the rule before or after it, its parent) joins
    when the chosen targets together with it restate the rule clearly better (consecutive rules).
 8. Headings (no text of their own) take the target nodes covering their children's targets; a
-   section takes every section that a good share of its rules went to.
+   section takes every section that a good share of its rules went to.  A subheading (a rule whose text
+   is a bare title over its subrules, 214.6 "Artifacts") is a heading too.
 
 With a companion (the same two editions in another language, :class:`CompanionPair`), the
 translations are a second path of evidence: their similarity counts in every pair score, their
@@ -34,12 +35,15 @@ Words come from the KB's lemmas (:mod:`kb.align.tokens`); nothing is lemmatised 
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from ingest import numbers
 
 from .matcher import Companion, EditionMatcher
 from .numbering import _section_of
-from .structure import _fill_gaps, _learn_priors, _map_headings
+from .structure import _fill_gaps, _learn_priors, _map_headings, title_tied
 from .views import COVERAGE_METHOD, Alignment, AlignRule
 
 #: parameters of the cross-edition aligner (tuned on the even sections of the 1999 gold only)
@@ -81,6 +85,8 @@ XEDITION = {
     "heading_cover": 0.6,      # a heading maps to the deepest target node covering this share of its children
     "heading_share": 0.3,      # ... or, if none, to every section receiving this share (a split)
     "heading_title_first": True,  # a heading whose title one heading of the other edition prints alone takes it
+    "title_tie": 1.0,          # the prior below a heading and the one heading printing its title (0: none)
+    "subheading_words": 6,     # a rule with subrules whose text is a bare title this short is a heading (0: none)
     "coverage": True,          # target-side coverage pass (below); False for an ablation
     "cover_candidates": 10,    # coverage: source sentences read per sentence of an unclaimed target (blocking)
     "cover_words": 4,          # ... sentences with fewer content lemmas (cross-references) carry no evidence
@@ -116,6 +122,10 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     mt = EditionMatcher(src, tgt, terms or [], p["sentence_weight"], p["wording_floor"], comp)
     cand = mt.candidates(p["candidates"], p["sentence_candidates"])
     prior, anchors, strength = _learn_priors(mt, cand, p)
+    h_src, h_tgt = as_headings(src, p["subheading_words"]), as_headings(tgt, p["subheading_words"])
+    h_text = [bool(v.text.strip()) for v in h_src]
+    if p["title_tie"]:
+        prior = title_tied(prior, h_src, h_tgt, h_text, mt.vec, mt.title_lemmas, p["title_tie"])
     mt.add_position_candidates(cand, anchors, p["position_window"])
     scores = {(i, d): s * prior(i, d) for i, c in enumerate(cand) for d, s in c.items()}
     chosen = _primary(mt, cand, scores, p)
@@ -124,8 +134,11 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     covered = _cover_targets(mt, chosen, scores, prior, p) if p["coverage"] else {}
     if p["neighbours"]:
         _join_neighbours(mt, chosen, scores, prior, p)
-    _map_headings(src, tgt, chosen, mt.has_text, p, mt.vec, mt.title_lemmas,
-                  lambda i: strength(i) >= p["strong_chapter"])
+    # subheadings (rules printing a bare title over their subrules) are mapped like headings: by title and subrules
+    for i, v in enumerate(h_src):
+        if v is not src[i]:
+            chosen[i] = []
+    _map_headings(h_src, h_tgt, chosen, h_text, p, mt.vec, mt.title_lemmas, lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
     links: list[Alignment] = []
@@ -153,6 +166,23 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
             links.append(Alignment(v, tgt[d], round(s if s is not None else 1.0, 3), rel,
                               COVERAGE_METHOD if (i, d) in covered else method, ev))
     return links
+
+
+#: the end of a sentence: a text without one is a bare title
+_SENTENCE_END = re.compile(r"[.:;!?][\"')\]]*\s*$")
+
+
+def as_headings(views: list[AlignRule], max_words: int) -> list[AlignRule]:
+    """``views`` with every subheading turned into a heading: a rule that has subrules and whose text is a bare
+    title of at most ``max_words`` words, no sentence (1999 214.6 "Artifacts", 702.7 "First Strike"), prints the
+    heading of its subrules.  It restates nothing, so it is aligned like a section: by its title and its subrules."""
+    if not max_words:
+        return views
+    parents = {numbers.parent(v.norm) for v in views if v.norm and numbers.is_number(v.norm)}
+    return [replace(v, title=v.text.strip(), text="")
+            if (v.level in ("rule", "subrule") and not v.title and v.norm in parents and v.text.strip()
+                and len(v.text.split()) <= max_words and not _SENTENCE_END.search(v.text)) else v
+            for v in views]
 
 
 def _companion(src: list[AlignRule], tgt: list[AlignRule], c: CompanionPair, p: dict) -> Companion | None:

@@ -129,8 +129,10 @@ class EditionMatcher:
         return self.ex_index.vector(self.vec.bag(self.vec.content(lemmas.split()))) if lemmas else None
 
     def title_lemmas(self, i: int) -> list[str]:
-        """Lemmas of the title of source ``i``, old terminology rewritten."""
-        return lemmas_of(self.rewriter(self.s_tokens[i].title))
+        """Lemmas of the title of source ``i`` (of its text if it has none: a subheading's text is its title),
+        old terminology rewritten."""
+        t = self.s_tokens[i]
+        return lemmas_of(self.rewriter(t.title or t.words))
 
     # ------------------------------------------------------------------ similarity
 

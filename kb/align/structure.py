@@ -153,6 +153,46 @@ def _covering_nodes(v: AlignRule, targets: list[int], tgt: list[AlignRule], t_in
             and c >= share * len(targets)]
 
 
+def _heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser, title_lemmas
+                    ) -> tuple[dict[tuple, int], dict[int, tuple], dict[int, int]]:
+    """The titles of the headings: target title -> the first target heading printing it, source heading -> its
+    title, and source heading -> the target heading when each of the two is the only heading of its edition
+    printing that title (a chapter's title among chapters, any other among sections and subheadings)."""
+    titles: dict[tuple, int] = {}
+    new_printed: Counter = Counter()   # how many headings of each edition print a title
+    for d, t in enumerate(tgt):
+        if not t.text.strip() and t.title:
+            key = (t.level == "chapter", tuple(vec.content(t.lemmas)))
+            titles.setdefault(key, d)
+            new_printed[key] += 1
+    own = {h: (v.level == "chapter", tuple(vec.content(title_lemmas(h)))) for h, v in enumerate(src)
+           if not has_text[h] and v.norm and v.title}
+    old_printed = Counter(own.values())
+    unique = {h: titles[t] for h, t in own.items() if t[1] and old_printed[t] == 1 and new_printed[t] == 1}
+    return titles, own, unique
+
+
+def title_tied(prior, src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser,
+               title_lemmas, tie: float):
+    """``prior`` raised to ``tie`` for a rule and the targets below the section or subheading whose title only its
+    nearest such heading prints (1999 214.6a under "Artifacts" and 2024 301.x under "Artifacts")."""
+    unique = _heading_titles(src, tgt, has_text, vec, title_lemmas)[2]
+    s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
+    under: dict[int, str] = {}
+    for i, v in enumerate(src):
+        if v.norm and has_text[i]:
+            h = next((s_index[a] for a in _ancestors(v.norm)[1:] if s_index.get(a) in unique), None)
+            if h is not None and tgt[unique[h]].level != "chapter":
+                under[i] = tgt[unique[h]].norm
+    t_above = [set(_ancestors(v.norm)[1:]) if v.norm else set() for v in tgt]
+
+    def tied(i: int, d: int) -> float:
+        p = prior(i, d)
+        return max(p, tie) if i in under and under[i] in t_above[d] else p
+
+    return tied
+
+
 def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, list[int]], has_text: list[bool],
                   p: dict, vec: Vectoriser, title_lemmas, strong) -> None:
     """Headings take the target nodes that cover their descendants' targets (in place).
@@ -160,24 +200,16 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
     The deepest target node whose subtree holds ``heading_cover`` of the links is the
     counterpart; if the links spread, every target section holding ``heading_share`` of them is
     (a split).  A heading whose title (``title_lemmas(i)``: the lemmas of a source title, old terminology
-    rewritten) no other heading of its edition prints, and exactly one heading of the other edition prints at the
-    same level, takes that heading (``heading_title_first``), unless its descendants' split already holds it:
+    rewritten) no other heading of its edition prints, and exactly one heading of the other edition prints (a
+    chapter's title among chapters, any other among sections and subheadings: 1999's subheading 214.6 "Artifacts"
+    became section 301), takes that heading (``heading_title_first``), unless its descendants' split already holds it:
     descendants with wrong links would take it elsewhere.  A heading whose descendants found nothing keeps a
     counterpart only for an identical title, and only in a chapter that ``strong(i)`` says has counterparts at all.
     """
     cover_min, share = p["heading_cover"], p["heading_share"]
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
-    titles: dict[tuple, int] = {}
-    new_printed: Counter = Counter()   # how many headings of each edition print a title
-    for d, t in enumerate(tgt):
-        if not t.text.strip() and t.title:
-            key = (t.level, tuple(vec.content(t.lemmas)))
-            titles.setdefault(key, d)
-            new_printed[key] += 1
-    heading_titles = {h: (v.level, tuple(vec.content(title_lemmas(h)))) for h, v in enumerate(src)
-                      if not has_text[h] and v.norm and v.title}
-    old_printed = Counter(heading_titles.values())
+    titles, heading_titles, unique = _heading_titles(src, tgt, has_text, vec, title_lemmas)
     below: dict[int, list[int]] = defaultdict(list)
     texts: Counter = Counter()
     for i, v in enumerate(src):
@@ -197,9 +229,8 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
         if targets and len(targets) >= 0.5 * texts[h]:
             picked = _covering_nodes(v, targets, tgt, t_index, cover_min, share)
         own = heading_titles.get(h)
-        if (p["heading_title_first"] and own and own[1] and old_printed[own] == 1 and new_printed[own] == 1
-                and titles[own] not in picked):
-            picked = [titles[own]]   # (a split that holds the title's heading stays a split)
+        if p["heading_title_first"] and h in unique and unique[h] not in picked:
+            picked = [unique[h]]   # (a split that holds the title's heading stays a split)
         if not picked and own and own[1] and strong(h):
             found = titles.get(own)
             picked = [found] if found is not None else []

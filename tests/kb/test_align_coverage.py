@@ -134,3 +134,54 @@ def test_a_heading_takes_the_one_heading_that_prints_its_title_over_where_its_ch
     assert got["304.1"] == {"703.4"}          # where the rule's words went
     assert got["304"] == {"504"}              # where the title went
     assert got["305"] == {"505"}
+
+
+def test_a_rule_that_prints_a_bare_title_over_its_subrules_takes_the_heading_that_prints_it():
+    """1999's 214.6 "Artifacts" is a rule whose text is only the title of its subrules; 2024 prints that title as
+    section 301.  It restates no sentence, so it is aligned like a heading: by the title, at any level below the
+    chapters, while its subrules keep their own links; a rule whose short text is a sentence stays a rule."""
+    def v(ed, norm, text, seq, level="rule", title=None):
+        return align.make_view(f"{ed}/{norm}", ed, "en", norm, text, seq, level=level, title=title)
+
+    old = [v("a", "2", "", 0, "chapter", "Cards"), v("a", "214", "", 1, "section", "Permanent Types"),
+           v("a", "214.5", "Permanents can be tapped.", 2),
+           v("a", "214.6", "Artifacts", 3),
+           v("a", "214.6a", "Artifacts have no special characteristics and artifact spells are usually colorless.", 4,
+             "subrule"),
+           v("a", "214.7", "Creatures", 5),
+           v("a", "214.7a", "A creature attacks and blocks during the combat phase of a turn.", 6, "subrule")]
+    new = [v("b", "3", "", 0, "chapter", "Card Types"), v("b", "301", "", 1, "section", "Artifacts"),
+           v("b", "301.1", "A player who has priority may cast an artifact card from their hand.", 2),
+           v("b", "301.2", "Artifacts have no special characteristics and artifact spells are usually colorless.", 3),
+           v("b", "302", "", 4, "section", "Creatures"),
+           v("b", "302.1", "A creature attacks and blocks during the combat phase of a turn.", 5),
+           v("b", "302.2", "Permanents can be tapped.", 6)]
+    got: dict[str, set] = {}
+    for lk in align.align_cross_edition(old, new):
+        got.setdefault(lk.source.norm, set()).update([lk.target.norm] if lk.target else [])
+    assert got["214.6"] == {"301"}
+    assert got["214.7"] == {"302"}
+    assert got["214.6a"] == {"301.2"}
+    assert got["214.5"] == {"302.2"}       # short, but a sentence: a rule like any other
+
+
+def test_the_rules_below_a_heading_are_tied_to_the_rules_below_the_one_heading_that_prints_its_title():
+    """The title a heading shares with one heading of the other edition ties their subtrees like an anchored section
+    pair: 214.6a (under the subheading "Artifacts") may go anywhere, but 301.x (under the section "Artifacts") gets the
+    full prior; a rule under a heading whose title the newer edition does not print keeps the learnt prior."""
+    from kb.align.crossedition import as_headings
+    from kb.align.matcher import EditionMatcher
+    from kb.align.structure import title_tied
+
+    def v(ed, norm, text, seq, level="rule", title=None):
+        return align.make_view(f"{ed}/{norm}", ed, "en", norm, text, seq, level=level, title=title)
+
+    old = as_headings([v("a", "214", "", 0, "section", "Permanent Types"), v("a", "214.5", "Permanents can tap.", 1),
+                       v("a", "214.6", "Artifacts", 2), v("a", "214.6a", "Artifacts are colorless.", 3, "subrule")], 6)
+    new = as_headings([v("b", "301", "", 0, "section", "Artifacts"), v("b", "301.1", "Artifacts are cast.", 1),
+                       v("b", "301.1a", "Artifacts are colorless.", 2, "subrule"),
+                       v("b", "302", "", 3, "section", "Creatures"), v("b", "302.1", "Creatures can tap.", 4)], 6)
+    mt = EditionMatcher(old, new, [])
+    tied = title_tied(lambda i, d: 0.4, old, new, [bool(x.text) for x in old], mt.vec, mt.title_lemmas, 1.0)
+    assert [tied(3, d) for d in range(len(new))] == [0.4, 1.0, 1.0, 0.4, 0.4]   # 301.1 and 301.1a, not 301 itself
+    assert [tied(1, d) for d in range(len(new))] == [0.4] * 5                  # "Permanent Types": printed once only
