@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .views import COVERAGE_METHOD, Alignment
+from .views import Alignment
 
 
 class _Groups:
@@ -32,14 +32,14 @@ class _Groups:
 
 def rank(link: Alignment) -> float:
     """How strongly a link ties its source's concept to its target.  A link of the rule as a whole: its score.  A
-    link of the coverage pass restates one sentence of the source: its score weighted by that sentence's share of
-    the source's words (a newer rule that took over one sentence of an older rule, however exactly, is not where the
-    older rule went when another newer rule carries the rest of it)."""
-    if not link.method.endswith(COVERAGE_METHOD):
+    link that restates one sentence of the source (the coverage pass, a pointer such as "See rule 502.3.": its
+    evidence is that sentence) is weighted by that sentence's share of the source's words (a newer rule that took
+    over one sentence of an older rule, however exactly, is not where the older rule went when another newer rule
+    carries the rest of it)."""
+    sentence = link.evidence.get("evidence") if link.evidence else None
+    if not isinstance(sentence, str):
         return link.score
-    sentence = link.evidence.get("evidence")
-    share = _words(sentence) / max(1, _words(link.source.text)) if isinstance(sentence, str) else 1.0
-    return link.score * min(1.0, share)
+    return link.score * min(1.0, _words(sentence) / max(1, _words(link.source.text)))
 
 
 def _words(text: str) -> int:

@@ -24,6 +24,8 @@
    target of that rule (method ``xedition-coverage``, the sentence as evidence).
 7. Neighbours: a free target next to a chosen one (the rule before or after it, its parent) joins
    when the chosen targets together with it restate the rule clearly better (consecutive rules).
+   Pointers: a free target that ends with a bare pointer to a chosen one ("See rule 502.3.") and
+   restates a sentence of the rule joins it (the newer edition marks a restatement this way).
 8. Headings (no text of their own) take the target nodes covering their children's targets; a
    section takes every section that a good share of its rules went to.  A subheading (a rule whose text
    is a bare title over its subrules, 214.6 "Artifacts") is a heading too.
@@ -87,6 +89,8 @@ XEDITION = {
     "heading_title_first": True,  # a heading whose title one heading of the other edition prints alone takes it
     "title_tie": 1.0,          # the prior below a heading and the one heading printing its title (0: none)
     "subheading_words": 6,     # a rule with subrules whose text is a bare title this short is a heading (0: none)
+    "pointer_min": 0.4,        # a free target pointing to a chosen one ("See rule 514.1.") that restates a sentence
+                               # of the source this well joins it (0: none)
     "coverage": True,          # target-side coverage pass (below); False for an ablation
     "cover_candidates": 10,    # coverage: source sentences read per sentence of an unclaimed target (blocking)
     "cover_words": 4,          # ... sentences with fewer content lemmas (cross-references) carry no evidence
@@ -134,11 +138,13 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     covered = _cover_targets(mt, chosen, scores, prior, p) if p["coverage"] else {}
     if p["neighbours"]:
         _join_neighbours(mt, chosen, scores, prior, p)
+    pointed = _join_pointers(mt, chosen, scores, p) if p["pointer_min"] else {}
     # subheadings (rules printing a bare title over their subrules) are mapped like headings: by title and subrules
     for i, v in enumerate(h_src):
         if v is not src[i]:
             chosen[i] = []
-    _map_headings(h_src, h_tgt, chosen, h_text, p, mt.vec, mt.title_lemmas, lambda i: strength(i) >= p["strong_chapter"])
+    _map_headings(h_src, h_tgt, chosen, h_text, p, mt.vec, mt.title_lemmas,
+                  lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
     links: list[Alignment] = []
@@ -155,6 +161,8 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
                 ev["sentences"] = votes[i, d]
             if (i, d) in covered:
                 ev = covered[i, d]
+            if (i, d) in pointed:
+                ev = pointed[i, d]
             if len(ds) > 1:
                 rel = "split"
             elif incoming[d] > 1:
@@ -307,6 +315,32 @@ def _join_neighbours(mt: EditionMatcher, chosen: dict[int, list[int]], scores: d
         if best is not None:
             picked.append(best[1])
             claimed.add(best[1])
+
+
+def _join_pointers(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, p: dict
+                   ) -> dict[tuple[int, int], dict]:
+    """Restatements marked as such (in place): a target that no source claimed and that ends with a bare pointer to
+    a target chosen for a source (:meth:`EditionMatcher.pointing_to`: 703.4c "... See rule 502.3.") joins that
+    source when it restates one of the source's sentences (``pointer_min``, :meth:`EditionMatcher.restatement`).
+    Returns the evidence of every added pair."""
+    claimed = {d for ds in chosen.values() for d in ds}
+    added: dict[tuple[int, int], dict] = {}
+    for i, picked in chosen.items():
+        if not mt.has_text[i]:
+            continue
+        for d in list(picked):
+            for e in mt.pointing_to(d):
+                if e in claimed:
+                    continue
+                r, q = max(((mt.restatement(a, b), q) for q, a in enumerate(mt.s_sent_words[i])
+                            for b in mt.t_sent_words[e]), default=(0.0, 0))
+                if r >= p["pointer_min"]:
+                    picked.append(e)
+                    claimed.add(e)
+                    scores[i, e] = r
+                    added[i, e] = {"restatement": round(r, 3), "points_to": mt.tgt[d].norm, "sentence": q,
+                                   "evidence": mt.s_tokens[i].texts[q]}
+    return added
 
 
 def _cover_targets(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dict, prior,

@@ -20,6 +20,7 @@ from rapidfuzz.distance import Indel, LCSseq
 
 from ingest import numbers
 
+from .features import _SENT
 from .lexical import LexicalIndex, Vectoriser
 from .numbering import _group, _section_of
 from .tokens import LemmaMap, Rewriter, lemmas_of, sentence_lemmas, tokens
@@ -96,6 +97,7 @@ class EditionMatcher:
         self._kids: dict[int, list[int]] | None = None
         self._t_by_norm = {v.norm: d for d, v in enumerate(tgt) if v.norm}
         self._t_content: dict[int, frozenset[str]] = {}
+        self._pointers: dict[int, list[int]] | None = None
 
     # sentences (computed on first use: a companion's matcher compares whole rules only): lemma lists, bags in the
     # rules' TF-IDF space, and each sentence's share of its rule
@@ -298,6 +300,20 @@ class EditionMatcher:
         if up is not None and self.t_text[up] and up not in out:
             out.append(up)
         return out
+
+    def pointing_to(self, d: int) -> list[int]:
+        """The targets whose last sentence is a bare pointer to target ``d`` ("See rule 514.1.", "Siehe Regel
+        601.2c."): a sentence of at most three words, one of them ``d``'s number.  The newer editions mark a rule
+        that restates another one this way (the turn-based actions of 703.4 restate the steps of chapter 5)."""
+        if self._pointers is None:
+            self._pointers = {}
+            for e, v in enumerate(self.tgt):
+                last = _SENT.split(v.text.strip())[-1].split() if v.text.strip() else []
+                if 1 < len(last) <= 3:
+                    named = last[-1].strip("().,;:")
+                    if named in self._t_by_norm and named != v.norm:
+                        self._pointers.setdefault(self._t_by_norm[named], []).append(e)
+        return self._pointers.get(d, [])
 
     def t_content(self, d: int) -> frozenset[str]:
         got = self._t_content.get(d)

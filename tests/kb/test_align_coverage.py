@@ -9,6 +9,9 @@ import pytest
 
 from ingest import numbers
 from kb import align, paths
+from kb.align.crossedition import as_headings
+from kb.align.matcher import EditionMatcher
+from kb.align.structure import title_tied
 from tests.helpers import views_2024
 
 SOURCE = paths.SOURCES / "000_b7e6c10b3fc15808.txt"
@@ -169,10 +172,6 @@ def test_the_rules_below_a_heading_are_tied_to_the_rules_below_the_one_heading_t
     """The title a heading shares with one heading of the other edition ties their subtrees like an anchored section
     pair: 214.6a (under the subheading "Artifacts") may go anywhere, but 301.x (under the section "Artifacts") gets the
     full prior; a rule under a heading whose title the newer edition does not print keeps the learnt prior."""
-    from kb.align.crossedition import as_headings
-    from kb.align.matcher import EditionMatcher
-    from kb.align.structure import title_tied
-
     def v(ed, norm, text, seq, level="rule", title=None):
         return align.make_view(f"{ed}/{norm}", ed, "en", norm, text, seq, level=level, title=title)
 
@@ -185,3 +184,31 @@ def test_the_rules_below_a_heading_are_tied_to_the_rules_below_the_one_heading_t
     tied = title_tied(lambda i, d: 0.4, old, new, [bool(x.text) for x in old], mt.vec, mt.title_lemmas, 1.0)
     assert [tied(3, d) for d in range(len(new))] == [0.4, 1.0, 1.0, 0.4, 0.4]   # 301.1 and 301.1a, not 301 itself
     assert [tied(1, d) for d in range(len(new))] == [0.4] * 5                  # "Permanent Types": printed once only
+
+
+def test_a_rule_that_ends_pointing_to_a_chosen_target_and_restates_the_source_joins_it():
+    """2024 restates the untap of 502.3 among the turn-based actions (703.4c) and marks it with a bare "See rule
+    502.3.": 1999 302.1 goes to both.  A rule pointing to 502.3 that restates nothing of 302.1, and one restating it
+    without pointing to a chosen target, stay out; a pointer inside a longer sentence is no such mark."""
+    def v(ed, norm, text, seq, level="rule", title=None):
+        return align.make_view(f"{ed}/{norm}", ed, "en", norm, text, seq, level=level, title=title)
+
+    untap = "the active player determines which permanents they control will untap. Then they untap them all at once."
+    old = [v("a", "302", "", 0, "section", "Untap Step"), v("a", "302.1", f"First, {untap}", 1),
+           v("a", "302.2", "No player receives priority during the untap step.", 2)]
+    new = [v("b", "502", "", 0, "section", "Untap Step"), v("b", "502.3", f"Third, {untap}", 1),
+           v("b", "502.4", "No player receives priority during the untap step. See rule 117.3a.", 2),
+           v("b", "703", "", 3, "section", "Turn-Based Actions"),
+           v("b", "703.4c", f"Immediately after the phasing action, {untap} See rule 502.3.", 4),
+           v("b", "703.4d", "Immediately after the draw step begins, a player draws. See rule 502.3.", 5),
+           v("b", "703.4e", f"Whenever a game begins, {untap} This is described in rule 502.3.", 6)]
+    mt = EditionMatcher(old, new, [])
+    assert sorted(new[e].norm for e in mt.pointing_to(1)) == ["703.4c", "703.4d"]
+    got: dict[str, set] = {}
+    for lk in align.align_cross_edition(old, new):
+        got.setdefault(lk.source.norm, set()).update([lk.target.norm] if lk.target else [])
+    assert got["302.1"] == {"502.3", "703.4c"}
+    assert got["302.2"] == {"502.4"}
+    off = {lk.target.norm for lk in align.align_cross_edition(old, new, params={"pointer_min": 0})
+           if lk.source.norm == "302.1" and lk.target}
+    assert off == {"502.3"}
