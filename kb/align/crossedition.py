@@ -321,7 +321,8 @@ def _join_pointers(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
                    ) -> dict[tuple[int, int], dict]:
     """Restatements marked as such (in place): a target that no source claimed and that ends with a bare pointer to
     a target chosen for a source (:meth:`EditionMatcher.pointing_to`: 703.4c "... See rule 502.3.") joins that
-    source when it restates one of the source's sentences (``pointer_min``, :meth:`EditionMatcher.restatement`).
+    source when it restates one of the source's sentences (``pointer_min``, :meth:`EditionMatcher.restatement`;
+    sentences with fewer than ``cover_words`` content lemmas, such as cross-references, carry no evidence).
     Returns the evidence of every added pair."""
     claimed = {d for ds in chosen.values() for d in ds}
     added: dict[tuple[int, int], dict] = {}
@@ -333,7 +334,7 @@ def _join_pointers(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
                 if e in claimed:
                     continue
                 r, q = max(((mt.restatement(a, b), q) for q, a in enumerate(mt.s_sent_words[i])
-                            for b in mt.t_sent_words[e]), default=(0.0, 0))
+                            if mt.s_sent_size[i][q] >= p["cover_words"] for b in mt.t_sent_words[e]), default=(0.0, 0))
                 if r >= p["pointer_min"]:
                     picked.append(e)
                     claimed.add(e)
