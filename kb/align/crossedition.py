@@ -75,7 +75,7 @@ XEDITION = {
     "twin_step": 2,            # ... when their sections or rules are numbered at most this far apart
     "twin_floor": 0.13,        # ... a twin of a chosen target joins from this score (the threshold) ...
     "twin_sides": 2.0,         # ... when the source names what tells the twins apart on both sides (IDF mass)
-    "twin_untaken": True,      # ... and no other source rule has the twin as its primary target
+    "twin_untaken": True,      # ... and no other source rule has the twin as its primary target (``confident``ly)
     "complete": 0.9,           # a target restating the rule this well leaves nothing for a split
     "neighbours": True,        # a free neighbour of a chosen target joins when both restate the rule better:
     "neighbour_floor": 0.13,   # ... from this score of its own (the threshold) ...
@@ -236,7 +236,8 @@ def _add_secondary(mt: EditionMatcher, cand: list[dict[int, float]], scores: dic
     mt.find_twins([d for ds in chosen.values() for d in ds], p["twin_min"])
     # a twin that another source rule has as its primary target is that rule's counterpart: the older edition stated
     # the two cases apart already
-    primary_of = {ds[0]: i for i, ds in chosen.items() if ds} if p["twin_untaken"] else {}
+    primary_of = ({ds[0]: i for i, ds in chosen.items() if ds and scores[i, ds[0]] >= p["confident"]}
+                  if p["twin_untaken"] else {})
     for i, picked in chosen.items():
         if picked and mt.rule_sim(i, picked[0]) < p["complete"]:
             _add_twins(mt, i, picked, scores, prior, p, primary_of)
@@ -275,7 +276,7 @@ def _add_twins(mt: EditionMatcher, i: int, picked: list[int], scores: dict, prio
     (:meth:`EditionMatcher.twins`) joins when the source restates it about as well; a near-duplicate or
     parallel twin (:meth:`EditionMatcher.parallel_twins`) also joins when the source names what tells
     the two apart on both sides (:meth:`EditionMatcher.covers_both`, in either language).  A twin that is another
-    source's primary target (``primary_of``: target -> source) stays that source's."""
+    source's primary target, linked with confidence (``primary_of``: target -> source), stays that source's."""
     for d0 in list(picked):
         lexical = mt.twins(d0, p["twin_min"])
         parallel = mt.parallel_twins(d0, p["twin_parallel"], p["twin_step"])

@@ -87,6 +87,7 @@ def test_german_insertions_have_no_italian_source(italian):
     ("418.5d", {"613.9"}), ("418.3a", {"611.2a"}),
     ("413", {"608"}), ("410", {"603"}), ("416", {"609"}),                 # sections follow their rules
     ("409", {"601", "602"}),                                              # split: casting and activating
+    ("409.2a", {"601.2a", "602.2a"}),     # the issue's example: "a spell or an ability" -> both twins, not one side
     ("101.1", {None}), ("302.1", {None}), ("421.1", {None}), ("502.4b", {None}),   # no counterpart
 ])
 def test_1999_counterparts(old, old_number, new_numbers):
@@ -126,7 +127,7 @@ def test_accuracy_against_gold(db, runs):
     assert results["de-article-2009 -> de-2024", "aligner", "all"]["f1"] >= 0.9
     # the English 1999 -> 2024 gold (chapters 1-3 and 5, curated after the tuning): well above Academy Ruins' matcher
     en_all = results["en-1999-04-23 -> en-2024-11-08", "aligner", "all"]
-    assert en_all["gold"] >= 300 and en_all["f1"] >= 0.6
+    assert en_all["gold"] >= 300 and en_all["f1"] >= 0.68
     assert en_all["f1"] > results["en-1999-04-23 -> en-2024-11-08", "baseline difflib", "all"]["f1"] + 0.2
     # the second path alone: German 1999 -> English 1999 -> English 2024 -> German 2024, composed
     composed = results["de-1999 -> de-2024", "composed, 3 steps", "all"]
