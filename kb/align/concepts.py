@@ -32,10 +32,9 @@ class _Groups:
 
 def rank(link: Alignment) -> float:
     """How strongly a link ties its source's concept to its target.  A link of the rule as a whole: its score.  A
-    link that restates one sentence of the source (the coverage pass, a pointer such as "See rule 502.3.": its
-    evidence is that sentence) is weighted by that sentence's share of the source's words (a newer rule that took
-    over one sentence of an older rule, however exactly, is not where the older rule went when another newer rule
-    carries the rest of it)."""
+    link that restates one sentence of the source (its evidence is that sentence: the coverage pass) is weighted by
+    that sentence's share of the source's words (a newer rule that took over one sentence of an older rule, however
+    exactly, is not where the older rule went when another newer rule carries the rest of it)."""
     sentence = link.evidence.get("evidence") if link.evidence else None
     if not isinstance(sentence, str):
         return link.score

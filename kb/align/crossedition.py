@@ -24,8 +24,8 @@
    target of that rule (method ``xedition-coverage``, the sentence as evidence).
 7. Neighbours: a free target next to a chosen one (the rule before or after it, its parent) joins
    when the chosen targets together with it restate the rule clearly better (consecutive rules).
-   Pointers: a free target that ends with a bare pointer to a chosen one ("See rule 502.3.") and
-   restates a sentence of the rule joins it (the newer edition marks a restatement this way).
+   Pointers: a free target that ends with a bare pointer to a chosen one ("See rule 502.3.") and is
+   about as close to the rule joins it (the newer edition marks a restatement this way).
 8. Headings (no text of their own) take the target nodes covering their children's targets; a
    section takes every section that a good share of its rules went to.  A subheading (a rule whose text
    is a bare title over its subrules, 214.6 "Artifacts") is a heading too.
@@ -89,8 +89,8 @@ XEDITION = {
     "heading_title_first": True,  # a heading whose title one heading of the other edition prints alone takes it
     "title_tie": 1.0,          # the prior below a heading and the one heading printing its title (0: none)
     "subheading_words": 6,     # a rule with subrules whose text is a bare title this short is a heading (0: none)
-    "pointer_min": 0.4,        # a free target pointing to a chosen one ("See rule 514.1.") that restates a sentence
-                               # of the source this well joins it (0: none)
+    "pointer_ratio": 0.6,      # a free target pointing to a chosen one ("See rule 514.1.") this close to the source
+                               # (share of the pointed target's similarity) joins it (0: none)
     "coverage": True,          # target-side coverage pass (below); False for an ablation
     "cover_candidates": 10,    # coverage: source sentences read per sentence of an unclaimed target (blocking)
     "cover_words": 4,          # ... sentences with fewer content lemmas (cross-references) carry no evidence
@@ -138,7 +138,7 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     covered = _cover_targets(mt, chosen, scores, prior, p) if p["coverage"] else {}
     if p["neighbours"]:
         _join_neighbours(mt, chosen, scores, prior, p)
-    pointed = _join_pointers(mt, chosen, scores, p) if p["pointer_min"] else {}
+    pointed = _join_pointers(mt, chosen, scores, p) if p["pointer_ratio"] else {}
     # subheadings (rules printing a bare title over their subrules) are mapped like headings: by title and subrules
     for i, v in enumerate(h_src):
         if v is not src[i]:
@@ -322,26 +322,28 @@ def _join_pointers(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
                    ) -> dict[tuple[int, int], dict]:
     """Restatements marked as such (in place): a target that no source claimed and that ends with a bare pointer to
     a target chosen for a source (:meth:`EditionMatcher.pointing_to`: 703.4c "... See rule 502.3.") joins that
-    source when it restates one of the source's sentences (``pointer_min``, :meth:`EditionMatcher.restatement`;
-    sentences with fewer than ``cover_words`` content lemmas, such as cross-references, carry no evidence).
-    Returns the evidence of every added pair."""
+    source when it is about as close to the source as the target it points to (``pointer_ratio`` of its
+    similarity, and at least the threshold); pointed to from several sources, it joins the closest.  The newer
+    edition says the rule restates the other one, so the section priors do not apply; the link is no stronger
+    than the one it points to.  Returns the evidence of every added pair."""
     claimed = {d for ds in chosen.values() for d in ds}
-    added: dict[tuple[int, int], dict] = {}
+    best: dict[int, tuple[float, int, int]] = {}   # target -> (similarity share, source, pointed)
     for i, picked in chosen.items():
         if not mt.has_text[i]:
             continue
-        for d in list(picked):
+        for d in picked:
+            base = mt.sim(i, d)
             for e in mt.pointing_to(d):
-                if e in claimed:
+                s = mt.sim(i, e)
+                if e in claimed or base <= 0.0 or s < max(p["threshold"], p["pointer_ratio"] * base):
                     continue
-                r, q = max(((mt.restatement(a, b), q) for q, a in enumerate(mt.s_sent_words[i])
-                            if mt.s_sent_size[i][q] >= p["cover_words"] for b in mt.t_sent_words[e]), default=(0.0, 0))
-                if r >= p["pointer_min"]:
-                    picked.append(e)
-                    claimed.add(e)
-                    scores[i, e] = r
-                    added[i, e] = {"restatement": round(r, 3), "points_to": mt.tgt[d].norm, "sentence": q,
-                                   "evidence": mt.s_tokens[i].texts[q]}
+                if e not in best or s / base > best[e][0]:
+                    best[e] = (s / base, i, d)
+    added: dict[tuple[int, int], dict] = {}
+    for e, (_, i, d) in best.items():
+        chosen[i].append(e)
+        scores[i, e] = min(mt.sim(i, e), scores.get((i, d), 0.0))
+        added[i, e] = {"lexical": round(mt.sim(i, e), 3), "points_to": mt.tgt[d].norm}
     return added
 
 

@@ -188,8 +188,8 @@ def test_the_rules_below_a_heading_are_tied_to_the_rules_below_the_one_heading_t
 
 def test_a_rule_that_ends_pointing_to_a_chosen_target_and_restates_the_source_joins_it():
     """2024 restates the untap of 502.3 among the turn-based actions (703.4c) and marks it with a bare "See rule
-    502.3.": 1999 302.1 goes to both.  A rule pointing to 502.3 that restates nothing of 302.1, and one restating it
-    without pointing to a chosen target, stay out; a pointer inside a longer sentence is no such mark."""
+    502.3.": 1999 302.1 goes to both.  A rule pointing to 502.3 that is far from 302.1 stays out; a pointer inside a
+    longer sentence is no such mark."""
     def v(ed, norm, text, seq, level="rule", title=None):
         return align.make_view(f"{ed}/{norm}", ed, "en", norm, text, seq, level=level, title=title)
 
@@ -209,6 +209,6 @@ def test_a_rule_that_ends_pointing_to_a_chosen_target_and_restates_the_source_jo
         got.setdefault(lk.source.norm, set()).update([lk.target.norm] if lk.target else [])
     assert got["302.1"] == {"502.3", "703.4c"}
     assert got["302.2"] == {"502.4"}
-    off = {lk.target.norm for lk in align.align_cross_edition(old, new, params={"pointer_min": 0})
+    off = {lk.target.norm for lk in align.align_cross_edition(old, new, params={"pointer_ratio": 0})
            if lk.source.norm == "302.1" and lk.target}
     assert off == {"502.3"}
