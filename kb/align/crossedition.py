@@ -87,6 +87,7 @@ XEDITION = {
     "heading_cover": 0.6,      # a heading maps to the deepest target node covering this share of its children
     "heading_share": 0.3,      # ... or, if none, to every section receiving this share (a split)
     "heading_title_first": True,  # a heading whose title one heading of the other edition prints alone takes it
+    "title_alike": 0.65,       # ... or the most alike title, each printed once, from this cosine (0: equal only)
     "title_tie": 1.0,          # the prior below a heading and the one heading printing its title (0: none)
     "subheading_words": 6,     # a rule with subrules whose text is a bare title this short is a heading (0: none)
     "pointer_ratio": 0.6,      # a free target pointing to a chosen one ("See rule 514.1.") this close to the source
@@ -129,7 +130,7 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     h_src, h_tgt = as_headings(src, p["subheading_words"]), as_headings(tgt, p["subheading_words"])
     h_text = [bool(v.text.strip()) for v in h_src]
     if p["title_tie"]:
-        prior = title_tied(prior, h_src, h_tgt, h_text, mt.vec, mt.title_lemmas, p["title_tie"])
+        prior = title_tied(prior, h_src, h_tgt, h_text, mt.vec, mt.title_lemmas, p["title_tie"], p["title_alike"])
     mt.add_position_candidates(cand, anchors, p["position_window"])
     scores = {(i, d): s * prior(i, d) for i, c in enumerate(cand) for d, s in c.items()}
     chosen = _primary(mt, cand, scores, p)

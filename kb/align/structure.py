@@ -3,6 +3,7 @@
 (confident siblings frame a gap), and headings (they follow their children)."""
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 
 from .lexical import LexicalIndex, Vectoriser
@@ -153,11 +154,12 @@ def _covering_nodes(v: AlignRule, targets: list[int], tgt: list[AlignRule], t_in
             and c >= share * len(targets)]
 
 
-def _heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser, title_lemmas
-                    ) -> tuple[dict[tuple, int], dict[int, tuple], dict[int, int]]:
+def _heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser, title_lemmas,
+                    alike: float = 0.0) -> tuple[dict[tuple, int], dict[int, tuple], dict[int, int]]:
     """The titles of the headings: target title -> the first target heading printing it, source heading -> its
     title, and source heading -> the target heading when each of the two is the only heading of its edition
-    printing that title (a chapter's title among chapters, any other among sections and subheadings)."""
+    printing that title (a chapter's title among chapters, any other among sections and subheadings), or, with
+    ``alike`` > 0, when the two titles, each printed once, are each other's most alike from that cosine on."""
     titles: dict[tuple, int] = {}
     new_printed: Counter = Counter()   # how many headings of each edition print a title
     for d, t in enumerate(tgt):
@@ -169,14 +171,49 @@ def _heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[b
            if not has_text[h] and v.norm and v.title}
     old_printed = Counter(own.values())
     unique = {h: titles[t] for h, t in own.items() if t[1] and old_printed[t] == 1 and new_printed[t] == 1}
+    if alike:   # titles printed once on both sides and alike: 1999 "Permanent Type", 2024 "Permanents"
+        unique.update(_alike_titles(
+            {h: t for h, t in own.items() if h not in unique and not t[0] and t[1] and old_printed[t] == 1},
+            {d: t for t, d in titles.items() if not t[0] and t[1] and new_printed[t] == 1 and d not in unique.values()},
+            alike))
     return titles, own, unique
 
 
+def _alike_titles(old: dict[int, tuple], new: dict[int, tuple], min_cos: float) -> dict[int, int]:
+    """Headings whose titles are each other's most alike (IDF-weighted cosine of their words, at least ``min_cos``):
+    1999 "Permanent Type" and 2024 "Permanents"."""
+    df = Counter(w for t in [*old.values(), *new.values()] for w in set(t[1]))
+    n = len(old) + len(new)
+    idf = {w: math.log(1 + n / c) for w, c in df.items()}
+
+    def vec(words):
+        v = {w: idf[w] for w in sorted(set(words))}
+        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        return {w: x / norm for w, x in v.items()}
+
+    ov = {h: vec(t[1]) for h, t in old.items()}
+    nv = {d: vec(t[1]) for d, t in new.items()}
+    by_word: dict[str, list[int]] = defaultdict(list)
+    for d, v in nv.items():
+        for w in v:
+            by_word[w].append(d)
+    best_old: dict[int, tuple[float, int]] = {}
+    best_new: dict[int, tuple[float, int]] = {}
+    for h, v in ov.items():
+        for d in sorted({d for w in v for d in by_word[w]}):
+            c = sum(x * nv[d].get(w, 0.0) for w, x in v.items())
+            if c > best_old.get(h, (0.0, -1))[0]:
+                best_old[h] = (c, d)
+            if c > best_new.get(d, (0.0, -1))[0]:
+                best_new[d] = (c, h)
+    return {h: d for h, (c, d) in best_old.items() if c >= min_cos and best_new[d][1] == h}
+
+
 def title_tied(prior, src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser,
-               title_lemmas, tie: float):
+               title_lemmas, tie: float, alike: float = 0.0):
     """``prior`` raised to ``tie`` for a rule and the targets below the section or subheading whose title only its
     nearest such heading prints (1999 214.6a under "Artifacts" and 2024 301.x under "Artifacts")."""
-    unique = _heading_titles(src, tgt, has_text, vec, title_lemmas)[2]
+    unique = _heading_titles(src, tgt, has_text, vec, title_lemmas, alike)[2]
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
     under: dict[int, str] = {}
     for i, v in enumerate(src):
@@ -209,7 +246,7 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
     cover_min, share = p["heading_cover"], p["heading_share"]
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
-    titles, heading_titles, unique = _heading_titles(src, tgt, has_text, vec, title_lemmas)
+    titles, heading_titles, unique = _heading_titles(src, tgt, has_text, vec, title_lemmas, p["title_alike"])
     below: dict[int, list[int]] = defaultdict(list)
     texts: Counter = Counter()
     for i, v in enumerate(src):

@@ -212,3 +212,25 @@ def test_a_rule_that_ends_pointing_to_a_chosen_target_and_restates_the_source_jo
     off = {lk.target.norm for lk in align.align_cross_edition(old, new, params={"pointer_ratio": 0})
            if lk.source.norm == "302.1" and lk.target}
     assert off == {"502.3"}
+
+
+def test_alike_titles_printed_once_tie_their_headings_and_a_title_printed_twice_does_not():
+    """1999 "Permanent Type" became 2024 "Permanents": no heading prints the same title, but the two titles are each
+    other's most alike and each is printed once, so their rules are tied like those below equal titles.  "General",
+    printed by two sections of the newer edition, ties nothing."""
+    def v(ed, norm, text, seq, level="rule", title=None):
+        return align.make_view(f"{ed}/{norm}", ed, "en", norm, text, seq, level=level, title=title)
+
+    old = [v("a", "212", "", 0, "section", "Card Type"), v("a", "213", "", 1, "section", "Spell Type"),
+           v("a", "214", "", 2, "section", "Permanent Type"), v("a", "214.1", "Permanents stay in play.", 3),
+           v("a", "215", "", 4, "section", "General"), v("a", "215.1", "Rules apply.", 5)]
+    new = [v("b", "100", "", 0, "section", "General"), v("b", "100.1", "Rules apply.", 1),
+           v("b", "110", "", 2, "section", "Permanents"), v("b", "110.1", "Permanents stay on the battlefield.", 3),
+           v("b", "500", "", 4, "section", "General"), v("b", "500.1", "Turns have phases.", 5)]
+    mt = EditionMatcher(old, new, [])
+    has_text = [bool(x.text) for x in old]
+    tied = title_tied(lambda i, d: 0.4, old, new, has_text, mt.vec, mt.title_lemmas, 1.0, 0.65)
+    assert [tied(3, d) for d in range(len(new))] == [0.4, 0.4, 0.4, 1.0, 0.4, 0.4]
+    assert [tied(5, d) for d in range(len(new))] == [0.4] * 6
+    equal_only = title_tied(lambda i, d: 0.4, old, new, has_text, mt.vec, mt.title_lemmas, 1.0, 0.0)
+    assert [equal_only(3, d) for d in range(len(new))] == [0.4] * 6
