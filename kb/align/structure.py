@@ -172,9 +172,10 @@ def _heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[b
     old_printed = Counter(own.values())
     unique = {h: titles[t] for h, t in own.items() if t[1] and old_printed[t] == 1 and new_printed[t] == 1}
     if alike:   # titles printed once on both sides and alike: 1999 "Permanent Type", 2024 "Permanents"
+        taken = set(unique.values())
         unique.update(_alike_titles(
             {h: t for h, t in own.items() if h not in unique and not t[0] and t[1] and old_printed[t] == 1},
-            {d: t for t, d in titles.items() if not t[0] and t[1] and new_printed[t] == 1 and d not in unique.values()},
+            {d: t for t, d in titles.items() if not t[0] and t[1] and new_printed[t] == 1 and d not in taken},
             alike))
     return titles, own, unique
 
@@ -211,8 +212,9 @@ def _alike_titles(old: dict[int, tuple], new: dict[int, tuple], min_cos: float) 
 
 def title_tied(prior, src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser,
                title_lemmas, tie: float, alike: float = 0.0):
-    """``prior`` raised to ``tie`` for a rule and the targets below the section or subheading whose title only its
-    nearest such heading prints (1999 214.6a under "Artifacts" and 2024 301.x under "Artifacts")."""
+    """``prior`` raised to ``tie`` for a rule and the targets below the section or subheading that its nearest
+    heading pairs with by title (:func:`_heading_titles`: 1999 214.6a under "Artifacts" and 2024 301.x under
+    "Artifacts")."""
     unique = _heading_titles(src, tgt, has_text, vec, title_lemmas, alike)[2]
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
     under: dict[int, str] = {}
