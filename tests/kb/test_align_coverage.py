@@ -234,3 +234,17 @@ def test_alike_titles_printed_once_tie_their_headings_and_a_title_printed_twice_
     assert [tied(5, d) for d in range(len(new))] == [0.4] * 6
     equal_only = title_tied(lambda i, d: 0.4, old, new, has_text, mt.vec, mt.title_lemmas, 1.0, 0.0)
     assert [equal_only(3, d) for d in range(len(new))] == [0.4] * 6
+
+
+def test_only_a_rule_over_subrules_whose_text_is_a_short_bare_title_becomes_a_heading():
+    def v(norm, text, level="rule", title=None):
+        return align.make_view(f"a/{norm}", "a", "en", norm, text, 0, level=level, title=title)
+
+    views = [v("214", "", "section", "Permanent Type"),
+             v("214.6", "Artifacts"), v("214.6a", "Artifacts are colorless.", "subrule"),
+             v("214.7", "Creatures"),                                            # no subrules: a rule
+             v("214.8", "The parts of an enchantment are:"), v("214.8a", "Its name.", "subrule"),   # a sentence
+             v("214.9", "Lands that tap for mana of any color and type"), v("214.9a", "They can.", "subrule")]
+    got = as_headings(views, 6)
+    assert [(x.norm, x.title, x.text) for x, y in zip(got, views) if x is not y] == [("214.6", "Artifacts", "")]
+    assert as_headings(views, 0) is views
