@@ -23,18 +23,26 @@ from .ondemand import between
               help="Also list the rules where the aligner and this gold file (e.g. it-wiki__de-2024.tsv) differ.")
 @click.option("--fold", "fold_name", type=click.Choice(["all", "even", "odd"]), default="all", show_default=True,
               help="Restrict the --errors listing to the source rules of one fold (parity of the 1999 section).")
-def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | None, fold_name: str):
-    """Strict precision, recall and F1 of the aligners against data/gold, beside the baselines."""
+@click.option("--tuning-only", is_flag=True,
+              help="Hide every held-out figure: of a gold set with a held-out fold print only the tuning fold "
+                   "(data/gold/tuning.toml), in the table and in --errors.")
+def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | None, fold_name: str,
+               tuning_only: bool):
+    """Strict precision, recall and F1 of the aligners against data/gold, beside the baselines.
+
+    While tuning, use --tuning-only: the held-out fold stays unseen until it is scored once, at the end."""
     from . import evaluate as ev
 
     db = open_db(db_path)
     try:
         results = ev.evaluate(db, gold_dir)
+        if tuning_only:
+            results = ev.tuning_rows(results)
         if as_json:
             click.echo(json.dumps(results, indent=1))
         else:
             click.echo(ev.format_table(results))
-        for line in ev.errors(db, errors_of, gold_dir, fold_name) if errors_of else ():
+        for line in ev.errors(db, errors_of, gold_dir, fold_name, tuning_only=tuning_only) if errors_of else ():
             click.echo(line)
     except ValueError as e:
         raise click.ClickException(str(e)) from None

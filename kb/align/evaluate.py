@@ -269,6 +269,13 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
     return results
 
 
+def tuning_rows(results: list[dict]) -> list[dict]:
+    """``results`` without a held-out figure: of a gold set with a held-out subset only its tuning fold's rows are
+    kept (its ``all`` rows contain the held-out fold too), so that tuning cannot see the held-out fold by accident."""
+    held = {r["pair"] for r in results if str(r.get("subset", "")).startswith("held-out")}
+    return [r for r in results if r["pair"] not in held or str(r["subset"]).startswith("tuning")]
+
+
 def concept_pairs(db, src_ed: str, tgt_ed: str) -> set[tuple[str, str | None]]:
     """The pairs the KB's concept ids make of two editions: each rule of ``src_ed`` with every rule of ``tgt_ed`` that
     shares its concept (the rule's life as ``kb history`` tells it), or with none."""
@@ -295,17 +302,24 @@ def format_table(results: list[dict]) -> str:
 
 
 def errors(db, name: str, gold_dir: Path = GOLD_DIR, fold_name: str = "all",
-           runs: dict | None = None) -> list[str]:
+           runs: dict | None = None, tuning_only: bool = False) -> list[str]:
     """Human-readable differences between the aligner and one gold set (for curation and debugging).
 
     ``fold_name`` (``even``/``odd``) restricts the listing to the source rules of one fold (see
-    :func:`fold_of`), so that tuning can look at the tuning fold's errors only; ``runs`` reuses an
-    :func:`align.run_all` result."""
+    :func:`fold_of`), so that tuning can look at the tuning fold's errors only; ``tuning_only`` does so with the
+    fold ``tuning.toml`` names for a gold set with a held-out fold (and refuses one that all is held out);
+    ``runs`` reuses an :func:`align.run_all` result."""
     runs, _ = with_on_demand(db, gold_dir, runs if runs is not None else align.run_all(db))
     spec = next((g for g in gold_sets(gold_dir, runs) if g[0] == name), None)
     if spec is None:
         raise ValueError(f"no gold file {name} in {gold_dir} for two editions the KB holds")
     _, src_ed, tgt_ed, run_key = spec
+    if tuning_only and folded(run_key):
+        tuned = tuned_folds(gold_dir).get(name)
+        if tuned is None:
+            raise ValueError(f"{name}: no fold of it was tuned on ({gold_dir / 'tuning.toml'}), so all of it is "
+                             "held out")
+        fold_name = tuned
     tgt = align.views_from_db(db, tgt_ed)
     src = (align.items_from_db(db, src_ed, ("step", "example", "paragraph")) if run_key[2] == "items"
            else align.views_from_db(db, src_ed))

@@ -333,6 +333,24 @@ def test_errors_listing_by_fold(db, runs):
     assert all(align_eval.fold_of(line.split(":")[0]) == "odd" for line in odd)
 
 
+def test_tuning_only_hides_every_held_out_figure(db_path, db, runs, tmp_path):
+    from kb.align.cli import align_eval as cmd
+
+    out = CliRunner().invoke(cmd, ["--db", str(db_path), "--tuning-only"]).output
+    rows = [line.split() for line in out.splitlines() if " -> " in line]
+    german = [r for r in rows if r[0] == "de-1999"]
+    assert german and all("tuning" in r and "(even)" in r for r in german)
+    assert "held-out" not in out and not any(r[0] == "de-1999" and "all" in r for r in rows)
+    assert any(r[0] == "it-wiki" and "all" in r for r in rows)            # no held-out fold: all of it is shown
+    listed = align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="odd", runs=runs, tuning_only=True)
+    assert listed == align_eval.errors(db, "de-1999__de-2024.tsv", fold_name="even", runs=runs)
+    # a gold set of which no fold was tuned on is held out as a whole: nothing of it is listed
+    for f in align_eval.GOLD_DIR.glob("*.tsv"):
+        shutil.copy(f, tmp_path / f.name)
+    with pytest.raises(ValueError, match="held out"):
+        align_eval.errors(db, "de-1999__de-2024.tsv", tmp_path, runs=runs, tuning_only=True)
+
+
 def test_a_gold_file_of_a_pair_the_build_did_not_align_is_scored_on_demand(db, runs):
     """A KB whose English originals are joined by a chain of editions aligns no pair of the two: their gold file is
     scored with what `kb align export` answers for them, not left out."""
