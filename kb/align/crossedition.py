@@ -45,7 +45,7 @@ from ingest import numbers
 
 from .matcher import Companion, EditionMatcher
 from .numbering import _section_of
-from .structure import _fill_gaps, _learn_priors, _map_headings, title_tied
+from .structure import _fill_gaps, _learn_priors, _map_headings, heading_titles, title_tied
 from .views import COVERAGE_METHOD, Alignment, AlignRule
 
 #: parameters of the cross-edition aligner (tuned on the even sections of the 1999 gold only)
@@ -129,8 +129,9 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     prior, anchors, strength = _learn_priors(mt, cand, p)
     h_src, h_tgt = as_headings(src, p["subheading_words"]), as_headings(tgt, p["subheading_words"])
     h_text = [bool(v.text.strip()) for v in h_src]
+    heads = heading_titles(h_src, h_tgt, h_text, mt.vec, mt.title_lemmas, p["title_alike"])
     if p["title_tie"]:
-        prior = title_tied(prior, h_src, h_tgt, h_text, mt.vec, mt.title_lemmas, p["title_tie"], p["title_alike"])
+        prior = title_tied(prior, h_src, h_tgt, h_text, heads, p["title_tie"])
     mt.add_position_candidates(cand, anchors, p["position_window"])
     scores = {(i, d): s * prior(i, d) for i, c in enumerate(cand) for d, s in c.items()}
     chosen = _primary(mt, cand, scores, p)
@@ -144,8 +145,7 @@ def align_cross_edition(src: list[AlignRule], tgt: list[AlignRule], terms: list[
     for i, v in enumerate(h_src):
         if v is not src[i]:
             chosen[i] = []
-    _map_headings(h_src, h_tgt, chosen, h_text, p, mt.vec, mt.title_lemmas,
-                  lambda i: strength(i) >= p["strong_chapter"])
+    _map_headings(h_src, h_tgt, chosen, h_text, p, heads, lambda i: strength(i) >= p["strong_chapter"])
 
     incoming = Counter(d for ds in chosen.values() for d in ds)
     links: list[Alignment] = []
@@ -328,7 +328,7 @@ def _join_pointers(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
     edition says the rule restates the other one, so the section priors do not apply; the link is no stronger
     than the one it points to.  Returns the evidence of every added pair."""
     claimed = {d for ds in chosen.values() for d in ds}
-    best: dict[int, tuple[float, int, int]] = {}   # target -> (similarity share, source, pointed)
+    best: dict[int, tuple[float, int, int, float]] = {}   # target -> (similarity share, source, pointed, similarity)
     for i, picked in chosen.items():
         if not mt.has_text[i]:
             continue
@@ -339,12 +339,12 @@ def _join_pointers(mt: EditionMatcher, chosen: dict[int, list[int]], scores: dic
                 if e in claimed or base <= 0.0 or s < max(p["threshold"], p["pointer_ratio"] * base):
                     continue
                 if e not in best or s / base > best[e][0]:
-                    best[e] = (s / base, i, d)
+                    best[e] = (s / base, i, d, s)
     added: dict[tuple[int, int], dict] = {}
-    for e, (_, i, d) in best.items():
+    for e, (_, i, d, s) in best.items():
         chosen[i].append(e)
-        scores[i, e] = min(mt.sim(i, e), scores.get((i, d), 0.0))
-        added[i, e] = {"lexical": round(mt.sim(i, e), 3), "points_to": mt.tgt[d].norm}
+        scores[i, e] = min(s, scores.get((i, d), 0.0))
+        added[i, e] = {"lexical": round(s, 3), "points_to": mt.tgt[d].norm}
     return added
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from typing import NamedTuple
 
 from .lexical import LexicalIndex, Vectoriser
 from .matcher import EditionMatcher
@@ -154,12 +155,21 @@ def _covering_nodes(v: AlignRule, targets: list[int], tgt: list[AlignRule], t_in
             and c >= share * len(targets)]
 
 
-def _heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser, title_lemmas,
-                    alike: float = 0.0) -> tuple[dict[tuple, int], dict[int, tuple], dict[int, int]]:
-    """The titles of the headings: target title -> the first target heading printing it, source heading -> its
-    title, and source heading -> the target heading when each of the two is the only heading of its edition
-    printing that title (a chapter's title among chapters, any other among sections and subheadings), or, with
-    ``alike`` > 0, when the two titles, each printed once, are each other's most alike from that cosine on."""
+class HeadingTitles(NamedTuple):
+    """The titles of both editions' headings (:func:`heading_titles`), computed once per pair: what the title tie
+    (:func:`title_tied`) and the headings' mapping (:func:`_map_headings`) read."""
+
+    titles: dict[tuple, int]   # target title -> the first target heading printing it
+    own: dict[int, tuple]      # source heading -> its title
+    paired: dict[int, int]     # source heading -> the target heading it pairs with by title
+
+
+def heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser, title_lemmas,
+                   alike: float = 0.0) -> HeadingTitles:
+    """The titles of the headings (``title_lemmas(h)``: the lemmas of a source title, old terminology rewritten).  A
+    source heading pairs with a target heading when each of the two is the only heading of its edition printing that
+    title (a chapter's title among chapters, any other among sections and subheadings), or, with ``alike`` > 0, when
+    the two titles, each printed once, are each other's most alike from that cosine on."""
     titles: dict[tuple, int] = {}
     new_printed: Counter = Counter()   # how many headings of each edition print a title
     for d, t in enumerate(tgt):
@@ -177,7 +187,7 @@ def _heading_titles(src: list[AlignRule], tgt: list[AlignRule], has_text: list[b
             {h: t for h, t in own.items() if h not in unique and not t[0] and t[1] and old_printed[t] == 1},
             {d: t for t, d in titles.items() if not t[0] and t[1] and new_printed[t] == 1 and d not in taken},
             alike))
-    return titles, own, unique
+    return HeadingTitles(titles, own, unique)
 
 
 def _alike_titles(old: dict[int, tuple], new: dict[int, tuple], min_cos: float) -> dict[int, int]:
@@ -210,12 +220,12 @@ def _alike_titles(old: dict[int, tuple], new: dict[int, tuple], min_cos: float) 
     return {h: d for h, (c, d) in best_old.items() if c >= min_cos and best_new[d][1] == h}
 
 
-def title_tied(prior, src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], vec: Vectoriser,
-               title_lemmas, tie: float, alike: float = 0.0):
+def title_tied(prior, src: list[AlignRule], tgt: list[AlignRule], has_text: list[bool], heads: HeadingTitles,
+               tie: float):
     """``prior`` raised to ``tie`` for a rule and the targets below the section or subheading that its nearest
-    heading pairs with by title (:func:`_heading_titles`: 1999 214.6a under "Artifacts" and 2024 301.x under
+    heading pairs with by title (:func:`heading_titles`: 1999 214.6a under "Artifacts" and 2024 301.x under
     "Artifacts")."""
-    unique = _heading_titles(src, tgt, has_text, vec, title_lemmas, alike)[2]
+    unique = heads.paired
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
     under: dict[int, str] = {}
     for i, v in enumerate(src):
@@ -233,22 +243,21 @@ def title_tied(prior, src: list[AlignRule], tgt: list[AlignRule], has_text: list
 
 
 def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, list[int]], has_text: list[bool],
-                  p: dict, vec: Vectoriser, title_lemmas, strong) -> None:
+                  p: dict, heads: HeadingTitles, strong) -> None:
     """Headings take the target nodes that cover their descendants' targets (in place).
 
     The deepest target node whose subtree holds ``heading_cover`` of the links is the
     counterpart; if the links spread, every target section holding ``heading_share`` of them is
-    (a split).  A heading whose title (``title_lemmas(i)``: the lemmas of a source title, old terminology
-    rewritten) no other heading of its edition prints, and exactly one heading of the other edition prints (a
-    chapter's title among chapters, any other among sections and subheadings: 1999's subheading 214.6 "Artifacts"
-    became section 301), takes that heading (``heading_title_first``), unless its descendants' split already holds it:
+    (a split).  A heading that pairs with a heading of the other edition by title (``heads``, :func:`heading_titles`:
+    1999's subheading 214.6 "Artifacts" became section 301) takes it (``heading_title_first``), unless its
+    descendants' split already holds it:
     descendants with wrong links would take it elsewhere.  A heading whose descendants found nothing keeps a
     counterpart only for an identical title, and only in a chapter that ``strong(i)`` says has counterparts at all.
     """
     cover_min, share = p["heading_cover"], p["heading_share"]
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
     s_index = {v.norm: i for i, v in enumerate(src) if v.norm}
-    titles, heading_titles, unique = _heading_titles(src, tgt, has_text, vec, title_lemmas, p["title_alike"])
+    titles, own_titles, unique = heads
     below: dict[int, list[int]] = defaultdict(list)
     texts: Counter = Counter()
     for i, v in enumerate(src):
@@ -267,7 +276,7 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
         picked: list[int] = []
         if targets and len(targets) >= 0.5 * texts[h]:
             picked = _covering_nodes(v, targets, tgt, t_index, cover_min, share)
-        own = heading_titles.get(h)
+        own = own_titles.get(h)
         if p["heading_title_first"] and h in unique and unique[h] not in picked:
             picked = [unique[h]]   # (a split that holds the title's heading stays a split)
         if not picked and own and own[1] and strong(h):

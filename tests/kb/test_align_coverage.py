@@ -11,7 +11,7 @@ from ingest import numbers
 from kb import align, paths
 from kb.align.crossedition import as_headings
 from kb.align.matcher import EditionMatcher
-from kb.align.structure import title_tied
+from kb.align.structure import heading_titles, title_tied
 from tests.helpers import views_2024
 
 SOURCE = paths.SOURCES / "000_b7e6c10b3fc15808.txt"
@@ -181,7 +181,9 @@ def test_the_rules_below_a_heading_are_tied_to_the_rules_below_the_one_heading_t
                        v("b", "301.1a", "Artifacts are colorless.", 2, "subrule"),
                        v("b", "302", "", 3, "section", "Creatures"), v("b", "302.1", "Creatures can tap.", 4)], 6)
     mt = EditionMatcher(old, new, [])
-    tied = title_tied(lambda i, d: 0.4, old, new, [bool(x.text) for x in old], mt.vec, mt.title_lemmas, 1.0)
+    has_text = [bool(x.text) for x in old]
+    heads = heading_titles(old, new, has_text, mt.vec, mt.title_lemmas)
+    tied = title_tied(lambda i, d: 0.4, old, new, has_text, heads, 1.0)
     assert [tied(3, d) for d in range(len(new))] == [0.4, 1.0, 1.0, 0.4, 0.4]   # 301.1 and 301.1a, not 301 itself
     assert [tied(1, d) for d in range(len(new))] == [0.4] * 5                  # "Permanent Types": printed once only
 
@@ -229,10 +231,12 @@ def test_alike_titles_printed_once_tie_their_headings_and_a_title_printed_twice_
            v("b", "500", "", 4, "section", "General"), v("b", "500.1", "Turns have phases.", 5)]
     mt = EditionMatcher(old, new, [])
     has_text = [bool(x.text) for x in old]
-    tied = title_tied(lambda i, d: 0.4, old, new, has_text, mt.vec, mt.title_lemmas, 1.0, 0.65)
+    tied = title_tied(lambda i, d: 0.4, old, new, has_text, heading_titles(old, new, has_text, mt.vec, mt.title_lemmas,
+                                                                          0.65), 1.0)
     assert [tied(3, d) for d in range(len(new))] == [0.4, 0.4, 0.4, 1.0, 0.4, 0.4]
     assert [tied(5, d) for d in range(len(new))] == [0.4] * 6
-    equal_only = title_tied(lambda i, d: 0.4, old, new, has_text, mt.vec, mt.title_lemmas, 1.0, 0.0)
+    equal_only = title_tied(lambda i, d: 0.4, old, new, has_text,
+                            heading_titles(old, new, has_text, mt.vec, mt.title_lemmas, 0.0), 1.0)
     assert [equal_only(3, d) for d in range(len(new))] == [0.4] * 6
 
 
