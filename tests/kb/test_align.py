@@ -183,6 +183,32 @@ def test_tuned_folds_are_data(tmp_path):
         align_eval.tuned_folds(tmp_path)
 
 
+def test_the_f1_interval_is_a_bootstrap_over_source_rules():
+    def rules(n, right):
+        """n source rules with one gold pair each, the first ``right`` of them predicted right, the rest wrong."""
+        gold = {(f"a/{k}", f"b/{k}") for k in range(n)}
+        pred = {(f"a/{k}", f"b/{k}" if k < right else f"b/x{k}") for k in range(n)}
+        return pred, gold
+
+    pred, gold = rules(40, 40)
+    assert align_eval.f1_interval(pred, gold) == (1.0, 1.0)
+    pred, gold = rules(40, 20)
+    assert align_eval.score(pred, gold)["f1"] == 0.5
+    lo, hi = align_eval.score(pred, gold)["f1_ci"]
+    assert 0.3 < lo < 0.5 < hi < 0.7
+    assert align_eval.f1_interval(pred, gold) == (lo, hi)                 # seeded: the same on every run
+    lo4, hi4 = align_eval.f1_interval(*rules(160, 80))
+    assert lo < lo4 < 0.5 < hi4 < hi                                       # four times the rules: about half as wide
+    # a rule brings all its pairs: ten pairs of one rule weigh as one rule drawn, not as ten independent pairs
+    one = {("a/0", f"b/{k}") for k in range(10)}
+    spread = align_eval.f1_interval(one | {("a/1", "b/y")}, one | {("a/1", "b/1")})
+    assert spread[0] < 0.5 and spread[1] == 1.0
+    assert align_eval.f1_interval(set(), set()) == (0.0, 0.0)
+    table = align_eval.format_table([{"pair": "a -> b", "method": "aligner", "subset": "all",
+                                      **align_eval.score(pred, gold)}])
+    assert "F1 95% CI" in table.splitlines()[0] and f"{lo:.3f}-{hi:.3f}" in table.splitlines()[1]
+
+
 # --- what store() writes
 
 def test_store_tables(db):
