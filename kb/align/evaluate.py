@@ -172,7 +172,8 @@ def f1_interval(pred: set, gold: set, level: float = 0.95) -> tuple[float, float
     """The ``level`` percentile bootstrap interval of the strict F1: the gold's source rules are drawn with
     replacement (a rule brings all its pairs, which are not independent of each other), and the F1 of each
     draw is 2 TP / (predicted + gold).  The spread says how far the F1 of another set of rules like these could
-    lie: how much a difference of a few hundredths on a fold of some hundred rules means."""
+    lie: how much a difference of a few hundredths on a fold of some hundred rules means.  As in :func:`score`,
+    predictions for rules the gold does not cover are left out."""
     sources = sorted({s for s, _ in gold})
     if not sources:
         return (0.0, 0.0)
@@ -184,7 +185,7 @@ def f1_interval(pred: set, gold: set, level: float = 0.95) -> tuple[float, float
                 counts[row, at[s]] += 1
     rng = np.random.default_rng(BOOTSTRAP["seed"])
     draws = rng.multinomial(len(sources), np.full(len(sources), 1 / len(sources)), size=BOOTSTRAP["replicates"])
-    tp, predicted, wanted = draws @ counts.T[:, 0], draws @ counts.T[:, 1], draws @ counts.T[:, 2]
+    tp, predicted, wanted = (draws @ counts.T).T
     total = predicted + wanted
     f1 = np.divide(2 * tp, total, out=np.zeros_like(total), where=total > 0)
     lo, hi = np.quantile(f1, [(1 - level) / 2, (1 + level) / 2])
