@@ -113,14 +113,46 @@ class GoldRow:
     source_line: int | None
 
 
+#: the columns a gold file must have (``note`` and ``source_line`` may be left out)
+GOLD_COLUMNS = ("source_number", "target_number", "relation")
+
+
 def load_gold(path: Path) -> list[GoldRow]:
-    with open(path, encoding="utf-8") as f:
-        lines = [line for line in f if line.strip() and not line.startswith("#")]
+    """The rows of a gold file (see ``data/gold/README.md``).  ``ValueError`` naming the file and line for a file
+    that is not UTF-8 or lacks a column, and for a row with neither a source number nor a source line (an item has
+    no number), an unknown relation, a target on a "no counterpart" row (or none on another), or a ``source_line``
+    that is not a line number."""
+    raw = Path(path).read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        at = raw[:e.start].count(b"\n") + 1
+        raise ValueError(f"{path}:{at}: not UTF-8 text ({e.reason})") from None
+    numbered = [(n, next(csv.reader([line], delimiter="\t"))) for n, line in enumerate(text.splitlines(), 1)
+                if line.strip() and not line.startswith("#")]
+    if not numbered:
+        raise ValueError(f"{path}: no header line (columns {', '.join(GOLD_COLUMNS)}, note, source_line)")
+    head_at, header = numbered[0]
+    lacking = [c for c in GOLD_COLUMNS if c not in header]
+    if lacking:
+        raise ValueError(f"{path}:{head_at}: no column {', '.join(lacking)} (the header has {', '.join(header)})")
     out = []
-    for row in csv.DictReader(lines, delimiter="\t"):
-        line = row.get("source_line") or ""
-        out.append(GoldRow(row["source_number"].strip(), row["target_number"].strip() or None, row["relation"].strip(),
-                           (row.get("note") or "").strip(), int(line) if line.strip() else None))
+    for n, values in numbered[1:]:
+        row = dict(zip(header, values))
+        source, target, relation, note, line = (row.get(c, "").strip()
+                                                for c in (*GOLD_COLUMNS, "note", "source_line"))
+        problems = {
+            "neither a source_number nor a source_line": not source and not line,
+            f"unknown relation {relation!r} (one of {', '.join(align.RELATIONS)})": relation not in align.RELATIONS,
+            "a target_number on a 'no counterpart' row": relation == "no counterpart" and bool(target),
+            f"no target_number for relation {relation!r}": (relation in align.RELATIONS
+                                                            and relation != "no counterpart" and not target),
+            f"source_line {line!r} is not a line number": bool(line) and not line.isdigit(),
+        }
+        problem = next((what for what, wrong in problems.items() if wrong), None)
+        if problem:
+            raise ValueError(f"{path}:{n}: {problem}")
+        out.append(GoldRow(source, target or None, relation, note, int(line) if line else None))
     return out
 
 

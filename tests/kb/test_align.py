@@ -322,6 +322,36 @@ def test_align_eval_names_a_broken_tuning_file(db_path, tmp_path):
     assert result.exit_code == 1 and "tuning.toml" in result.output and "Traceback" not in result.output
 
 
+HEADER = "# a comment line\nsource_number\ttarget_number\trelation\tnote\tsource_line\n"
+
+
+@pytest.mark.parametrize("body, where, says", [
+    (HEADER + "409.2a\t601.2a\tsplit\t\t12\n409.2a\t\tsplit\t\t12\n", ":4:", "no target_number"),
+    (HEADER + "409.2a\t601.2a\tsplit\t\tline 12\n", ":3:", "not a line number"),
+    (HEADER + "409.2a\t601.2a\tmoved\t\t\n", ":3:", "unknown relation 'moved'"),
+    (HEADER + "409.2a\t601.2a\tno counterpart\t\t\n", ":3:", "'no counterpart' row"),
+    (HEADER + "\t601.2a\tsplit\t\t\n", ":3:", "neither a source_number nor a source_line"),
+    ("source_number\ttarget_number\n409.2a\t601.2a\n", ":1:", "no column relation"),
+    ("# only comments\n", ": ", "no header line"),
+])
+def test_a_broken_gold_file_is_named_with_its_line(tmp_path, body, where, says):
+    path = tmp_path / "de-1999__de-2024.tsv"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(ValueError) as e:
+        align_eval.load_gold(path)
+    assert str(e.value).startswith(f"{path}{where}") and says in str(e.value)
+
+
+def test_align_eval_names_a_gold_file_that_is_not_utf8(db_path, tmp_path):
+    from kb.align.cli import align_eval as cmd
+
+    latin1 = "409.2a\t601.2a\tsplit\tdaß\t\n".encode("latin-1")
+    (tmp_path / "de-1999__de-2024.tsv").write_bytes(HEADER.encode() + latin1)
+    result = CliRunner().invoke(cmd, ["--db", str(db_path), "--gold-dir", str(tmp_path)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{tmp_path / 'de-1999__de-2024.tsv'}:3: not UTF-8" in result.output
+
+
 def test_datasette_rule_across_editions(db_path):
     """The canned queries and views work in Datasette (kb/serve.py merges CANNED_QUERIES into its metadata)."""
     import asyncio
