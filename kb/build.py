@@ -33,7 +33,7 @@ import ingest
 from ingest import SourceError, UnknownParser, get_parser
 from ingest.model import ParseWarning
 
-from . import fts, paths, schema
+from . import fts, paths, schema, terminology
 from . import rows as rows_module
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
 from .gcpause import collector_paused
@@ -147,7 +147,8 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
     with _exclusive(db_path, progress):
         try:
             manifest = load(data_dir / "manifest.toml")
-        except ManifestError as e:
+            terminology.load(terminology.TERMINOLOGY)   # the aligners' and diffs' curated table: a broken line stops the build here
+        except (ManifestError, ValueError) as e:
             raise BuildError(str(e)) from None
         return _build(db_path, data_dir, manifest, strict, stages, progress, force, workers, cache_dir, t0)
 

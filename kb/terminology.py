@@ -23,21 +23,42 @@ class Term:
     note: str = ""
 
 
+#: the columns of the table (``note`` may be left out)
+COLUMNS = ("old_term", "new_term", "lang")
+
+
 def load(path: Path | str = TERMINOLOGY, lang: str = "de") -> list[Term]:
     """Rows of ``lang`` (a row without a language counts for every language); identity rows skipped.
 
-    A missing file is an empty table.
+    A missing file is an empty table.  A file that is not UTF-8 or lacks a column, and a row without a tab or an old
+    term (an empty new term is allowed: the concept is gone), raise ``ValueError`` naming the file and line: a broken
+    line is never read as a term that vanished.
     """
     path = Path(path)
     if not path.exists():
         return []
-    with open(path, encoding="utf-8") as f:
-        lines = [line for line in f if line.strip() and not line.startswith("#")]
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        at = raw[:e.start].count(b"\n") + 1
+        raise ValueError(f"{path}:{at}: not UTF-8 text ({e.reason})") from None
+    numbered = [(n, next(csv.reader([line], delimiter="\t"))) for n, line in enumerate(text.splitlines(), 1)
+                if line.strip() and not line.startswith("#")]
+    if not numbered:
+        return []
+    head_at, header = numbered[0]
+    lacking = [c for c in COLUMNS if c not in header]
+    if lacking:
+        raise ValueError(f"{path}:{head_at}: no column {', '.join(lacking)} (the header has {', '.join(header)})")
     out = []
-    for row in csv.DictReader(lines, delimiter="\t"):
+    for n, values in numbered[1:]:
+        row = {k: v.strip() for k, v in zip(header, values)}
+        if len(values) < 2 or not row.get("old_term"):
+            raise ValueError(f"{path}:{n}: not a row of {', '.join(COLUMNS)}, note (tab-separated, the old term first)")
         if (row.get("lang") or lang) != lang:
             continue
-        old, new = (row.get("old_term") or "").strip(), (row.get("new_term") or "").strip()
-        if old and old != new:
-            out.append(Term(old, new, (row.get("note") or "").strip()))
+        old, new = row["old_term"], row.get("new_term", "")
+        if old != new:
+            out.append(Term(old, new, row.get("note", "")))
     return out

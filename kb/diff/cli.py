@@ -50,7 +50,10 @@ def diff(old, new, rule, fmt, fold, only, output, base_url, terms, bench, db_pat
     from .terminology import load_terms
 
     conn = connect_db(db_path)
-    term_list = load_terms(terms) if terms else None
+    try:
+        term_list = load_terms(terms) if terms else None
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
     if bench:
         from .bench import timed
 
@@ -63,7 +66,7 @@ def diff(old, new, rule, fmt, fold, only, output, base_url, terms, bench, db_pat
         if term_list is not None:
             term_list = load_terms(terms, load_edition(conn, new).language)
         rep = compare(conn, old, new, terms=term_list)
-    except LookupError as e:
+    except (LookupError, ValueError) as e:
         raise click.ClickException(str(e.args[0] if e.args else e)) from None
     if rule and not rep.story(rule):
         raise click.ClickException(f"no rule {rule} in {old} or {new}")

@@ -207,3 +207,40 @@ def test_the_views_made_while_the_rules_are_written_are_those_the_kb_gives_back(
     for edition in editions:
         assert made[edition] == views_from_db(db, edition), edition
     assert sum(1 for e in editions for v in made[e] if v.examples) > 10   # the examples' lemmas are joined in
+
+
+TERMS_HEADER = "# comment\nold_term\tnew_term\tlang\tnote\n"
+
+
+@pytest.mark.parametrize("body, where, says", [
+    (TERMS_HEADER + "spielen\twirken\tde\tnote\nbroken\n", ":4:", "not a row of"),
+    (TERMS_HEADER + "\twirken\tde\t\n", ":3:", "the old term first"),
+    ("old_term\tnew_term\tnote\nspielen\twirken\t\n", ":1:", "no column lang"),
+])
+def test_a_broken_terminology_line_is_named_and_never_read_as_a_vanished_term(tmp_path, body, where, says):
+    from kb import terminology
+
+    path = tmp_path / "terminology.tsv"
+    path.write_text(body, encoding="utf-8")
+    with pytest.raises(ValueError) as e:
+        terminology.load(path)
+    assert str(e.value).startswith(f"{path}{where}") and says in str(e.value)
+    path.write_bytes(TERMS_HEADER.encode() + "daß\tdass\tde\t\n".encode("latin-1"))
+    with pytest.raises(ValueError, match=r"terminology.tsv:3: not UTF-8"):
+        terminology.load(path)
+    # an empty new term is a concept that is gone: a row, not an error
+    path.write_text(TERMS_HEADER + "Pseudospruch\t\tde\tgone\nplay\tcast\ten\t\n", encoding="utf-8")
+    assert [(t.old, t.new) for t in terminology.load(path, "de")] == [("Pseudospruch", "")]
+
+
+def test_a_broken_terminology_table_stops_the_build_before_the_database_is_touched(tmp_path, monkeypatch):
+    from kb import terminology
+
+    path = tmp_path / "terminology.tsv"
+    path.write_text(TERMS_HEADER + "spielen wirken de\n", encoding="utf-8")
+    monkeypatch.setattr(terminology, "TERMINOLOGY", path)
+    db = tmp_path / "kb.db"
+    db.write_bytes(b"previous build")
+    with pytest.raises(BuildError, match=r"terminology.tsv:3: not a row of"):
+        build(db, stages=False)
+    assert db.read_bytes() == b"previous build"
