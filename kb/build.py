@@ -147,7 +147,7 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
     with _exclusive(db_path, progress):
         try:
             manifest = load(data_dir / "manifest.toml")
-            terminology.load(terminology.TERMINOLOGY)   # the aligners' and diffs' curated table: a broken line stops the build here
+            terminology.load(terminology.TERMINOLOGY)   # a broken line of the curated table stops the build here
         except (ManifestError, ValueError) as e:
             raise BuildError(str(e)) from None
         return _build(db_path, data_dir, manifest, strict, stages, progress, force, workers, cache_dir, t0)

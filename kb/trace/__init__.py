@@ -27,6 +27,7 @@ from typing import Callable, TypeVar
 import tomli_w
 
 from engine import paths as engine_paths
+from engine import rulesets
 from engine.cards import CardError, default_db
 from engine.registry import DEFAULT_EDITION, Citation, EnforcingFunction, load_all, parse_citation
 from engine.rulesets import RULESETS_FILE
@@ -49,8 +50,16 @@ def load_reviews(path: Path | None = None) -> dict[tuple[str, str], str]:
     path = path or REVIEWS_FILE
     if not path.exists():
         return {}
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return {(fn, key): sha for fn, rules in data.get("reviews", {}).items() for key, sha in rules.items()}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ValueError(f"{path}: not valid TOML ({e})") from None
+    reviews = data.get("reviews", {})
+    tables = reviews.values() if isinstance(reviews, dict) else [None]
+    if not all(isinstance(rules, dict) and all(isinstance(sha, str) for sha in rules.values()) for rules in tables):
+        raise ValueError(f"{path}: [reviews] must map each function to a table of rule key = SHA-256 (as "
+                         "`kb trace --review` writes it)")
+    return {(fn, key): sha for fn, rules in reviews.items() for key, sha in rules.items()}
 
 
 def save_reviews(reviews: dict[tuple[str, str], str], path: Path | None = None) -> None:
@@ -214,6 +223,11 @@ def check_inputs(cache_dir: Path | None = None) -> None:
     """Card and scenario files the build cannot use stop it with their file:line message, not a traceback."""
     from ..build import BuildError  # kb.build runs this stage; imported here to keep kb.build -> kb.trace one-way
 
+    try:
+        rulesets.load()   # every scenario reads it: one message, not one per scenario
+        load_reviews()
+    except (rulesets.RuleSetError, ValueError) as e:
+        raise BuildError(str(e)) from None
     problem = engine_runs(cache_dir, "cards", card_problem)
     if problem:
         raise BuildError(f"card files: {problem}")

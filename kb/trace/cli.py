@@ -201,6 +201,7 @@ def trace(target, check, review, db_path):
         except KeyError:
             raise click.UsageError(f"{target!r} is neither a rule number nor an engine function "
                                    f"(try engine.casting.determine_total_cost or 601.2f)") from None
+    _check_reviews()
     try:
         db = open_db(db_path)
     except click.ClickException:
@@ -234,6 +235,14 @@ def trace(target, check, review, db_path):
         sys.exit(1 if bad else 0)
     if not _print_trace(item, db):
         sys.exit(1)
+
+
+def _check_reviews() -> None:
+    """A broken review stamps file is said once, with its file, before anything reads it."""
+    try:
+        tr.load_reviews()
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None
 
 
 def _print_trace(item, db) -> bool:

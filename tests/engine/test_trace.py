@@ -106,3 +106,29 @@ def test_chapter_601_to_608_is_enforced_and_tested(kb_db):
     for rule in ("603.4", "603.7a", "603.10a", "604.3", "607.2a", "608.2k"):
         fc = rows[rule[:3]]
         assert rule in fc.enforced and rule in fc.tested, rule
+
+
+def test_a_broken_review_file_is_named_by_the_build_and_by_kb_trace(db_copy, tmp_path):
+    from kb.build import BuildError
+
+    trace.REVIEWS_FILE.write_text("[reviews.engine]\n[[broken\n", encoding="utf-8")
+    with pytest.raises(BuildError, match=r"reviews.toml: not valid TOML \(.*line 2"):
+        trace.check_inputs()
+    result = CliRunner().invoke(trace_cmd, ["601.2f", "--db", str(db_copy)])
+    assert result.exit_code == 1 and "reviews.toml: not valid TOML" in result.output
+    assert "Traceback" not in result.output
+    trace.REVIEWS_FILE.write_text('[reviews]\n"engine.casting.determine_total_cost" = "abc"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"reviews.toml: \[reviews\] must map each function to a table"):
+        trace.load_reviews()
+
+
+def test_a_broken_rule_set_file_stops_the_build_once_not_once_per_scenario(tmp_path, monkeypatch):
+    from engine import rulesets
+    from kb.build import BuildError
+
+    bad = tmp_path / "rulesets.toml"
+    bad.write_text("[[broken\n", encoding="utf-8")
+    monkeypatch.setattr(rulesets, "RULESETS_FILE", bad)
+    with pytest.raises(BuildError) as e:
+        trace.check_inputs()
+    assert "rulesets.toml: not valid TOML" in str(e.value) and "scenario files" not in str(e.value)
