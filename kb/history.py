@@ -67,6 +67,9 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -
                         "where r.norm = ? and (? is null or r.edition_id = ?) order by e.date desc",
                   norm, edition, edition)
     if not found:
+        known = [e["id"] for e in _rows(conn, "select id from editions order by id")]
+        if edition and edition not in known:
+            raise HistoryError(f"no edition {edition!r} in the KB (editions: {', '.join(known)})")
         raise HistoryError(f"no rule {number}" + (f" in edition {edition}" if edition else " in any edition"))
     rule = found[0]
     editions = {e["id"]: e for e in _rows(conn, "select * from editions")}

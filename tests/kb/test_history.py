@@ -47,8 +47,10 @@ def test_cli_text_json_and_errors(kb_db):
     assert data["edition"] == "de-2024" and {c["family"] for c in data["chains"]} >= {"de-cr", "en-cr"}
     missing = CliRunner().invoke(main, ["history", "999.9", "--db", str(kb_db)])
     assert missing.exit_code == 1 and "no rule 999.9" in missing.output
-    with pytest.raises(HistoryError):
+    with pytest.raises(HistoryError, match=r"no edition 'xx-1999' in the KB \(editions: de-1999, de-2024, "):
         history(sqlite3.connect(kb_db), "601.2c", "xx-1999")
+    with pytest.raises(HistoryError, match=r"^no rule 999\.9 in edition de-2024$"):
+        history(sqlite3.connect(kb_db), "999.9", "de-2024")
 
 
 def test_outside_the_other_editions_coverage_is_not_removed():
