@@ -35,12 +35,15 @@ def decode(data: bytes, path: str, encoding: str = "auto") -> str:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _strict(data, path, "utf-16")
     if b"\x00" in data[:4096]:
-        # UTF-16 without BOM: every other byte of ASCII text is NUL.
-        even, odd = data[0:4096:2].count(0), data[1:4096:2].count(0)
-        if odd > even:
+        # UTF-16 without BOM: (nearly) every other byte of Latin text is NUL, and (nearly) none of the others
+        sample = data[:4096]
+        even, odd = sample[0::2].count(0) / len(sample[0::2]), sample[1::2].count(0) / max(1, len(sample[1::2]))
+        if odd >= 0.9 and even <= 0.1:
             return _strict(data, path, "utf-16-le")
-        if even > odd:
+        if even >= 0.9 and odd <= 0.1:
             return _strict(data, path, "utf-16-be")
+        raise SourceError(path, _line_of(data, data.index(0)),
+                          "not a text file: NUL bytes that are not UTF-16 text (binary data?)")
     try:
         return _strict(data, path, "utf-8")
     except SourceError as utf8_error:

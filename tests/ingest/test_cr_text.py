@@ -99,6 +99,13 @@ def test_unknown_encoding_names_the_line(tmp_path):
     assert "unknown encoding" in e.value.message and e.value.line == line and "odd.txt" in str(e.value)
 
 
+
+def test_binary_data_is_not_taken_for_utf16_without_a_byte_order_mark(tmp_path):
+    data = FIXTURE.read_bytes()[:200] + b"\n\x89PNG\x00\x00\x00\rIHDR\x00\x01" * 20
+    with pytest.raises(SourceError) as e:
+        parse_bytes(tmp_path, data, name="image.txt")
+    assert "not a text file" in e.value.message and e.value.line == data[:data.index(0)].count(b"\n") + 1
+
 def test_manifest_encoding_that_python_does_not_know(tmp_path):
     path = tmp_path / "r.txt"
     path.write_bytes(b"100.1. x\n")
