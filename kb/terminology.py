@@ -5,11 +5,10 @@ rewrites old wording into new before comparing; the diff folds these shifts.
 """
 from __future__ import annotations
 
-import csv
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import paths
+from . import paths, tsv
 
 TERMINOLOGY = paths.DATA / "terminology.tsv"
 
@@ -37,28 +36,13 @@ def load(path: Path | str = TERMINOLOGY, lang: str = "de") -> list[Term]:
     path = Path(path)
     if not path.exists():
         return []
-    raw = path.read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        at = raw[:e.start].count(b"\n") + 1
-        raise ValueError(f"{path}:{at}: not UTF-8 text ({e.reason})") from None
-    numbered = [(n, next(csv.reader([line], delimiter="\t"))) for n, line in enumerate(text.splitlines(), 1)
-                if line.strip() and not line.startswith("#")]
-    if not numbered:
-        return []
-    head_at, header = numbered[0]
-    lacking = [c for c in COLUMNS if c not in header]
-    if lacking:
-        raise ValueError(f"{path}:{head_at}: no column {', '.join(lacking)} (the header has {', '.join(header)})")
     out = []
-    for n, values in numbered[1:]:
-        row = {k: v.strip() for k, v in zip(header, values)}
-        if len(values) < 2 or not row.get("old_term"):
+    for n, fields, row in tsv.read(path, COLUMNS):
+        if len(fields) < 2 or not row["old_term"]:
             raise ValueError(f"{path}:{n}: not a row of {', '.join(COLUMNS)}, note (tab-separated, the old term first)")
-        if (row.get("lang") or lang) != lang:
+        if (row["lang"] or lang) != lang:
             continue
-        old, new = row["old_term"], row.get("new_term", "")
+        old, new = row["old_term"], row["new_term"]
         if old != new:
             out.append(Term(old, new, row.get("note", "")))
     return out

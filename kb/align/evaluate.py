@@ -24,7 +24,6 @@ source rule is the parity of its three-digit section number (409.2f -> 409 -> od
 """
 from __future__ import annotations
 
-import csv
 import difflib
 import time
 import tomllib
@@ -33,7 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import align, paths
+from .. import align, paths, tsv
 from . import ondemand
 from .pairs import rule_pair_kind
 
@@ -119,28 +118,12 @@ GOLD_COLUMNS = ("source_number", "target_number", "relation")
 
 def load_gold(path: Path) -> list[GoldRow]:
     """The rows of a gold file (see ``data/gold/README.md``).  ``ValueError`` naming the file and line for a file
-    that is not UTF-8 or lacks a column, and for a row with neither a source number nor a source line (an item has
-    no number), an unknown relation, a target on a "no counterpart" row (or none on another), or a ``source_line``
-    that is not a line number."""
-    raw = Path(path).read_bytes()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        at = raw[:e.start].count(b"\n") + 1
-        raise ValueError(f"{path}:{at}: not UTF-8 text ({e.reason})") from None
-    numbered = [(n, next(csv.reader([line], delimiter="\t"))) for n, line in enumerate(text.splitlines(), 1)
-                if line.strip() and not line.startswith("#")]
-    if not numbered:
-        raise ValueError(f"{path}: no header line (columns {', '.join(GOLD_COLUMNS)}, note, source_line)")
-    head_at, header = numbered[0]
-    lacking = [c for c in GOLD_COLUMNS if c not in header]
-    if lacking:
-        raise ValueError(f"{path}:{head_at}: no column {', '.join(lacking)} (the header has {', '.join(header)})")
+    that is not UTF-8 or lacks a column (:func:`kb.tsv.read`), and for a row with neither a source number nor a
+    source line (an item has no number), an unknown relation, a target on a "no counterpart" row (or none on
+    another), or a ``source_line`` that is not a line number."""
     out = []
-    for n, values in numbered[1:]:
-        row = dict(zip(header, values))
-        source, target, relation, note, line = (row.get(c, "").strip()
-                                                for c in (*GOLD_COLUMNS, "note", "source_line"))
+    for n, _, row in tsv.read(path, GOLD_COLUMNS, empty_ok=False):
+        source, target, relation, note, line = (row.get(c, "") for c in (*GOLD_COLUMNS, "note", "source_line"))
         problems = {
             "neither a source_number nor a source_line": not source and not line,
             f"unknown relation {relation!r} (one of {', '.join(align.RELATIONS)})": relation not in align.RELATIONS,
