@@ -1,6 +1,7 @@
 """The ``kb`` command: a thin layer over kb.build, kb.query, kb.manifest and kb.serve."""
 from __future__ import annotations
 
+import errno
 import importlib
 import json
 import os
@@ -271,12 +272,20 @@ def bench(runs: int, archive: Path | None, synthetic: int, data_dir: Path):
     run(data_dir, archive, synthetic, runs, echo=click.echo)
 
 
+#: errors of writing the output (a full disk, a closed pipe) that name no file
+_OUTPUT_ERRORS = (errno.ENOSPC, errno.EPIPE, errno.EIO)
+
+
 def run() -> None:
     """The ``kb`` program: :func:`main`, then out of the process without the interpreter's teardown, which frees
     every object one by one (a third of a second after a build: spaCy, the aligners' views).  The output is
     flushed first; each command closes its own resources (pools, files, the database)."""
     try:
-        main()
+        try:
+            main()
+        except OSError as e:   # the system refused a file or the output (no such folder, disk full, no permission)
+            where = f"{e.filename}: " if e.filename else "output: " if e.errno in _OUTPUT_ERRORS else ""
+            raise SystemExit(f"Error: {where}{e.strerror or e}") from None
     except SystemExit as done:
         code = done.code
         try:

@@ -150,3 +150,19 @@ def test_the_program_flushes_its_output_and_keeps_exit_codes(kb_db):
     missing = kb("rule", "999.9z", "--db", kb_db)
     assert missing.returncode == 1 and "no rule 999.9z" in missing.stderr
     assert kb("no-such-command").returncode == 2
+
+
+def test_a_file_or_output_the_system_refuses_is_an_error_message_not_a_traceback(kb_db, tmp_path):
+    import subprocess
+    import sys
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "kb", "graph", "export", "--db", str(kb_db),
+                          "--out", str(blocker / "graph.graphml")], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert out.stderr.startswith(f"Error: {blocker}: ") and len(out.stderr.splitlines()) == 1
+    with open("/dev/full", "w") as full:   # a full disk under the output
+        out = subprocess.run([sys.executable, "-m", "kb", "history", "601.2c", "--db", str(kb_db)], stdout=full,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    assert out.returncode == 1 and out.stderr.strip() == "Error: output: No space left on device"
