@@ -128,11 +128,10 @@ def load_gold(path: Path) -> list[GoldRow]:
             "neither a source_number nor a source_line": not source and not line,
             f"unknown relation {relation!r} (one of {', '.join(align.RELATIONS)})": relation not in align.RELATIONS,
             "a target_number on a 'no counterpart' row": relation == "no counterpart" and bool(target),
-            f"no target_number for relation {relation!r}": (relation in align.RELATIONS
-                                                            and relation != "no counterpart" and not target),
+            f"no target_number for relation {relation!r}": relation != "no counterpart" and not target,
             f"source_line {line!r} is not a line number": bool(line) and not line.isdigit(),
         }
-        problem = next((what for what, wrong in problems.items() if wrong), None)
+        problem = next((what for what, wrong in problems.items() if wrong), None)   # (the first, in this order)
         if problem:
             raise ValueError(f"{path}:{n}: {problem}")
         out.append(GoldRow(source, target or None, relation, note, int(line) if line else None))

@@ -249,10 +249,10 @@ def _map_headings(src: list[AlignRule], tgt: list[AlignRule], chosen: dict[int, 
     The deepest target node whose subtree holds ``heading_cover`` of the links is the
     counterpart; if the links spread, every target section holding ``heading_share`` of them is
     (a split).  A heading that pairs with a heading of the other edition by title (``heads``, :func:`heading_titles`:
-    1999's subheading 214.6 "Artifacts" became section 301) takes it (``heading_title_first``), unless its
-    descendants' split already holds it:
-    descendants with wrong links would take it elsewhere.  A heading whose descendants found nothing keeps a
-    counterpart only for an identical title, and only in a chapter that ``strong(i)`` says has counterparts at all.
+    1999's subheading 214.6 "Artifacts" became section 301) takes it (``heading_title_first``): descendants with
+    wrong links would take it elsewhere; a split of its descendants that already holds it stays.  A heading whose
+    descendants found nothing keeps a counterpart only for an identical title, and only in a chapter that
+    ``strong(i)`` says has counterparts at all.
     """
     cover_min, share = p["heading_cover"], p["heading_share"]
     t_index = {v.norm: d for d, v in enumerate(tgt) if v.norm}
