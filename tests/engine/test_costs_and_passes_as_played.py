@@ -1,0 +1,54 @@
+"""Two rules as a game shows them (issue 33: each could break while every test passed).
+
+* 118.7b (601.2f): a cost reduced by coloured mana the cost does not require is reduced by that much generic
+  mana instead.  The rule's own words are the case: a green spell paid with red for its hybrid symbol, under
+  "green spells you cast cost {G} less".
+* 117.3d/117.4: the top of the stack resolves only when all players pass in succession, without anything
+  happening in between; a triggered ability put on the stack as a player would receive priority starts the
+  count again (603.3), so every player gets to respond to it.
+"""
+from engine.cards import CardDB, parse_card
+from engine.game import Choices, Game
+from tests.engine.helpers import ALICE, BOB, pool, resolve
+
+CAROL = 2
+
+#: a green spell (its hybrid symbol is green and red) with generic mana in its cost (made up for 118.7b)
+GIANT = {"name": "Beispiel-Hybridriese", "synthetic": True, "note": "Made up for 118.7b.", "cost": "{2}{R/G}",
+         "types": ["creature"], "subtypes": ["Giant"], "power": 3, "toughness": 3,
+         "text": "({R/G} kann mit {R} oder {G} bezahlt werden.)"}
+
+
+def game_with(*cards: dict, players=("Alice", "Bob")) -> Game:
+    db = CardDB(CardDB.load().cards)
+    for card in cards:
+        db.add(parse_card(card))
+    return Game.new(list(players), db=db)
+
+
+def test_a_green_reduction_of_a_cost_without_green_reduces_its_generic_mana():
+    game = game_with(GIANT)
+    game.put("Beispiel-Grüner Rabatt", "battlefield", ALICE)
+    first, second = game.put("Beispiel-Hybridriese", "hand", ALICE), game.put("Beispiel-Hybridriese", "hand", ALICE)
+    game.state.players[ALICE].pool = [0, 0, 0, 2, 0, 0]        # {R}{R}
+    # {R/G} announced as {R}: the cost {2}{R} requires no green mana, so {G} less is {1} less (118.7b)
+    assert game.cast(ALICE, first, Choices(hybrid=("R",))) is None
+    assert str(game.last_cost.cost) == "{1}{R}" and pool(game) == "empty"
+    assert resolve(game) is None
+    # announced as {G}: the reduction takes the {G} itself and the generic mana stays
+    game.state.players[ALICE].pool = [0, 0, 0, 2, 0, 0]
+    assert game.cast(ALICE, second, Choices(hybrid=("G",))) is None
+    assert str(game.last_cost.cost) == "{2}" and pool(game) == "empty"
+
+
+def test_a_trigger_put_on_the_stack_between_passes_gives_every_player_priority_again():
+    game = game_with(players=("Alice", "Bob", "Carol"))
+    game.put("Beispiel-Abschiedsgruß", "battlefield", ALICE)   # whenever a player loses: Alice gains 2 life
+    assert game.concede(CAROL) is None
+    assert game.pass_priority(ALICE) is None
+    # as Bob would receive priority, the ability goes on the stack: the passes in succession start again
+    assert len(game.state.stack) == 1 and game.state.priority == BOB
+    assert game.pass_priority(BOB) is None
+    assert len(game.state.stack) == 1 and game.state.priority == ALICE and game.state.players[ALICE].life == 20
+    assert game.pass_priority(ALICE) is None   # Bob, then Alice: all players passed in succession
+    assert game.state.stack == [] and game.state.players[ALICE].life == 22
