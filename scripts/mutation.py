@@ -13,14 +13,15 @@ in a copy of the project under ``build/mutation/<group>/`` (so the work tree sta
    ``docs/mutation-equivalents.tsv`` explains (a survivor that cannot change behaviour, one line each).
 
 A mutant that makes a test hang counts as killed (mutmut's "timeout": the tests noticed); one that no selected
-test reaches ("no tests") counts as surviving.
+test reaches ("no tests") counts as surviving; one a stopped run did not reach yet ("not checked") is left out of
+the share and counted apart.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import re
-import shutil
+import signal
 import subprocess
 import sys
 import tomllib
@@ -72,23 +73,46 @@ class _Desugar(cst.CSTTransformer):
         return cst.FlattenSentinel([node.with_changes(decorators=[]), assign])
 
 
-def desugar(path: Path) -> None:
-    path.write_text(cst.parse_module(path.read_text(encoding="utf-8")).visit(_Desugar()).code, encoding="utf-8")
+def desugared(code: str) -> str:
+    return cst.parse_module(code).visit(_Desugar()).code
+
+
+def sync(name: str, modules: list[str]) -> Path:
+    """The group's copy of the project: files written only where they differ (mutmut keeps the results of files
+    it finds unchanged), files gone from the project removed."""
+    work = WORK / name
+    wanted: dict[Path, bytes] = {}
+    for d in COPIED:
+        for path in (ROOT / d).rglob("*"):
+            rel = path.relative_to(ROOT)
+            if path.is_file() and "__pycache__" not in rel.parts and path.suffix != ".pyc" \
+                    and path.name != ".manifest.lock":
+                data = path.read_bytes()
+                if rel.as_posix() in modules:
+                    data = desugared(data.decode("utf-8")).encode("utf-8")
+                wanted[rel] = data
+    for rel, data in wanted.items():
+        dest = work / rel
+        if not dest.exists() or dest.read_bytes() != data:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(data)
+    for d in COPIED:
+        for path in sorted((work / d).rglob("*"), reverse=True) if (work / d).exists() else []:
+            rel = path.relative_to(work)
+            if path.is_file() and rel not in wanted and "__pycache__" not in rel.parts:
+                path.unlink()
+    return work
 
 
 def prepare(name: str, group: dict) -> Path:
-    work = WORK / name
-    work.mkdir(parents=True, exist_ok=True)
-    for d in COPIED:
-        shutil.rmtree(work / d, ignore_errors=True)
-        shutil.copytree(ROOT / d, work / d, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".manifest.lock"))
-    for module in group["modules"]:
-        desugar(work / module)
+    work = sync(name, list(group["modules"]))
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     mutmut = config["tool"]["mutmut"]
     mutmut["only_mutate"] = list(group["modules"])
     mutmut["pytest_add_cli_args_test_selection"] = list(group["tests"]) + list(group.get("deselect", []))
-    (work / "pyproject.toml").write_text(tomli_w.dumps(config), encoding="utf-8")
+    text = tomli_w.dumps(config)
+    if not (work / "pyproject.toml").exists() or (work / "pyproject.toml").read_text(encoding="utf-8") != text:
+        (work / "pyproject.toml").write_text(text, encoding="utf-8")
     return work
 
 
@@ -99,15 +123,26 @@ def prebuilt_kb() -> Path:
     return path
 
 
-def run(name: str, group: dict, children: int) -> None:
+def run(name: str, group: dict, children: int, again: bool = False, minutes: float | None = None) -> None:
+    """``again``: test only the mutants that survived the last run (after tests were added); ``minutes``: stop
+    the run after that long (the mutants tested so far keep their results; the next run goes on from there)."""
+    names = [m for m, s in results(name).items() if s not in DETECTED and s != "not checked"] if again else []
+    if again and not names:
+        return
     work = prepare(name, group)
     env = dict(os.environ)
     if group.get("prebuilt_kb"):
         env["KB_TEST_DB"] = str(prebuilt_kb())
     print(f"mutation: {name}: mutmut run in {work.relative_to(ROOT)} (log: run.log)", flush=True)
     with open(work / "run.log", "w", encoding="utf-8") as log:
-        subprocess.run([BIN / "mutmut", "run", "--max-children", str(children)], cwd=work, env=env, stdout=log,
-                       stderr=subprocess.STDOUT, check=False)
+        proc = subprocess.Popen([BIN / "mutmut", "run", "--max-children", str(children), *names], cwd=work, env=env,
+                                stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=minutes * 60 if minutes else None)
+        except subprocess.TimeoutExpired:
+            print(f"mutation: {name}: stopped after {minutes:g} minutes", flush=True)
+            os.killpg(proc.pid, signal.SIGTERM)   # mutmut and the worker testing a mutant
+            proc.wait()
 
 
 def results(name: str) -> dict[str, str]:
@@ -136,23 +171,24 @@ def module_of(mutant: str, modules: list[str]) -> str | None:
 
 def report(names: list[str]) -> str:
     known = equivalents()
-    rows = ["| module | mutants | killed | equivalent | survived | killed of the non-equivalent |",
-            "|---|---:|---:|---:|---:|---:|"]
+    rows = ["| module | mutants | not yet tested | killed | equivalent | survived | killed of the non-equivalent |",
+            "|---|---:|---:|---:|---:|---:|---:|"]
     survivors: list[str] = []
     for name in names:
         group = groups()[name]
         status = results(name)
         for module in group["modules"]:
-            mine = {m: s for m, s in status.items() if module_of(m, group["modules"]) == module}
+            every = {m: s for m, s in status.items() if module_of(m, group["modules"]) == module}
+            mine = {m: s for m, s in every.items() if s != "not checked"}   # (a run stopped early)
             if not mine:
-                rows.append(f"| {module} | not run | | | | |")
+                rows.append(f"| {module} | {len(every) or 'not run'} | {len(every)} | | | | |")
                 continue
             counts = Counter("killed" if s in DETECTED else "equivalent" if m in known else "survived"
                              for m, s in mine.items())
             judged = len(mine) - counts["equivalent"]
             share = f"{100 * counts['killed'] / judged:.1f} %" if judged else "—"
-            rows.append(f"| {module} | {len(mine)} | {counts['killed']} | {counts['equivalent']} | "
-                        f"{counts['survived']} | {share} |")
+            rows.append(f"| {module} | {len(every)} | {len(every) - len(mine)} | {counts['killed']} | "
+                        f"{counts['equivalent']} | {counts['survived']} | {share} |")
             survivors += [f"{m} ({s}; group {name})" for m, s in sorted(mine.items())
                           if s not in DETECTED and m not in known]
     lines = rows + ["", f"survivors without a test or a reason ({len(survivors)}; "
@@ -164,7 +200,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("groups", nargs="*", help=f"groups to run (default: all of {', '.join(groups())})")
     parser.add_argument("--report", action="store_true", help="only report the results of earlier runs")
+    parser.add_argument("--again", action="store_true",
+                        help="test again only the mutants that survived the last run (after tests were added)")
     parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default: 1)")
+    parser.add_argument("--minutes", type=float, help="stop each group's run after this long (run again to go on)")
     args = parser.parse_args(argv)
     names = args.groups or list(groups())
     unknown = [n for n in names if n not in groups()]
@@ -172,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown group(s) {', '.join(unknown)}; groups: {', '.join(groups())}")
     if not args.report:
         for name in names:
-            run(name, groups()[name], args.max_children)
+            run(name, groups()[name], args.max_children, args.again, args.minutes)
     text = report(names)
     (WORK / "report.md").parent.mkdir(parents=True, exist_ok=True)
     (WORK / "report.md").write_text(text + "\n", encoding="utf-8")
