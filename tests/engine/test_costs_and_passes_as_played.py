@@ -6,6 +6,9 @@
 * 117.3d/117.4: the top of the stack resolves only when all players pass in succession, without anything
   happening in between; a triggered ability put on the stack as a player would receive priority starts the
   count again (603.3), so every player gets to respond to it.
+
+And, from the mutation run's survivors (docs/testing.md): {T} and {Q} in a cost written as text, and {C} in a
+mana cost, which gives no colour.
 """
 from engine.cards import CardDB, parse_card
 from engine.game import Choices, Game
@@ -52,3 +55,38 @@ def test_a_trigger_put_on_the_stack_between_passes_gives_every_player_priority_a
     assert len(game.state.stack) == 1 and game.state.priority == ALICE and game.state.players[ALICE].life == 20
     assert game.pass_priority(ALICE) is None   # Bob, then Alice: all players passed in succession
     assert game.state.stack == [] and game.state.players[ALICE].life == 22
+
+
+#: activated abilities whose costs are written as text, as card files may write them (engine/cardfile.py)
+TAPPER = {"name": "Beispiel-Zapfer", "synthetic": True, "note": "Made up: {T} and {Q} in a cost written as text.",
+          "types": ["artifact"],
+          "text": "{1}, {T}: Du erhältst 2 Lebenspunkte dazu. {Q}: Du erhältst 1 Lebenspunkt dazu.",
+          "abilities": [{"cost": "{1}, {T}", "effects": [{"do": "gain_life", "who": "you", "amount": 2}]},
+                        {"cost": "{Q}", "effects": [{"do": "gain_life", "who": "you", "amount": 1}]}]}
+
+
+def test_tap_and_untap_symbols_in_a_cost_written_as_text():
+    game = game_with(TAPPER)
+    tapper = game.put("Beispiel-Zapfer", "battlefield", ALICE)
+
+    def tapped() -> bool:
+        return game.state.objects[tapper].tapped
+
+    assert game.activate(ALICE, tapper, 2) is not None           # {Q}: it must be tapped to untap it (602.5a)
+    game.state.players[ALICE].pool = [0, 0, 0, 0, 0, 2]         # {C}{C}
+    assert game.activate(ALICE, tapper, 1) is None and tapped() and pool(game) == "{C}"
+    assert resolve(game) is None and game.state.players[ALICE].life == 22
+    assert game.activate(ALICE, tapper, 1) is not None           # tapped: {T} cannot be paid
+    assert game.activate(ALICE, tapper, 2) is None and not tapped()
+    assert resolve(game) is None and game.state.players[ALICE].life == 23
+
+
+def test_colourless_mana_in_a_cost_gives_no_colour():
+    # 105.1/202.2: {C} is colourless mana, not a colour; hybrid symbols give both their colours
+    eldrazi = {"name": "Beispiel-Farbloses Wesen", "synthetic": True, "note": "Made up for 202.2: {C} in a cost.",
+               "cost": "{2}{C}", "types": ["creature"], "power": 2, "toughness": 2, "text": ""}
+    game = game_with(eldrazi, GIANT)
+    colourless = game.put("Beispiel-Farbloses Wesen", "battlefield", ALICE)
+    giant = game.put("Beispiel-Hybridriese", "battlefield", ALICE)
+    assert game.characteristics(game.state.objects[colourless]).colors == frozenset()
+    assert game.characteristics(game.state.objects[giant]).colors == frozenset({"R", "G"})
