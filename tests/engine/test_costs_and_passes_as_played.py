@@ -11,6 +11,7 @@ And, from the mutation run's survivors (docs/testing.md): {T} and {Q} in a cost 
 mana cost, which gives no colour.
 """
 from engine.cards import CardDB, parse_card
+from engine.costs import parse_cost_string
 from engine.game import Choices, Game
 from tests.engine.helpers import ALICE, BOB, pool, resolve
 
@@ -90,3 +91,23 @@ def test_colourless_mana_in_a_cost_gives_no_colour():
     giant = game.put("Beispiel-Hybridriese", "battlefield", ALICE)
     assert game.characteristics(game.state.objects[colourless]).colors == frozenset()
     assert game.characteristics(game.state.objects[giant]).colors == frozenset({"R", "G"})
+
+
+def test_every_cost_of_the_card_files_prints_as_it_is():
+    """A cost is named in the messages of illegal actions ("cannot pay {1}, {T}"): every activated ability's cost
+    of data/cards prints its parts, and a cost of mana, {T} and {Q} alone reads back as the same cost."""
+    from engine.costs import ZERO, Cost
+
+    costs = [ab.cost for card in CardDB.load().cards.values() for ab in card.abilities]
+    assert len(costs) > 50
+    for cost in costs:
+        text, parts = str(cost), str(cost).split(", ")
+        assert ("{T}" in parts) == cost.tap and ("{Q}" in parts) == cost.untap, text
+        assert (f"pay {cost.life} life" in parts) == bool(cost.life), text
+        assert sum(p.startswith("sacrifice ") for p in parts) == len(cost.sacrifice), text
+        assert sum(p.startswith("discard ") for p in parts) == len(cost.discard), text
+        if cost.loyalty is not None:
+            assert parts[0] == (f"[{cost.loyalty:+d}]" if cost.loyalty else "[0]"), text
+        if not (cost.sacrifice or cost.discard or cost.life or cost.loyalty is not None):
+            assert parse_cost_string(text) == cost, text
+    assert str(Cost()) == "{0}" and str(Cost(mana=ZERO, tap=True)) == "{T}"
