@@ -10,12 +10,13 @@ lower priority (``nice``), so slow queries leave the CPU to the site's pages, wh
 process (:meth:`Database.execute_fn`).
 
 Protocol: a 4-byte length, then a pickle, each way over the child's stdin and stdout.  The child ends when its
-stdin closes or its parent is gone.  ``python -m kb.site.sandbox DB`` runs a child.
+stdin closes or its parent is gone.
 """
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import logging
 import os
 import pickle
 import queue
@@ -32,11 +33,14 @@ from pathlib import Path
 from . import sqlguard
 
 #: seconds a query process may overrun the time limit before it is killed
-GRACE = 0.25
+GRACE = 0.1
 #: query processes per server process (and so queries of Datasette's views running at once)
 SIZE = 4
-#: niceness of the query processes: slow queries yield the CPU to the pages
-NICENESS = 10
+#: niceness of the query processes: slow queries yield the CPU to the pages (at 19, eight busy query processes
+#: weigh less than a fifth of one server process with the Linux scheduler)
+NICENESS = 19
+#: seconds a new query process may take to start (it runs at low priority)
+STARTUP_TIMEOUT = 60
 #: set for the duration of a request whose queries run in the sandbox (:func:`kb.site.guard.guard_app`): the
 #: request's deadline (monotonic), set by its first query; all its queries together keep to one time limit
 SANDBOXED: contextvars.ContextVar[list | None] = contextvars.ContextVar("kb_sandboxed", default=None)
@@ -117,10 +121,6 @@ def run_query(conn: sqlite3.Connection, request: tuple) -> tuple:
 
 def child(db_path: str) -> None:
     """A query process: answer requests from stdin until it closes or the parent is gone."""
-    try:
-        os.nice(NICENESS)
-    except OSError:
-        pass
     parent = os.getppid()
 
     def watch() -> None:
@@ -133,6 +133,7 @@ def child(db_path: str) -> None:
     conn.text_factory = lambda b: str(b, "utf-8", "replace")
     sqlguard.prepare(conn)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    _send(stdout, "ready")
     while True:
         try:
             request = _receive(stdin)
@@ -146,9 +147,23 @@ def child(db_path: str) -> None:
 
 class _Process:
     def __init__(self, db_path: Path):
-        self.proc = subprocess.Popen([sys.executable, "-m", "kb.site.sandbox", str(db_path)],
+        # lower priority before anything is imported: a process started after a kill competes with the pages
+        start = f"import os; os.nice({NICENESS}); from kb.site.sandbox import child; child({str(db_path)!r})"
+        self.proc = subprocess.Popen([sys.executable, "-c", start],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      close_fds=True)
+
+    def ready(self) -> bool:
+        """Wait until the process has imported what it needs and opened the database (a process still starting
+        is never handed a query: its start would count against the query's time limit)."""
+        assert self.proc.stdout is not None
+        try:
+            if select.select([self.proc.stdout], [], [], STARTUP_TIMEOUT)[0] and _receive(self.proc.stdout) == "ready":
+                return True
+        except (EOFError, OSError, pickle.UnpicklingError):
+            pass
+        self.kill()
+        return False
 
     def ask(self, request: tuple, until: float) -> tuple:
         """Send ``request``; the answer, or :class:`QueryTimeout` when none came by ``until`` (monotonic)."""
@@ -177,7 +192,7 @@ class Sandbox:
         #: processes killed at the time limit (for tests and the benchmark)
         self.killed = 0
 
-    def _start(self) -> None:
+    def start(self) -> None:
         with self.lock:
             if not self.started:
                 self.started = True
@@ -185,11 +200,18 @@ class Sandbox:
                     self._replace()
 
     def _replace(self) -> None:
-        self.spawner.submit(lambda: self.idle.put(_Process(self.db_path)))
+        def start() -> None:
+            proc = _Process(self.db_path)
+            if proc.ready():
+                self.idle.put(proc)
+            else:     # (not started again: a process that cannot start would be started for ever)
+                logging.getLogger("kb.site").warning("a query process did not start; %d fewer", 1)
+
+        self.spawner.submit(start)
 
     async def execute(self, request: tuple, time_limit_ms: int) -> tuple:
         """Run one request (see :func:`run_query`); :class:`QueryTimeout` past ``time_limit_ms`` (+ GRACE)."""
-        self._start()
+        self.start()
         until = time.monotonic() + time_limit_ms / 1000 + GRACE
         return await asyncio.get_running_loop().run_in_executor(self.threads, self._call, request, until)
 
@@ -227,6 +249,7 @@ def install(datasette) -> None:
         if db.is_memory or not db.path or getattr(db, "kb_sandbox", None) is not None:
             continue
         db.kb_sandbox = Sandbox(Path(db.path))
+        db.kb_sandbox.start()     # (in the background: ready before the first query comes, as a rule)
         db.execute = _execute_for(db, db.execute)
 
 
@@ -271,6 +294,3 @@ def _execute_for(db, original):
 
     return execute
 
-
-if __name__ == "__main__":
-    child(sys.argv[1])
