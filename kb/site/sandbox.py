@@ -175,8 +175,9 @@ class _Process:
         return _receive(self.proc.stdout)
 
     def kill(self) -> None:
+        """SIGKILL; the caller does not wait for the process to exit (at the lowest priority, on a busy machine,
+        that can take a while): :meth:`Sandbox._replace` reaps it in the background."""
         self.proc.kill()
-        self.proc.wait()
 
 
 class Sandbox:
@@ -199,12 +200,15 @@ class Sandbox:
                 for _ in range(self.size):
                     self._replace()
 
-    def _replace(self) -> None:
+    def _replace(self, dead: _Process | None = None) -> None:
         def start() -> None:
+            if dead is not None:
+                dead.proc.wait()
             proc = _Process(self.db_path)
             if proc.ready():
                 self.idle.put(proc)
             else:     # (not started again: a process that cannot start would be started for ever)
+                proc.proc.wait()
                 logging.getLogger("kb.site").warning("a query process did not start; %d fewer", 1)
 
         self.spawner.submit(start)
@@ -225,7 +229,7 @@ class Sandbox:
         except (QueryTimeout, EOFError, OSError, pickle.UnpicklingError) as e:
             proc.kill()
             self.killed += 1
-            self._replace()
+            self._replace(proc)
             if isinstance(e, QueryTimeout):
                 raise
             return "error", "OperationalError", "the query process ended unexpectedly"
@@ -236,7 +240,9 @@ class Sandbox:
         self.threads.shutdown(wait=False, cancel_futures=True)
         self.spawner.shutdown(wait=True, cancel_futures=True)
         while not self.idle.empty():
-            self.idle.get_nowait().kill()
+            proc = self.idle.get_nowait()
+            proc.kill()
+            proc.proc.wait()
 
 
 # --------------------------------------------------------------------------- Datasette
