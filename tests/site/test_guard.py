@@ -147,7 +147,7 @@ def test_no_datasette_url_form_is_a_server_error_or_shows_a_server_path(site, kb
     its files (``GET /kb.csv`` was a 500, ``pragma_database_list`` showed the path)."""
     where = str(kb_db.parent)
     bad = []
-    for path in URL_FORMS:
+    for path in URL_FORMS + HOSTILE_GET:
         r = site.get(path)
         if r.status_code >= 500 or where in r.text:
             bad.append((path, r.status_code, where in r.text))
