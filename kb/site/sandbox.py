@@ -181,7 +181,8 @@ class _Process:
 
 
 class Sandbox:
-    """Up to :data:`SIZE` query processes over the database file ``db_path``, started on first use."""
+    """:data:`SIZE` query processes over the database file ``db_path``, started by :meth:`start` (in the background)
+    and replaced in the background when one is killed."""
 
     def __init__(self, db_path: Path, size: int = SIZE):
         self.db_path, self.size = Path(db_path), size
@@ -209,7 +210,7 @@ class Sandbox:
                 self.idle.put(proc)
             else:     # (not started again: a process that cannot start would be started for ever)
                 proc.proc.wait()
-                logging.getLogger("kb.site").warning("a query process did not start; %d fewer", 1)
+                logging.getLogger("kb.site").warning("a query process did not start: one fewer")
 
         self.spawner.submit(start)
 
