@@ -23,14 +23,34 @@ def parse_document(path: str | Path, parser_name: str, lang: str, encoding: str 
     return parse_lines(read_lines(path, encoding), str(path), parser_name, lang)
 
 
+#: the largest source file read (bytes): ten times the largest edition (1.7 MB, UTF-16)
+MAX_FILE_BYTES = 16_000_000
+#: the longest line read (characters): no rule, example or paragraph of any edition has 4,000
+MAX_LINE_CHARS = 20_000
+
+
 def read_lines(path: str | Path, encoding: str = "auto", shown: str | None = None) -> list[str]:
-    """Decoded lines of a source file (CRLF, CR or LF); errors name ``shown`` (default: the path)."""
+    """Decoded lines of a source file (CRLF, CR or LF); errors name ``shown`` (default: the path).
+
+    A file larger than :data:`MAX_FILE_BYTES` or with a line longer than :data:`MAX_LINE_CHARS` is no rules
+    document (a whole KB dumped on one line, a binary): refused before it is parsed, with its line."""
     shown = shown or str(path)
     try:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            with open(path, "rb") as fh:
+                head = fh.read(MAX_FILE_BYTES + 1)
+            raise SourceError(shown, head.count(b"\n") + 1, f"file of {size:,} bytes, far larger than any rules "
+                                                            f"document (at most {MAX_FILE_BYTES:,} bytes are read)")
         data = Path(path).read_bytes()
     except OSError as e:
         raise SourceError(shown, None, f"cannot read: {e.strerror}") from None
-    return split_lines(decode(data, shown, encoding))
+    lines = split_lines(decode(data, shown, encoding))
+    for no, line in enumerate(lines, 1):
+        if len(line) > MAX_LINE_CHARS:
+            raise SourceError(shown, no, f"line of {len(line):,} characters, longer than any rule or paragraph "
+                                         f"(at most {MAX_LINE_CHARS:,})")
+    return lines
 
 
 def get_parser(name: str):

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 
 from . import cr_text_plain
-from .complete import ends_with_footer
+from .complete import ends_with_footer, whole_rules_text
 from .model import Parsed, ParseWarning, Record, SourceError, Span
 from .registry import parser
 from .text import clean
@@ -179,7 +179,7 @@ class _Machine:
                                                f"{missing[0]!r} but the file ends at line {last}")
 
 
-@parser("cr-text", symbols="en-braces", version=VERSION,
+@parser("cr-text", symbols="en-braces", version=VERSION, complete=whole_rules_text,
         description="official plain-text Comprehensive Rules, every edition 1999 to today (MagicCompRules.txt)")
 def parse_cr_text(lines: list[str], path: str, lang: str) -> Parsed:
     return cr_text_plain.parse(lines, path)

@@ -39,6 +39,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import numbers
+from .complete import whole_1999_booklet
 from .model import Parsed, ParseWarning, Record, SourceError, Span
 from .registry import parser
 from .text import clean, join_wrapped
@@ -98,7 +99,7 @@ class _Builder:
         self.warnings.append(ParseWarning(line, code, message, number))
 
 
-@parser("cr-1999-pdf", symbols="font-1999",
+@parser("cr-1999-pdf", symbols="font-1999", complete=whole_1999_booklet,
         description="1999 German rules booklet (Classic Sixth Edition), PDF text with TOC, glossary and index")
 def parse(lines: list[str], path: str, lang: str) -> Parsed:
     """Parse the PDF text of the 1999 rules booklet; see the module docstring."""

@@ -18,10 +18,21 @@ import ingest
 from ingest import SourceError, UnknownParser, metadata
 
 from . import paths
-from .manifest import KINDS, Document, EditionEntry, ManifestError, load, locked, save, sha256_of, validate
+from .manifest import (
+    KINDS,
+    Document,
+    EditionEntry,
+    ManifestError,
+    date_problem,
+    encoding_problem,
+    load,
+    locked,
+    save,
+    sha256_of,
+    validate,
+)
 
 LANGUAGE_RE = re.compile(r"^[a-z]{2}$")
-DATE_RE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 #: the suffixes a directory given to `kb add` is searched for
 SUFFIXES = (".txt",)
@@ -79,10 +90,12 @@ def check_options(opts: AddOptions, n_files: int) -> None:
                            "starting with a letter or digit (e.g. en-2024-11-08)")
     if opts.language is not None and not LANGUAGE_RE.match(opts.language):
         raise AddError(f"bad language {opts.language!r}: a two-letter ISO 639-1 code such as en, de, it")
-    if opts.date is not None and not DATE_RE.match(opts.date):
-        raise AddError(f"bad date {opts.date!r}: YYYY-MM-DD (or YYYY-MM, YYYY)")
+    if opts.date is not None and date_problem(opts.date):
+        raise AddError(str(date_problem(opts.date)))
     if opts.kind not in KINDS:
         raise AddError(f"bad kind {opts.kind!r}: one of {', '.join(KINDS)}")
+    if encoding_problem(opts.encoding):
+        raise AddError(str(encoding_problem(opts.encoding)))
 
 
 def add_files(files: list[Path], opts: AddOptions, data_dir: Path = paths.DATA) -> list[AddResult]:
@@ -128,6 +141,8 @@ def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, li
         stamp = re.search(r"\d{4}-\d{2}-\d{2}", path.name)
         if stamp and stamp.group() != date:
             notes.append(f"its own text says {date} (line {found[1]}); the file name says {stamp.group()}")
+    if date_problem(date):
+        raise AddError(f"{shown}:{found[1] if found else 1}: {date_problem(date)}; give --date")
     edition = opts.edition or f"{language}-{date}"
     unparsed = sum(1 for r in parsed.records if r.kind == "unparsed")
     notes.append(f"{len(parsed.records)} records, {rules} rules, {len(parsed.warnings)} warnings"

@@ -17,6 +17,7 @@ import hashlib
 import multiprocessing
 import os
 import sqlite3
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack, contextmanager
@@ -144,7 +145,9 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
     t0 = time.perf_counter()
     data_dir, db_path = Path(data_dir), Path(db_path)
     db_path.parent.mkdir(parents=True, exist_ok=True)
+    _children_die_with_parent()
     with _exclusive(db_path, progress):
+        _remove_leftovers(db_path, Path(cache_dir) if cache_dir else db_path.parent / "cache")
         try:
             manifest = load(data_dir / "manifest.toml")
             terminology.load(terminology.TERMINOLOGY)   # a broken line of the curated table stops the build here
@@ -153,19 +156,66 @@ def build(db_path: Path = paths.DEFAULT_DB, data_dir: Path = paths.DATA, strict:
         return _build(db_path, data_dir, manifest, strict, stages, progress, force, workers, cache_dir, t0)
 
 
+#: the builds of this process, by lock file: POSIX locks are per process, so threads take turns here first
+_THREAD_LOCKS: dict[str, threading.Lock] = {}
+_THREAD_LOCKS_GUARD = threading.Lock()
+
+
 @contextmanager
 def _exclusive(db_path: Path, progress: Callable[[str], None]):
-    """One build at a time per database: a second build waits for the first (and may then be up to date)."""
-    with open(db_path.with_name(f".{db_path.name}.lock"), "a+") as fh:
-        try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            progress(f"another build of {db_path} is running; waiting for it to finish")
-            fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    """One build at a time per database: a second build waits for the first (and may then be up to date).
+
+    The lock is a POSIX record lock (``lockf``), which belongs to the build's own process: its workers do not
+    inherit it (as they inherit an ``flock``), so a build killed with SIGKILL leaves no lock behind, whatever
+    became of its workers; the kernel releases it with the process."""
+    lock_path = db_path.with_name(f".{db_path.name}.lock")
+    with _THREAD_LOCKS_GUARD:
+        in_process = _THREAD_LOCKS.setdefault(str(lock_path.resolve()), threading.Lock())
+    waiting = f"another build of {db_path} is running; waiting for it to finish"
+    if not in_process.acquire(blocking=False):
+        progress(waiting)
+        in_process.acquire()
+    try:
+        with open(lock_path, "a+") as fh:
+            try:
+                fcntl.lockf(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                progress(waiting)
+                fcntl.lockf(fh, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.lockf(fh, fcntl.LOCK_UN)
+    finally:
+        in_process.release()
+
+
+_WATCHING = False
+
+
+def _children_die_with_parent() -> None:
+    """Every process this one forks from now on (parsing and lemma workers, the games, the full-text index, the
+    alignment and diff workers) ends when this process is gone, even killed with SIGKILL: a thread of each
+    child watches its parent (a killed build must not leave workers running)."""
+    global _WATCHING
+    if not _WATCHING:
+        _WATCHING = True
+        os.register_at_fork(after_in_child=_watch_parent)
+
+
+#: seconds between two looks of a child at its parent
+WATCH_INTERVAL = 0.2
+
+
+def _watch_parent() -> None:
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_INTERVAL)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="kb-parent-watch").start()
 
 
 def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with_stages: bool,
@@ -192,7 +242,6 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         keys = _parse_missing(manifest, data_dir, parse_cache, workers, report, progress, later.prepare)
         if report.parsed:
             progress(f"parsed {report.parsed} document(s) ({time.perf_counter() - t:.2f}s)")
-        _remove_leftovers(db_path)
         tmp.unlink(missing_ok=True)
         db = sqlite_utils.Database(tmp)
         schema.create(db, manifest)
@@ -343,12 +392,16 @@ def _built_from(db_path: Path) -> str | None:
     return row[0] if row else None
 
 
-def _remove_leftovers(db_path: Path) -> None:
-    """Temporary databases of interrupted builds (their process is gone) are removed."""
+def _remove_leftovers(db_path: Path, cache_root: Path) -> None:
+    """What interrupted builds left: every temporary database of ``db_path`` (the caller holds the build lock,
+    so no other build of it is running) and the temporary cache files of processes that are gone."""
     for tmp in db_path.parent.glob(f".{db_path.name}.*.tmp"):
-        pid = tmp.name.rsplit(".", 2)[-2]
-        if pid.isdigit() and not _alive(int(pid)):
-            tmp.unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
+    if cache_root.is_dir():
+        for tmp in cache_root.rglob(".*.tmp"):
+            pid = tmp.name.rsplit(".", 2)[-2]
+            if pid.isdigit() and not _alive(int(pid)):
+                tmp.unlink(missing_ok=True)
 
 
 def _alive(pid: int) -> bool:

@@ -8,7 +8,8 @@ The site itself lives in :mod:`kb.site`; this module only wires it into Datasett
 * ``prepare_connection``: the bounded SQL functions ``lemmatize``, ``lemma_query`` and a lemmatising
   ``escape_fts`` for the tables' search box (:mod:`kb.site.guard`).
 * ``asgi_wrapper``, ``handle_exception``, ``startup``: read-only methods, no debug pages unless
-  asked, one log line per error, lemma dictionaries loaded before the first request.
+  asked, one log line per error, the SQL of Datasette's views in stoppable query processes
+  (:mod:`kb.site.sandbox`), lemma dictionaries loaded before the first request.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from markupsafe import Markup, escape
 
 from .diff.table import render_cell as diff_cell
 from .links import linkify, rule_path
-from .site import guard, pages
+from .site import guard, pages, sandbox
 from .site.cache import ResponseCache, cached_app
 
 LINKED_TEXT = {("rules", "text"), ("rules", "text_norm"), ("items", "text"), ("items", "text_norm")}
@@ -118,6 +119,7 @@ def handle_exception(datasette, request, exception):
 def startup(datasette):
     async def inner():
         guard.replace_default_exception_handler()
+        sandbox.install(datasette)
         from . import lemmas
 
         for lang in lemmas.SUPPORTED:

@@ -14,6 +14,7 @@ from pathlib import Path
 from datasette.app import Datasette
 
 from .query import require
+from .site.http import GuardedH11Protocol
 
 TEMPLATES = Path(__file__).parent / "templates"
 
@@ -156,6 +157,16 @@ def make_datasette(db_path: Path, debug_pages: bool = False) -> Datasette:
     )
 
 
+def _quiet_logging() -> None:
+    """One short line per event: the guard's lines (kb.site), uvicorn's warnings, and not Datasette's stray
+    "coroutine ... was never awaited" warnings (its facets, when a query before them fails)."""
+    import logging
+    import warnings
+
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    warnings.filterwarnings("ignore", message="coroutine .* was never awaited", category=RuntimeWarning)
+
+
 def default_workers() -> int:
     """One server process per CPU, at most 2: the Python part of a request holds one core."""
     return max(1, min(2, os.cpu_count() or 1))
@@ -164,11 +175,9 @@ def default_workers() -> int:
 def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages: bool = False,
           workers: int | None = None) -> None:
     """Serve the KB; with several ``workers``, each is a process of its own with its own listening socket."""
-    import logging
-
     import uvicorn
 
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    _quiet_logging()
     workers = workers or default_workers()
     ds = make_datasette(db_path, debug_pages)   # checks the file before anything listens
     _check_port(host, port)
@@ -177,7 +186,8 @@ def serve(db_path: Path, host: str = "127.0.0.1", port: int = 8001, debug_pages:
     if workers == 1 or not hasattr(socket, "SO_REUSEPORT"):
         asyncio.run(ds.invoke_startup())
         print(banner, flush=True)
-        uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on", workers=1)
+        uvicorn.run(ds.app(), host=host, port=port, log_level="warning", lifespan="on", workers=1,
+                    http=GuardedH11Protocol)
         return
     print(f"Starting {workers} server processes (each loads the lemma dictionaries first) …", flush=True)
     ctx = multiprocessing.get_context("spawn")
@@ -228,11 +238,13 @@ def _worker(db_path: Path, host: str, port: int, debug_pages: bool, ready, go) -
     except OSError as e:
         print(f"kb serve: cannot listen on {host}:{port}: {e.strerror or e}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None
+    _quiet_logging()
     ds = make_datasette(db_path, debug_pages)
     asyncio.run(ds.invoke_startup())
     ready.set()
     go.wait()
-    uvicorn.Server(uvicorn.Config(ds.app(), log_level="warning", lifespan="on")).run(sockets=[sock])
+    uvicorn.Server(uvicorn.Config(ds.app(), log_level="warning", lifespan="on", http=GuardedH11Protocol)).run(
+        sockets=[sock])
 
 
 def _exit_with_parent() -> None:

@@ -21,14 +21,12 @@ import traceback
 from datasette.utils.asgi import Base400, Response
 from datasette.views.base import DatasetteError
 
-from .. import lemmas
+from . import sandbox, sqlguard
+from .sqlguard import MAX_FUNCTION_INPUT, MAX_SQL_STRING
 
 log = logging.getLogger("kb.site")
 
-#: longest text (characters) a project SQL function accepts: lemmatising this much takes at most ~0.1 s
-MAX_FUNCTION_INPUT = 10_000
-#: longest string or blob SQLite builds in a query (the KB's longest value is a few KB)
-MAX_SQL_STRING = 2_000_000
+__all__ = ["MAX_FUNCTION_INPUT", "MAX_SQL_STRING", "prepare", "guard_app", "handle_exception"]
 #: the only methods served: the KB is read-only
 METHODS = ("GET", "HEAD")
 #: first path segments of the site's own pages (kb.site.pages) and of Datasette's static files
@@ -37,56 +35,9 @@ SITE_SEGMENTS = {"", "rule", "search", "glossary", "diff", "code", "scenario", "
 PUBLIC_DASH = ("/-/static/", "/-/static-plugins/")
 
 
-class InputTooLong(ValueError):
-    pass
-
-
-def bounded(text, what: str = "text") -> str:
-    text = "" if text is None else str(text)
-    if len(text) > MAX_FUNCTION_INPUT:
-        raise InputTooLong(f"{what} longer than {MAX_FUNCTION_INPUT} characters")
-    return text
-
-
-def sql_lemmatize(text, lang):
-    return lemmas.lemmatize(bounded(text), lang or "de")
-
-
-def sql_lemma_query(q, lang):
-    """FTS5 query matching the lemmas of every word of ``q`` (all required)."""
-    words = lemmas.lemmatize(bounded(q, "query")[:1000], lang or "de").split()
-    return " AND ".join('lemmas : "' + w.replace('"', "") + '"' for w in words) or '""'
-
-
-def sql_escape_fts(query):
-    """Datasette's table search (``?_search=``), lemmatised: each word matches as printed or by its lemma
-    in any of the KB's languages (the FTS index holds the lemmas beside the words)."""
-    query = bounded(query, "search")[:1000]
-    parts = []
-    for word in query.split()[:20]:
-        w = word.replace('"', "")
-        if not w:
-            continue
-        alts = ['"' + w + '"'] + ['lemmas : "' + lemmas.lemma(w, lang).replace('"', "") + '"'
-                                  for lang in lemmas.SUPPORTED if any(c.isalpha() for c in w)]
-        parts.append("(" + " OR ".join(dict.fromkeys(alts)) + ")")
-    return " AND ".join(parts) or '""'
-
-
-#: how much of the database file a connection maps into memory (address space, not resident memory)
-MMAP_BYTES = 1 << 30
-
-
 def prepare(conn: sqlite3.Connection) -> None:
-    # an error in a project function is an SQL error for the client, not a traceback in the log
-    sqlite3.enable_callback_tracebacks(False)
-    # pages of the immutable file come from the OS page cache, shared by every connection and worker,
-    # instead of each connection's small private cache (2 MB against a KB of tens of MB)
-    conn.execute(f"pragma mmap_size = {MMAP_BYTES}")
-    conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_SQL_STRING)
-    conn.create_function("lemmatize", 2, sql_lemmatize, deterministic=True)
-    conn.create_function("lemma_query", 2, sql_lemma_query, deterministic=True)
-    conn.create_function("escape_fts", 1, sql_escape_fts, deterministic=True)
+    """Datasette's ``prepare_connection``: the limits of :mod:`kb.site.sqlguard`."""
+    sqlguard.prepare(conn)
 
 
 # --------------------------------------------------------------------------- the ASGI guard
@@ -126,11 +77,19 @@ def guard_app(app, databases, debug: bool):
     async def guarded(scope, receive, send):
         if scope.get("type") != "http":
             return await app(scope, receive, send)
-        refused = refusal(scope.get("path") or "/", scope.get("method") or "GET", databases(), debug)
+        path = scope.get("path") or "/"
+        names = databases()
+        refused = refusal(path, scope.get("method") or "GET", names, debug)
         if refused is None:
-            return await app(scope, receive, send)
+            # the SQL of Datasette's views is shaped by the URL: it runs where it can be stopped
+            view = path.lstrip("/").split("/", 1)[0].partition(".")[0] in names
+            token = sandbox.SANDBOXED.set([] if view else None)
+            try:
+                return await app(scope, receive, send)
+            finally:
+                sandbox.SANDBOXED.reset(token)
         status, reason = refused
-        log.info("%s %s -> %d (%s)", scope.get("method"), scope.get("path"), status, reason)
+        log.info(short(f"{scope.get('method')} {path} -> {status} ({reason})"))
         headers = {"allow": ", ".join(METHODS)} if status == 405 else {}
         if (scope.get("path") or "").endswith(".json"):
             return await _send(send, status, json.dumps({"ok": False, "status": status, "error": reason}),
@@ -151,14 +110,39 @@ def _error_page(status: int, reason: str) -> str:
 # --------------------------------------------------------------------------- exceptions
 
 
+#: longest log line the guard writes (characters): a hostile URL or query is cut, never echoed whole
+MAX_LOG_LINE = 300
+#: the project's own code (a failure in it is a 500: a bug to fix, not the client's fault)
+PROJECT_PACKAGES = ("/kb/", "/ingest/", "/engine/")
+
+
+def short(text: str, limit: int = MAX_LOG_LINE) -> str:
+    """``text`` on one line, at most ``limit`` characters."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
 def classify(exception: BaseException) -> tuple[int, str, str | None]:
     """(status, message, title): Datasette's client errors keep their 4xx; its other errors (an unknown
-    ``_sort`` column, a bad parameter) are the client's too (400); anything else is a 500."""
+    ``_sort`` column, a bad parameter) are the client's too (400), and so is any failure of Datasette's own
+    code on the URL it was given (``/kb.csv`` without a query, ``?id__in=[1``: a ``KeyError`` or ``ValueError``
+    deep in Datasette); an SQL error or a query stopped at the time limit is 400.  Only an exception raised in
+    the project's own code is a 500."""
+    from datasette.database import QueryInterrupted
+
     if isinstance(exception, Base400):
         return exception.status, str(exception.args[0] if exception.args else exception), None
     if isinstance(exception, DatasetteError):
         status = exception.status if exception.status < 500 else 400
         return status, str(exception.message), exception.title
+    if isinstance(exception, QueryInterrupted):
+        return 400, "the query took too long and was stopped (SQL time limit)", None
+    if isinstance(exception, sqlite3.Error):
+        return 400, f"SQL error: {exception}", None
+    frames = traceback.extract_tb(exception.__traceback__) if exception.__traceback__ else []
+    if frames and not any(any(p in f.filename for p in PROJECT_PACKAGES) and "site-packages" not in f.filename
+                          for f in frames):
+        return 400, f"this URL cannot be answered ({type(exception).__name__} in Datasette)", None
     return 500, f"internal error ({type(exception).__name__})", None
 
 
@@ -167,8 +151,8 @@ def log_line(request, status: int, exception: BaseException) -> str:
     tb = traceback.extract_tb(exception.__traceback__) if exception.__traceback__ else []
     if tb:
         where = f" at {tb[-1].filename.rsplit('/', 2)[-1]}:{tb[-1].lineno}"
-    text = " ".join(str(exception).split())[:200]
-    return f"{request.method} {request.path} -> {status} {type(exception).__name__}: {text}{where}"
+    text = short(str(exception), 120)
+    return short(f"{request.method} {short(request.path, 100)} -> {status} {type(exception).__name__}: {text}{where}")
 
 
 def handle_exception(datasette, request, exception):

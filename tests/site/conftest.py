@@ -22,6 +22,10 @@ class Client:
         return self.loop.run_until_complete(self.ds.client.request(method, path))
 
     def close(self):
+        for db in self.ds.databases.values():
+            box = getattr(db, "kb_sandbox", None)
+            if box is not None:     # the query processes of kb.site.sandbox
+                box.close()
         self.loop.close()
 
 
