@@ -122,10 +122,18 @@ def _views(edition_id: str, lang: str, rows, examples: dict[int, list[str]]) -> 
             for rid, key, norm, level, title, text, lems, seq, line in rows]
 
 
+#: typography that editions print differently without changing a word: curly or straight quotes, dashes, "(r)"
+#: or "®", italics marked with underscores ("_Magic_"), quote marks printed as "?" (the English editions of 2005-10,
+#: 2008-05, 2008-07 and 2019-01 each changed one of these throughout and few words)
+_TYPOGRAPHY = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "?": '"', "\u2013": "-",
+                             "\u2014": "-", "\u00ae": "(r)", "\u2122": "(tm)", "\u2026": "...", "_": None})
+
+
 @lru_cache(maxsize=1 << 18)
 def _identity(level: str | None, title: str | None, text: str) -> tuple[str | None, str, str]:
-    """Consecutive editions print most rules identically: one tuple per distinct rule, not per view."""
-    return (level, (title or "").strip(), " ".join(text.split()))
+    """Consecutive editions print most rules identically: one tuple per distinct rule, not per view.  Whitespace and
+    typography (:data:`_TYPOGRAPHY`) do not count: a rule whose words did not change is the same rule."""
+    return (level, (title or "").strip().translate(_TYPOGRAPHY), " ".join(text.translate(_TYPOGRAPHY).split()))
 
 
 @lru_cache(maxsize=1 << 18)
