@@ -267,6 +267,22 @@ class _Direct:
         return mt.rule_sim(i, d) if i is not None and d is not None and mt.has_text[i] else 1.0
 
 
+def path_steps(db, path: list[str]) -> list[tuple[Callable[[int], list[tuple[int, float, str]]], int]]:
+    """Each step of ``path``: its stored links by source rule id (as :func:`_composer` follows them) and how many of
+    them link a rule that changed in that step (every link of a step the full aligner aligned; of consecutive
+    editions, the links of the rules whose text is not printed again as it was)."""
+    out: list[tuple[Callable[[int], list[tuple[int, float, str]]], int]] = []
+    for x, y in zip(path, path[1:]):
+        step: dict[int, list[tuple[int, float, str]]] = {}
+        changed = 0
+        for s, t, score, rel, method in _stored_links(db, x, y) or []:
+            changed += not method.endswith(("-same", "-moved"))
+            if t is not None:
+                step.setdefault(s, []).append((t, score, rel))
+        out.append((partial(_links_in, step), changed))
+    return out
+
+
 def _links_in(step: dict[int, list[tuple[int, float, str]]], rule_id: int) -> list[tuple[int, float, str]]:
     return step.get(rule_id, [])
 

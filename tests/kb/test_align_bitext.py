@@ -86,3 +86,27 @@ def test_the_cost_of_leaving_a_rule_alone_is_a_percentile_of_the_pairs_own_costs
 def test_a_bead_without_evidence_is_never_taken():
     beads = bitext.align(2, 2, lambda xs, ys: None, 0.4)
     assert all(not (a and b) for a, b in beads) and len(beads) == 4
+
+
+def test_a_rule_printed_again_with_other_quote_marks_is_the_same_rule_carried_over():
+    """Editions of 2005, 2008 and 2019 changed every quote mark (curly, straight, or "?" for a lost character) or
+    marked italics with underscores, and no word: such a rule is unchanged and keeps its link with confidence 1;
+    a changed word is still a change.  Texts: 100.1b and 100.2a of tests/corpus/crs/en-2024-11-08.txt."""
+    from kb import align
+
+    printed = ["A multiplayer game is a game that begins with more than two players. "
+               "See section 8, “Multiplayer Rules.”",
+               "In constructed play, each deck has a minimum deck size of 60 cards.",
+               "Each player’s deck may contain any number of basic land cards."]
+    again = ["A multiplayer game is a game that begins with more than two players. "
+             "See section 8, ?Multiplayer Rules.?",
+             "In _constructed_ play, each deck has a minimum deck size of 60 cards.",
+             "Each player's deck may contain any number of basic snow land cards."]
+
+    def views(edition, texts):
+        return [align.make_view(f"{edition}/100.{n + 1}", edition, "en", f"100.{n + 1}", t, n, level="rule")
+                for n, t in enumerate(texts)]
+
+    links = {lk.source.norm: lk for lk in align.align_consecutive(views("a", printed), views("b", again))}
+    assert [(links[n].relation, links[n].score) for n in ("100.1", "100.2")] == [("equivalent", 1.0)] * 2
+    assert links["100.3"].relation == "reworded" and links["100.3"].score < 1.0

@@ -66,3 +66,27 @@ def test_the_detour_through_the_english_editions_drops_what_the_german_texts_con
     assert not targets("410.10d") & {"603.10e", "603.10f"} and not {"603.10e", "603.10f"} & gold["410.10d"]
     assert targets("419.1") >= {"614.1", "614.1a", "615.1a"} and "614.15" not in targets("419.1")
     assert all(0 < lk.score <= 1 for lk in answer.links if lk.target is not None)
+
+
+def test_the_step_report_puts_every_false_composed_pair_on_one_step_of_its_path(kb_db):
+    """`kb align-eval --steps`: per step of the German detour (3 steps in the default KB), the links of rules that
+    changed in it, and each composed pair with a target that the gold does not list, on the step of its weakest
+    link."""
+    from kb.align import evaluate as ev
+    from kb.align import ondemand
+
+    db = sqlite_utils.Database(kb_db)
+    rows = [r for r in ev.step_report(db) if r["pair"] == "de-1999 -> de-2024"]
+    assert [r["step"] for r in rows] == ["de-1999 -> en-1999-04-23", "en-1999-04-23 -> en-2024-11-08",
+                                         "en-2024-11-08 -> de-2024"]
+    assert all(r["changed"] > 100 for r in rows)   # a translation and a 25-year step: no rule is carried over as is
+    src = ev.align.views_from_db(db, "de-1999")
+    gold, _ = ev.resolve_gold(ev.load_gold(ev.GOLD_DIR / "de-1999__de-2024.tsv"), src,
+                              ev.align.views_from_db(db, "de-2024"))
+    sources = {s for s, _ in gold}
+    detour = ondemand.detour(db, "de-1999", "de-2024")
+    assert detour is not None
+    false = {lk.pair() for lk in detour.links if lk.source.key in sources and lk.target is not None} - gold
+    assert false and sum(r["false_pairs"] for r in rows) == len(false)
+    tuning = [r for r in ev.step_report(db, tuning_only=True) if r["pair"] == "de-1999 -> de-2024"]
+    assert sum(r["false_pairs"] for r in tuning) == len({p for p in false if ev.fold_of(p[0]) == "even"})
