@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -146,22 +147,27 @@ def _in_order(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
     """The rules of each gap between matched neighbours, aligned in order as bitext aligners align sentences
     (:func:`kb.align.bitext.align`): a rule reworded (1–1), split in two (1–2) or two merged (2–1), scored by the
     similarity of their texts (of a split or a merge: how much of each part the whole holds); rules left alone go to
-    the full
-    aligner.  Leaving a rule alone costs a percentile of what pairs of unrelated rules of the two editions cost
-    (:func:`_unrelated_costs`), so a bead is taken only when its rules are more alike than most unrelated ones."""
+    the full aligner.  Leaving a rule alone costs a percentile of what pairs of unrelated rules of the two editions
+    cost (:func:`_unrelated_costs`), so a bead is taken only when its rules are more alike than most unrelated ones.
+    A similarity too low for its bead to beat leaving the rules alone is not computed exactly (it counts as 0)."""
     gaps = [g for g in _gaps(len(src), len(tgt), m) if g[0] and g[1] and len(g[0]) <= MAX_GAP and len(g[1]) <= MAX_GAP]
     if not gaps:
         return
     skip = bitext.skip_cost(_unrelated_costs(src, tgt, gaps))
+    one = 1 - 2 * skip   # (a 1–1 bead beats two rules left alone only above this)
     for gs, gt, _, _ in gaps:
-        def similarity(xs: tuple[int, ...], ys: tuple[int, ...], gs=gs, gt=gt) -> float | None:
-            if len(xs) == len(ys):
-                a, b = src[gs[xs[0]]], tgt[gt[ys[0]]]
-                return _alike(_text(a), _text(b)) if a.level == b.level else None
-            # a split or a merge (a rule and its new subrule, say): each part is found in the whole
-            parts, whole = ([src[gs[x]] for x in xs], tgt[gt[ys[0]]]) if len(xs) > 1 else (
-                [tgt[gt[y]] for y in ys], src[gs[xs[0]]])
-            return min(_found_in(_text(v), _text(whole)) for v in parts)
+        known: dict[tuple, float | None] = {}
+
+        def similarity(xs: tuple[int, ...], ys: tuple[int, ...], gs=gs, gt=gt, known=known) -> float | None:
+            if (xs, ys) not in known:
+                if len(xs) == len(ys):
+                    a, b = src[gs[xs[0]]], tgt[gt[ys[0]]]
+                    known[xs, ys] = _alike(_text(a), _text(b), one) if a.level == b.level else None
+                else:   # a split or a merge (a rule and its new subrule, say): each part is found in the whole
+                    parts, whole = ([src[gs[x]] for x in xs], tgt[gt[ys[0]]]) if len(xs) > 1 else (
+                        [tgt[gt[y]] for y in ys], src[gs[xs[0]]])
+                    known[xs, ys] = min(_found_in(_text(v), _text(whole)) for v in parts)
+            return known[xs, ys]
 
         for xs, ys in bitext.align(len(gs), len(gt), similarity, skip):
             if xs and ys:
@@ -171,13 +177,23 @@ def _in_order(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
                         m.add(gs[x], gt[y], score, "near" if len(xs) == len(ys) else "part")
 
 
-def _alike(a: str, b: str) -> float:
-    return fuzz.ratio(a, b) / 100
+def _alike(a: str, b: str, cutoff: float = 0.0) -> float:
+    """Similarity of two texts (0–1); 0 below ``cutoff``."""
+    return fuzz.ratio(a, b, score_cutoff=100 * max(0.0, cutoff)) / 100
 
 
 def _found_in(part: str, whole: str) -> float:
-    """How much of ``part`` the longer ``whole`` holds (0 when ``part`` is not the shorter one)."""
-    return fuzz.partial_ratio(part, whole) / 100 if part and len(part) < len(whole) else 0.0
+    """How much of ``part`` the longer ``whole`` holds: the share of its words that the whole prints (0 when ``part``
+    is not the shorter one)."""
+    if not part or len(part) >= len(whole):
+        return 0.0
+    words = _words(part)
+    return len(words & _words(whole)) / len(words) if words else 0.0
+
+
+@lru_cache(maxsize=1 << 14)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.lower().split())
 
 
 def _unrelated_costs(src: list[AlignRule], tgt: list[AlignRule], gaps) -> list[float]:
