@@ -25,9 +25,12 @@ from .ondemand import between
               help="Restrict the --errors listing to the source rules of one fold (parity of the 1999 section).")
 @click.option("--tuning-only", is_flag=True,
               help="Hide every held-out figure: of a gold set with a held-out fold print only the tuning fold "
-                   "(data/gold/tuning.toml), in the table and in --errors.")
+                   "(data/gold/tuning.toml), in the table and in --errors and --steps.")
+@click.option("--steps", "per_step", is_flag=True,
+              help="Also report the steps of each composed answer: links of changed rules, and the false composed "
+                   "pairs by the step of their weakest link.")
 def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | None, fold_name: str,
-               tuning_only: bool):
+               tuning_only: bool, per_step: bool):
     """Strict precision, recall and F1 of the aligners against data/gold, beside the baselines.
 
     While tuning, use --tuning-only: the held-out fold stays unseen until it is scored once, at the end."""
@@ -44,6 +47,8 @@ def align_eval(db_path: Path, gold_dir: Path, as_json: bool, errors_of: str | No
             click.echo(ev.format_table(results))
         for line in ev.errors(db, errors_of, gold_dir, fold_name, tuning_only=tuning_only) if errors_of else ():
             click.echo(line)
+        if per_step:
+            click.echo(ev.format_steps(ev.step_report(db, gold_dir, tuning_only)))
     except ValueError as e:
         raise click.ClickException(str(e)) from None
 

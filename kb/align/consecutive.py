@@ -3,11 +3,11 @@
 1. **Identical text**, in order: the longest monotone matching of the (level, title, text) keys
    (difflib on the key sequences), then keys left over that are unique on both sides (a rule
    that moved elsewhere).  Same number: ``equivalent``; another number: ``renumbered``.
-2. **Near-identical text** between two matched neighbours: the unmatched rules of a gap are
-   paired by a cheap similarity (rapidfuzz), best first, from :data:`NEAR`: ``reworded``.
-3. **Splits and merges** in a gap: an unmatched rule whose text is contained in a paired rule
-   of the other edition next to it (:data:`CONTAINED`) joins that pair.
-4. **The rest** (rewritten, added, removed rules: a few per edition) goes to the full
+2. **In order** between two matched neighbours: the unmatched rules of a gap keep their order, so they are
+   aligned as bitext aligners align sentences (:mod:`kb.align.bitext`): reworded (1–1, ``reworded``), split in two
+   (1–2) or two merged (2–1), by a cheap similarity of their texts (rapidfuzz); leaving a rule alone costs a
+   percentile of what unrelated rules of the two editions cost, so no threshold is tuned.
+3. **The rest** (rewritten, added, removed rules: a few per edition) goes to the full
    cross-edition aligner; its links below :data:`REST_MIN` count as no counterpart.
 
 Cost: linear in the rules plus the small rest, so a chain of ~110 editions aligns in seconds.
@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
+from . import bitext
 from .crossedition import align_cross_edition
 from .views import Alignment, AlignRule
 
-#: similarity (0–1) from which two rules of the same gap are one rule reworded
-NEAR = 0.72
-#: share of a rule's text found in a neighbour from which it is part of that neighbour (split/merge)
-CONTAINED = 0.9
 #: a gap with more unmatched rules than this on one side is left to the full aligner
 MAX_GAP = 60
 #: links of the full aligner below this score are no counterpart
@@ -72,8 +70,7 @@ def align_consecutive(src: list[AlignRule], tgt: list[AlignRule], terms=None,
     ``keys``: as for :func:`identical_share`."""
     m = _Match()
     _identical(src, tgt, m, keys)
-    _near(src, tgt, m)
-    _contained(src, tgt, m)
+    _in_order(src, tgt, m)
     rest = _rest(src, tgt, m, terms)
     out: list[Alignment] = []
     # links of one method and of one score share the method's name and the evidence (most links are alike):
@@ -146,47 +143,66 @@ def _gaps(n_src: int, n_tgt: int, m: _Match) -> list[tuple[list[int], list[int],
     return out
 
 
-def _near(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
-    for gs, gt, _, _ in _gaps(len(src), len(tgt), m):
-        if not gs or not gt or len(gs) > MAX_GAP or len(gt) > MAX_GAP:
-            continue
-        scored = []
-        for x, i in enumerate(gs):
-            for y, d in enumerate(gt):
-                if src[i].level == tgt[d].level:
-                    s = fuzz.ratio(_text(src[i]), _text(tgt[d])) / 100
-                    if s >= NEAR:
-                        scored.append((s, -abs(x - y), i, d))
-        used_s: set[int] = set()
-        used_t: set[int] = set()
-        for s, _, i, d in sorted(scored, reverse=True):
-            if i not in used_s and d not in used_t:
-                used_s.add(i)
-                used_t.add(d)
-                m.add(i, d, min(s, 0.999), "near")
+def _in_order(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
+    """The rules of each gap between matched neighbours, aligned in order as bitext aligners align sentences
+    (:func:`kb.align.bitext.align`): a rule reworded (1–1), split in two (1–2) or two merged (2–1), scored by the
+    similarity of their texts (of a split or a merge: how much of each part the whole holds); rules left alone go to
+    the full aligner.  Leaving a rule alone costs a percentile of what pairs of unrelated rules of the two editions
+    cost (:func:`_unrelated_costs`), so a bead is taken only when its rules are more alike than most unrelated ones.
+    A similarity too low for its bead to beat leaving the rules alone is not computed exactly (it counts as 0)."""
+    gaps = [g for g in _gaps(len(src), len(tgt), m) if g[0] and g[1] and len(g[0]) <= MAX_GAP and len(g[1]) <= MAX_GAP]
+    if not gaps:
+        return
+    skip = bitext.skip_cost(_unrelated_costs(src, tgt, gaps))
+    one = 1 - 2 * skip   # (a 1–1 bead beats two rules left alone only above this)
+    for gs, gt, _, _ in gaps:
+        known: dict[tuple, float | None] = {}
+
+        def similarity(xs: tuple[int, ...], ys: tuple[int, ...], gs=gs, gt=gt, known=known) -> float | None:
+            if (xs, ys) not in known:
+                if len(xs) == len(ys):
+                    a, b = src[gs[xs[0]]], tgt[gt[ys[0]]]
+                    known[xs, ys] = _alike(_text(a), _text(b), one) if a.level == b.level else None
+                else:   # a split or a merge (a rule and its new subrule, say): each part is found in the whole
+                    parts, whole = ([src[gs[x]] for x in xs], tgt[gt[ys[0]]]) if len(xs) > 1 else (
+                        [tgt[gt[y]] for y in ys], src[gs[xs[0]]])
+                    known[xs, ys] = min(_found_in(_text(v), _text(whole)) for v in parts)
+            return known[xs, ys]
+
+        for xs, ys in bitext.align(len(gs), len(gt), similarity, skip):
+            if xs and ys:
+                score = min(similarity(xs, ys) or 0.0, 0.999)
+                for x in xs:
+                    for y in ys:
+                        m.add(gs[x], gt[y], score, "near" if len(xs) == len(ys) else "part")
 
 
-def _part_of(part: str, whole: str) -> float:
-    """Share of ``part`` found in ``whole`` (0 when ``part`` is not the shorter one or below :data:`CONTAINED`)."""
+def _alike(a: str, b: str, cutoff: float = 0.0) -> float:
+    """Similarity of two texts (0–1); 0 below ``cutoff``."""
+    return fuzz.ratio(a, b, score_cutoff=100 * max(0.0, cutoff)) / 100
+
+
+def _found_in(part: str, whole: str) -> float:
+    """How much of ``part`` the longer ``whole`` holds: the share of its words that the whole prints (0 when ``part``
+    is not the shorter one)."""
     if not part or len(part) >= len(whole):
         return 0.0
-    # below the cutoff the share is 0: only shares from CONTAINED on count, and they come out the same
-    return fuzz.partial_ratio(part, whole, score_cutoff=CONTAINED * 100) / 100
+    words = _words(part)
+    return len(words & _words(whole)) / len(words) if words else 0.0
 
 
-def _contained(src: list[AlignRule], tgt: list[AlignRule], m: _Match) -> None:
-    """Unmatched rules that are a part of a paired neighbour: merges (source side) and splits (target side)."""
-    for gs, gt, before, after in _gaps(len(src), len(tgt), m):
-        near_t = [d for d in range(max(0, before[1]), min(len(tgt), after[1] + 1)) if d in m.sources]
-        for i in gs:
-            best = max(((_part_of(_text(src[i]), _text(tgt[d])), d) for d in near_t), default=(0.0, -1))
-            if best[0] >= CONTAINED:
-                m.add(i, best[1], best[0], "part")
-        near_s = [i for i in range(max(0, before[0]), min(len(src), after[0] + 1)) if i in m.links]
-        for d in gt:
-            best = max(((_part_of(_text(tgt[d]), _text(src[i])), i) for i in near_s), default=(0.0, -1))
-            if best[0] >= CONTAINED:
-                m.add(best[1], d, best[0], "part")
+@lru_cache(maxsize=1 << 14)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.lower().split())
+
+
+def _unrelated_costs(src: list[AlignRule], tgt: list[AlignRule], gaps) -> list[float]:
+    """The costs (1 - similarity) of pairs of unrelated rules of the two editions, as Vecalign samples random
+    sentence pairs: each rule of a gap with the rules of the same level half an edition away from the gap's rules of
+    the other edition (a rule in another place, which the order says is not its counterpart)."""
+    half = len(tgt) // 2
+    return [1 - _alike(_text(src[i]), _text(tgt[e])) for gs, gt, _, _ in gaps for i in gs
+            for e in ((d + half) % len(tgt) for d in gt) if src[i].level == tgt[e].level]
 
 
 def _rest(src: list[AlignRule], tgt: list[AlignRule], m: _Match, terms) -> dict[int, list[Alignment]]:

@@ -315,6 +315,63 @@ def evaluate(db, gold_dir: Path = GOLD_DIR, runs: dict | None = None) -> list[di
     return results
 
 
+def step_report(db, gold_dir: Path = GOLD_DIR, tuning_only: bool = False) -> list[dict]:
+    """Per step of each composed answer scored against a gold file (the pair composed along a chain, or the detour
+    of a pair the build aligned): how many links of that step join rules that changed in it, and how many of the
+    gold's false composed pairs have their weakest link there (:func:`kb.align.compose.weakest_steps`).  The gold
+    has no step of its own, so this says which steps the composed pairs' errors come from.  With ``tuning_only``
+    only the tuning fold's rules count (a gold file held out as a whole is left out)."""
+    from . import compose
+
+    tuned = tuned_folds(gold_dir)
+    specs = {e.id: e for e in align.edition_specs(db)}
+    out = []
+    for path in sorted(Path(gold_dir).glob("*__*.tsv")):
+        src_ed, _, tgt_ed = path.stem.partition("__")
+        if src_ed not in specs or tgt_ed not in specs or specs[src_ed].language != specs[tgt_ed].language:
+            continue
+        if tuning_only and path.name not in tuned:
+            continue
+        direct = ondemand.between(db, src_ed, tgt_ed)
+        answer = direct if direct.method == "composed" else ondemand.detour(db, src_ed, tgt_ed)
+        if answer is None or len(answer.path) < 3:
+            continue
+        src, tgt = align.views_from_db(db, src_ed), align.views_from_db(db, tgt_ed)
+        gold, _ = resolve_gold(load_gold(path), src, tgt)
+        if tuning_only:
+            gold = fold(gold, tuned[path.name])
+        sources = {s for s, _ in gold}
+        steps = ondemand.path_steps(db, answer.path)
+        by_key, target_key = {v.key: v for v in src}, {v.id: v.key for v in tgt}
+        blamed = [0] * len(steps)
+        for link in answer.links:
+            s, t = link.pair()
+            if s not in sources or t is None or (s, t) in gold:
+                continue
+            rule_id = by_key[s].id
+            reached = compose.weakest_steps(rule_id, [links for links, _ in steps]) if rule_id is not None else {}
+            at = next((w for d, (_, w) in reached.items() if target_key.get(d) == t), -1)
+            if at >= 0:
+                blamed[at] += 1
+        for k, ((_, changed), false) in enumerate(zip(steps, blamed)):
+            out.append({"pair": f"{src_ed} -> {tgt_ed}", "step": f"{answer.path[k]} -> {answer.path[k + 1]}",
+                        "changed": changed, "false_pairs": false})
+    return out
+
+
+def format_steps(rows: list[dict]) -> str:
+    """:func:`step_report` as text: per pair, its steps with a false pair and the steps that aligned most rules."""
+    lines = []
+    for pair in dict.fromkeys(r["pair"] for r in rows):
+        mine = [r for r in rows if r["pair"] == pair]
+        busy = sorted(mine, key=lambda r: -r["changed"])[:3]
+        lines.append(f"{pair}: {len(mine)} steps, {sum(r['changed'] for r in mine)} links of changed rules, "
+                     f"{sum(r['false_pairs'] for r in mine)} false composed pairs (by the step of their weakest link)")
+        lines += [f"  {r['step']:34} {r['changed']:6d} changed {r['false_pairs']:4d} false"
+                  for r in mine if r["false_pairs"] or r in busy]
+    return "\n".join(lines)
+
+
 def tuning_rows(results: list[dict]) -> list[dict]:
     """``results`` without a held-out figure: of a gold set with a held-out subset only its tuning fold's rows are
     kept (its ``all`` rows contain the held-out fold too), so that tuning cannot see the held-out fold by accident."""

@@ -20,6 +20,9 @@ from functools import partial
 
 from ingest import numbers
 
+from . import compose
+from .crossedition import XEDITION
+from .matcher import EditionMatcher
 from .pairs import EditionSpec, PlannedPair, rule_pair_kind
 from .store import align_input, edition_specs, pair_input
 from .views import Alignment, AlignRule, views_from_db
@@ -190,8 +193,10 @@ def _rules_of(db) -> Callable[[str], list[AlignRule]]:
 
 def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
     """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
-    editions in between are followed by rule id: only the two ends' rules are read).  Each step's links are read
-    at once, or with ``lazy`` rule by rule as the rules are followed (:func:`_links_of_rule`: for a few rules)."""
+    editions in between are followed by rule id: only the two ends' rules are read) by the one composition rule
+    (:mod:`kb.align.compose`: the weakest confidence along the path; a link that a direct comparison of the two ends
+    contradicts is dropped).  Each step's links are read at once, or with ``lazy`` rule by rule as the rules are
+    followed (:func:`_links_of_rule`: for a few rules)."""
     steps: list[Callable[[int], list[tuple[int, float, str]]]] = []
     for x, y in zip(path, path[1:]):
         if lazy:
@@ -204,31 +209,78 @@ def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
         steps.append(partial(_links_in, step))
     via = " → ".join(path)
     last = {v.id: v for v in rules(path[-1])}
+    direct = _Direct(db, path[0], path[-1], rules)
 
     def links(v: AlignRule) -> list[Alignment]:
-        frontier: list[tuple[int, float, str]] = [(v.id, 1.0, "")] if v.id is not None else []
-        for step_of in steps:
-            nxt = []
-            for key, score, rel in frontier:
-                for target, link_score, link_rel in step_of(key):
-                    r = rel if rel in ("split", "merged") else (link_rel if link_rel in ("split", "merged") else rel)
-                    nxt.append((target, score * link_score, r))
-            frontier = nxt
-        best: dict[int, tuple[float, str]] = {}
-        for key, score, rel in frontier:
-            if key not in best or score > best[key][0]:
-                best[key] = (score, rel)
-        if not best:
+        reached = compose.compose(v.id, steps) if v.id is not None else {}
+        if reached and v.id is not None and direct.applies:
+            reached = compose.uncontradicted(reached, direct.targets(v.id), partial(direct.similarity, v.id),
+                                             XEDITION["threshold"])
+        if not reached:
             return [Alignment(v, None, 0.0, "no counterpart", f"composed via {via}")]
-        split = len(best) > 1
+        split = len(reached) > 1
         out = []
-        for key, (score, rel) in best.items():
+        for key, (score, rel) in reached.items():
             node = last[key]
             relation = "split" if split else rel or ("equivalent" if node.norm == v.norm else "renumbered")
             out.append(Alignment(v, node, round(score, 3), relation, f"composed via {via}"))
         return out
 
     return links
+
+
+class _Direct:
+    """The direct comparison of a composed path's two ends (:func:`kb.align.compose.uncontradicted`): the aligner
+    run on the two editions themselves and their rule similarity, computed when first asked for.  It applies to two
+    editions of one language (the cross-edition aligner's similarity); for a path between languages there is none."""
+
+    def __init__(self, db, a: str, b: str, rules):
+        specs = {e.id: e for e in edition_specs(db)}
+        self.applies = specs[a].language == specs[b].language
+        self._db, self._specs, self._a, self._b, self._rules = db, specs, a, b, rules
+        self._links: dict[int, set[int]] | None = None
+        self._matcher: tuple[EditionMatcher, dict[int, int], dict[int, int]] | None = None
+
+    def _load(self) -> None:
+        inp = pair_input(self._db, PlannedPair(self._a, self._b, "cross-edition", "on demand"), self._specs,
+                         self._rules)
+        self._links = {}
+        for lk in align_input(inp):
+            if lk.target is not None and lk.source.id is not None and lk.target.id is not None:
+                self._links.setdefault(lk.source.id, set()).add(lk.target.id)
+        src, tgt = inp.src, inp.tgt
+        self._matcher = (EditionMatcher(src, tgt, inp.terms), {v.id: n for n, v in enumerate(src) if v.id is not None},
+                         {v.id: n for n, v in enumerate(tgt) if v.id is not None})
+
+    def targets(self, rule_id: int) -> set[int]:
+        if self._links is None:
+            self._load()
+        assert self._links is not None
+        return self._links.get(rule_id, set())
+
+    def similarity(self, rule_id: int, target_id: int) -> float:
+        if self._matcher is None:
+            self._load()
+        assert self._matcher is not None
+        mt, s_at, t_at = self._matcher
+        i, d = s_at.get(rule_id), t_at.get(target_id)
+        return mt.rule_sim(i, d) if i is not None and d is not None and mt.has_text[i] else 1.0
+
+
+def path_steps(db, path: list[str]) -> list[tuple[Callable[[int], list[tuple[int, float, str]]], int]]:
+    """Each step of ``path``: its stored links by source rule id (as :func:`_composer` follows them) and how many of
+    them link a rule that changed in that step (every link of a step the full aligner aligned; of consecutive
+    editions, the links of the rules whose text is not printed again as it was)."""
+    out: list[tuple[Callable[[int], list[tuple[int, float, str]]], int]] = []
+    for x, y in zip(path, path[1:]):
+        step: dict[int, list[tuple[int, float, str]]] = {}
+        changed = 0
+        for s, t, score, rel, method in _stored_links(db, x, y) or []:
+            changed += not method.endswith(("-same", "-moved"))
+            if t is not None:
+                step.setdefault(s, []).append((t, score, rel))
+        out.append((partial(_links_in, step), changed))
+    return out
 
 
 def _links_in(step: dict[int, list[tuple[int, float, str]]], rule_id: int) -> list[tuple[int, float, str]]:

@@ -2,6 +2,7 @@
 and the adapters that read views from the KB."""
 from __future__ import annotations
 
+import re
 import sys
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -122,10 +123,20 @@ def _views(edition_id: str, lang: str, rows, examples: dict[int, list[str]]) -> 
             for rid, key, norm, level, title, text, lems, seq, line in rows]
 
 
+#: typography that editions print differently without changing a word, left out of a rule's identity: quote marks
+#: and apostrophes, curly or straight or printed as "?" (the English editions of 2005-10, 2008-05 and 2019-01 each
+#: changed them throughout), italics marked with underscores ("_Magic_", 2008-07), trademark signs ("(r)", "®")
+_TYPOGRAPHY = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2026": "..."}
+                            | dict.fromkeys("'\"\u2018\u2019\u201c\u201d?_\u00ae\u2122"))
+_SIGNS = re.compile(r"\((?:r|tm)\)", re.IGNORECASE)
+
+
 @lru_cache(maxsize=1 << 18)
 def _identity(level: str | None, title: str | None, text: str) -> tuple[str | None, str, str]:
-    """Consecutive editions print most rules identically: one tuple per distinct rule, not per view."""
-    return (level, (title or "").strip(), " ".join(text.split()))
+    """Consecutive editions print most rules identically: one tuple per distinct rule, not per view.  Whitespace and
+    typography (:data:`_TYPOGRAPHY`) do not count: a rule whose words did not change is the same rule."""
+    return (level, _SIGNS.sub("", (title or "").strip().translate(_TYPOGRAPHY)),
+            " ".join(_SIGNS.sub("", text.translate(_TYPOGRAPHY)).split()))
 
 
 @lru_cache(maxsize=1 << 18)
