@@ -270,6 +270,11 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                                                                   if d["scenario_id"] else None}
                         for d in p["in_play"]],
             "history": p["history"],
+            "section": None if p["section"] is None else [
+                {"number": b["number"], "level": b["level"], "title": b["title"], "text": b["text"],
+                 "url": urls.rule(b["edition_id"], b["norm"]), "anchor_url": urls.rule(r["edition_id"], r["norm"])
+                 + "#" + b["anchor"], "items": [{k: i[k] for k in ("kind", "label", "title", "text")}
+                                                for i in b["items"]]} for b in p["section"]],
         })
     return {"ok": True, "edition": edition_id, "number": numbers.normalize(number), "rules": out}
 

@@ -163,6 +163,35 @@ def neighbours(conn, rule: dict) -> dict:
     return {"prev": prev[0] if prev else None, "next": nxt[0] if nxt else None, "ancestors": ancestors}
 
 
+def section_body(conn, rule: dict) -> list[dict]:
+    """Every rule and subrule of a section in document order, each with its examples and notes in full and an
+    ``anchor`` (its number; a repeated number gets ``-2``, ``-3``)."""
+    body = rows(conn, """select id, key, edition_id, number, norm, level, title, text from rules
+                         where edition_id = ? and section = ? and level in ('rule', 'subrule') order by seq""",
+                (rule["edition_id"], rule["section"]))
+    items: dict[int, list[dict]] = defaultdict(list)
+    for i in rows(conn, """select i.rule_id, i.kind, i.label, i.title, i.text from items i
+                           join rules r on r.id = i.rule_id
+                           where r.edition_id = ? and r.section = ? order by i.seq""",
+                  (rule["edition_id"], rule["section"])):
+        items[i.pop("rule_id")].append(i)
+    seen: dict[str, int] = defaultdict(int)
+    for b in body:
+        seen[b["norm"]] += 1
+        b["anchor"] = b["norm"] + (f"-{seen[b['norm']]}" if seen[b["norm"]] > 1 else "")
+        b["items"] = items.get(b["id"], [])
+    return body
+
+
+def section_neighbours(conn, rule: dict) -> dict:
+    """The previous and next section of the edition (document order)."""
+    prev = rows(conn, "select number, norm, title from rules where edition_id = ? and level = 'section' and seq < ? "
+                      "order by seq desc limit 1", (rule["edition_id"], rule["seq"]))
+    nxt = rows(conn, "select number, norm, title from rules where edition_id = ? and level = 'section' and seq > ? "
+                     "order by seq limit 1", (rule["edition_id"], rule["seq"]))
+    return {"prev": prev[0] if prev else None, "next": nxt[0] if nxt else None}
+
+
 def _relation(a: dict, this_lang: str, other_lang: str | None) -> str:
     rel = a["relation"] or ""
     if other_lang and other_lang != this_lang:
@@ -305,6 +334,7 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
     for r in found:
         v = rule_view(conn, r["id"])
         lang = v.edition["language"]
+        is_section = v.rule["level"] == "section"
         out.append({
             "rule": v.rule, "edition": v.edition, "parent": v.parent, "children": v.children, "items": v.items,
             "cites": v.cites, "cited_by": v.cited_by, **neighbours(conn, v.rule),
@@ -313,6 +343,8 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
             "changes": changes(conn, v.rule, languages), "engine": engine_links(conn, r["id"]),
             "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule), "in_play": in_play(conn, r["id"]),
             "aligned_engine": aligned_engine_links(conn, r["id"]),
+            "section": section_body(conn, v.rule) if is_section else None,
+            **(section_neighbours(conn, v.rule) if is_section else {}),
         })
     return out
 
