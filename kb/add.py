@@ -134,7 +134,7 @@ def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, li
                  + (f", {unparsed} unparsed lines" if unparsed else ""))
     doc = Document(id=edition, path=f"sources/{edition}{path.suffix.lower() or '.txt'}", sha256=sha256_of(path),
                    parser=opts.parser, encoding=opts.encoding, source=opts.source, partial=bool(missing),
-                   editions=[EditionEntry(edition, language, date, opts.kind, opts.title)])
+                   editions=[EditionEntry(edition, language, date, opts.kind, opts.title or metadata.title(lines))])
     return doc, notes
 
 

@@ -365,7 +365,7 @@ def _alive(pid: int) -> bool:
 
 def _check_source(doc: Document, data_dir: Path) -> None:
     path = doc.file(data_dir)
-    shown = f"data/{doc.path}"
+    shown = paths.shown(path)
     if not path.exists():
         raise BuildError(f"{shown}: file listed in the manifest is missing")
     actual = sha256_of(path)
@@ -411,7 +411,7 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
     for doc, (error, message) in zip(todo, results, strict=True):
         if error:
             raise BuildError(message)
-        progress(f"parsed data/{doc.path} with {doc.parser}: {message}")
+        progress(f"parsed {paths.shown(doc.file(data_dir))} with {doc.parser}: {message}")
     if report.cached:
         progress(f"{report.cached} document(s) unchanged (parsed records from the cache)")
     return keys
@@ -425,7 +425,7 @@ def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
 
 def _parse_into_cache(doc: Document, data_dir: Path, cache_root: Path, key: str) -> tuple[bool, str]:
     t = time.perf_counter()
-    shown = f"data/{doc.path}"
+    shown = paths.shown(doc.file(data_dir))
     try:
         lines = ingest.read_lines(doc.file(data_dir), doc.encoding, shown)
         parsed = ingest.parse_lines(lines, shown, doc.parser, doc.editions[0].language)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from . import paths
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
 
 #: commands that other modules define (in their ``COMMANDS``): a module is imported only when one of its commands
@@ -72,7 +73,7 @@ def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: boo
     except BuildError as e:
         _fail(e)
     if not report.up_to_date:
-        _print_warnings(report.warnings, verbose, quiet)
+        _print_warnings(report.warnings, verbose, quiet, data_dir)
     rules, items = report.counts.get("rules", 0), report.counts.get("items", 0)
     verb = "up to date" if report.up_to_date else "built"
     click.echo(f"{verb} {report.db_path}: {rules} rules, {items} items, {report.counts.get('refs', 0)} references, "
@@ -83,12 +84,13 @@ def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: boo
 SHOWN_WARNINGS = 20
 
 
-def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool) -> None:
+def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool, data_dir: Path) -> None:
     others: Counter[str] = Counter()
     shown = 0
     for w in warnings:
         if verbose or (w["code"] in SERIOUS and shown < SHOWN_WARNINGS):
-            click.echo(click.style("warning: ", fg="yellow") + f"{w['path']}:{w['line']}: {w['message']}", err=True)
+            where = f"{paths.shown_source(data_dir, w['path'])}:{w['line']}"
+            click.echo(click.style("warning: ", fg="yellow") + f"{where}: {w['message']}", err=True)
             shown += 1
         else:
             others[w["code"]] += 1
@@ -161,7 +163,9 @@ def editions(db_path: Path, as_json: bool):
 @DB_OPTION
 def rule(number: str, edition: str | None, db_path: Path):
     """Print a rule with its examples, what it cites and what cites it."""
-    from .query import find_rules, rule_view
+    from ingest import numbers
+
+    from .query import citer_name, find_rules, rule_view
 
     conn = connect_db(db_path)
     found = find_rules(conn, number, edition)
@@ -182,13 +186,11 @@ def rule(number: str, edition: str | None, db_path: Path):
         if v.children:
             click.echo("  children: " + ", ".join(c["number"] for c in v.children))
         if v.cites:
-            click.echo("  cites: " + ", ".join(
-                (c["target_number"] or c["target"]) + ("" if c["resolved"] else " (not in this edition)")
-                for c in v.cites))
+            click.echo("  cites: " + ", ".join(dict.fromkeys(
+                numbers.normalize(c["target_number"] or c["target"])
+                + ("" if c["resolved"] else " (not in this edition)") for c in v.cites)))
         if v.cited_by:
-            names = (c["from_number"] or f"{c['from_kind']} {c['from_title'] or ''} of {c['owner_number'] or '-'}"
-                     for c in v.cited_by)
-            click.echo("  cited by: " + ", ".join(dict.fromkeys(n.replace("  ", " ") for n in names)))
+            click.echo("  cited by: " + ", ".join(dict.fromkeys(citer_name(c) for c in v.cited_by)))
         click.echo()
 
 

@@ -28,6 +28,7 @@ from datasette.utils.asgi import Response
 from ingest import numbers
 
 from .. import paths
+from ..query import citer_name
 from . import read
 from . import search as search_mod
 from .richtext import Glossary, rich_text
@@ -210,7 +211,8 @@ async def rule(datasette, request):
         return json_response(rule_json(pages, edition_id, number, ed, elsewhere, urls), status)
     return await s.render("site_rule.html", {
         "edition_id": edition_id, "number": numbers.normalize(number), "pages": pages, "edition": ed,
-        "elsewhere": elsewhere, "grouped": _grouped}, request, status)
+        "elsewhere": elsewhere, "grouped": _grouped, "citer_url": lambda c: citer_url(c, urls),
+        "citer_name": citer_name}, request, status)
 
 
 def _grouped(cites: list[dict]) -> list[tuple[str, list[dict]]]:
@@ -219,6 +221,31 @@ def _grouped(cites: list[dict]) -> list[tuple[str, list[dict]]]:
     for c in cites:
         groups.setdefault((c["raw"], c["line"]), []).append(c)
     return [(raw, group) for (raw, _), group in groups.items()]
+
+
+def _history_json(history: dict | None, urls: Urls) -> dict | None:
+    """The history with a URL for every rule number it names."""
+    if history is None:
+        return None
+    chains = [{**chain, "events": [{**ev, "urls": [urls.rule(ev["edition"], n) for n in ev["numbers"]]}
+                                   for ev in chain["events"]]} for chain in history.get("chains", [])]
+    others = [{"edition": c[0], "number": c[1], "language": c[2], "url": urls.rule(c[0], c[1])}
+              for c in history.get("counterparts", [])]
+    return {**history, "chains": chains, "counterparts": others}
+
+
+def citer_url(ref: dict, urls: Urls) -> str:
+    """The page of what cites a rule: the citing rule, the glossary or index entry, the rule an example belongs
+    to, else the item's row."""
+    edition = ref["edition_id"]
+    if ref["from_number"]:
+        return urls.rule(edition, numbers.normalize(ref["from_number"]))
+    if ref["from_kind"] in ("glossary", "index") and ref["from_title"]:
+        mark = read.anchor(ref["from_title"])
+        return urls.glossary(edition, mark if ref["from_kind"] == "glossary" else "i-" + mark[2:])
+    if ref["owner_number"]:
+        return urls.rule(edition, numbers.normalize(ref["owner_number"]))
+    return urls.row("items", ref["from_item_id"])
 
 
 def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, elsewhere: list[dict],
@@ -245,15 +272,17 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                           "text": c["text"]} for c in p["children"]],
             "cites": [{"raw": c["raw"], "target": c["target"], "resolved": bool(c["resolved"]),
                        "url": urls.rule(r["edition_id"], c["target"])} for c in p["cites"]],
-            "cited_by": [{"raw": c["raw"], "number": c["from_number"], "kind": c["from_kind"] or "rule",
-                          "owner": c["owner_number"]} for c in p["cited_by"]],
+            "cited_by": [{"raw": c["raw"], "number": numbers.normalize(c["from_number"]) if c["from_number"] else None,
+                          "kind": c["from_kind"] or "rule", "name": citer_name(c),
+                          "owner": numbers.normalize(c["owner_number"]) if c["owner_number"] else None,
+                          "url": citer_url(c, urls)} for c in p["cited_by"]],
             "counterparts": [{**{k: c[k] for k in ("edition", "language", "number", "title", "text", "relation",
                                                    "score", "method")},
                               "url": urls.rule(c["edition"], c["norm"]),
                               "word_diff_html": str(c["diff_html"]) if c.get("diff_html") else None}
                              for c in cp["rules"]],
-            "aligned_items": [{k: i[k] for k in ("edition_id", "kind", "relation", "text", "score", "method")}
-                              for i in cp["items"]],
+            "aligned_items": [{**{k: i[k] for k in ("edition_id", "kind", "relation", "text", "score", "method")},
+                               "url": urls.row("items", i["id"])} for i in cp["items"]],
             "no_counterpart_in": cp["missing"],
             "changes": [{"label": d["label"], "from": d["old_edition"], "to": d["new_edition"],
                          "old_number": d["old_number"], "new_number": d["new_number"],
@@ -269,7 +298,7 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                                            "differs", "via")} | {"url": urls.scenario(d["scenario_id"])
                                                                   if d["scenario_id"] else None}
                         for d in p["in_play"]],
-            "history": p["history"],
+            "history": _history_json(p["history"], urls),
             "section": None if p["section"] is None else [
                 {"number": b["number"], "level": b["level"], "title": b["title"], "text": b["text"],
                  "url": urls.rule(b["edition_id"], b["norm"]), "anchor_url": urls.rule(r["edition_id"], r["norm"])
