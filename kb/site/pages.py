@@ -322,14 +322,22 @@ async def search(datasette, request):
     lang = request.args.get("lang") or None
     edition = request.args.get("edition") or None
     widen = request.args.get("widen", "1") != "0"
+    page = int(request.args["page"]) if (request.args.get("page") or "").isdigit() else 1
     idx = await s.index()
     urls = s.urls()
-    res = await s.db.execute_fn(lambda conn: search_mod.search(conn, idx, q, lang, edition, widen, urls=urls))
+    res = await s.db.execute_fn(lambda conn: search_mod.search(conn, idx, q, lang, edition, widen, urls=urls,
+                                                               page=min(page, 10_000)))
+    def page_url(n: int) -> str:
+        return urls.search(q=res.query, lang=res.lang, edition=res.edition, widen=None if widen else "0",
+                           page=n if n > 1 else None)
+
+    pages = {"prev_url": page_url(res.page - 1) if res.page > 1 else None,
+             "next_url": page_url(res.page + 1) if res.more else None}
     if request.url_vars.get("fmt"):
-        return json_response(res.as_json())
+        return json_response({**res.as_json(), **pages})
     if res.jump:
         return Response.redirect(res.jump)
-    return await s.render("site_search.html", {"res": res, "idx": idx, "widen": widen}, request)
+    return await s.render("site_search.html", {"res": res, "idx": idx, "widen": widen, **pages}, request)
 
 
 # --------------------------------------------------------------------------- diff
@@ -341,10 +349,10 @@ async def diff_index(datasette, request):
     def load(conn):
         from ..diff.load import aligned_edition_pairs
 
-        return aligned_edition_pairs(conn), read.editions(conn)
+        return read.diff_pairs(conn, aligned_edition_pairs(conn))
 
-    pairs, editions = await s.db.execute_fn(load)
-    return await s.render("site_diff_index.html", {"pairs": pairs, "editions": editions}, request)
+    pairs = await s.db.execute_fn(load)
+    return await s.render("site_diff_index.html", {"pairs": pairs}, request)
 
 
 async def diff(datasette, request):
@@ -419,7 +427,9 @@ async def scenario(datasette, request):
 async def coverage(datasette, request):
     s = site(datasette)
     rows = await s.db.execute_fn(read.coverage)
-    return await s.render("site_coverage.html", {"rows": rows}, request)
+    return await s.render("site_coverage.html", {"rows": rows, "editions": read.coverage_grouped(rows),
+                                                 "total": read.coverage_total(rows) if rows else None,
+                                                 "ranges": lambda ns: read.ranges(ns)}, request)
 
 
 ROUTES = [

@@ -277,6 +277,8 @@ def scenarios(conn, rule_id: int) -> list[dict]:
         hows = set((s.pop("hows") or "").split(","))
         # "entered": a step called the enforcing function, but the rule's condition did not hold
         s["how"] = ", ".join(h for h in ("tagged", "applied") if h in hows) or "entered only, not applied"
+        s["group"] = next((h for h in ("tagged", "applied") if h in hows), "entered")
+    found.sort(key=lambda s: (("tagged", "applied", "entered").index(s["group"]), s["path"]))
     return found
 
 
@@ -412,3 +414,55 @@ def coverage(conn) -> list[dict]:
                sum(r.id not in (select rule_id from enforced) and r.id not in (select rule_id from tested)) neither
         from rules r where r.edition_id in (select edition_id from linked) and r.level in ('rule', 'subrule')
         group by r.edition_id, r.section order by r.edition_id, r.section""")
+
+
+COUNTS = ("rules", "enforced", "tested", "both", "neither")
+
+
+def coverage_total(rows_: list[dict]) -> dict:
+    return {k: sum(r[k] for r in rows_) for k in COUNTS}
+
+
+def coverage_grouped(rows_: list[dict]) -> list[dict]:
+    """The rows of :func:`coverage` grouped per edition and chapter, each group with its totals; the editions with
+    the most rules both enforced and tested first. A section's chapter is its number's first digit (601 -> 6)."""
+    editions_: dict[str, list[dict]] = defaultdict(list)
+    for r in rows_:
+        editions_[r["edition_id"]].append(r)
+    out = []
+    for edition_id, found in editions_.items():
+        chapters: dict = defaultdict(list)
+        for r in found:
+            chapters[r["section"] // 100 if r["section"] is not None else None].append(r)
+        groups = [{"chapter": ch, "total": coverage_total(secs), "sections": secs,
+                   "idle": [s["section"] for s in secs if s["section"] is not None and s["neither"] == s["rules"]]}
+                  for ch, secs in chapters.items()]
+        total = coverage_total(found)
+        out.append({"edition": edition_id, "total": total, "both": total["both"], "chapters": groups})
+    out.sort(key=lambda e: (-e["both"], e["edition"]))
+    return out
+
+
+#: the classes of a diff that are no change of the rule itself
+UNCHANGED_CLASSES = ("unchanged", "outside")
+
+
+def diff_pairs(conn, pairs: list[tuple[str, str]]) -> list[dict]:
+    """Each aligned pair of editions with both dates and languages and its rules per change class (the ``diffs``
+    table; empty counts where the build stored none for the pair), newest pair first."""
+    eds = {e["id"]: e for e in rows(conn, "select id, language, date from editions")}
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
+    if has_table(conn, "diffs"):
+        for r in rows(conn, "select old_edition, new_edition, change_class, count(*) n from diffs "
+                            "group by old_edition, new_edition, change_class"):
+            counts[(r["old_edition"], r["new_edition"])][r["change_class"]] = r["n"]
+    out = []
+    for old, new in pairs:
+        c = counts.get((old, new), {})
+        out.append({"old": old, "new": new, "old_date": eds.get(old, {}).get("date"),
+                    "new_date": eds.get(new, {}).get("date"), "counts": c,
+                    "translation": eds.get(old, {}).get("language") != eds.get(new, {}).get("language"),
+                    "changed": sum(n for k, n in c.items() if k not in UNCHANGED_CLASSES),
+                    "unchanged": c.get("unchanged", 0), "outside": c.get("outside", 0)})
+    out.sort(key=lambda d: (str(d["new_date"] or ""), str(d["old_date"] or "")), reverse=True)
+    return out
