@@ -22,7 +22,7 @@ LAZY_COMMANDS = {
     "align": "kb.align.cli", "align-eval": "kb.align.cli",
     "graph": "kb.graph.cli",
     "diff": "kb.diff.cli",
-    "search": "kb.site.cli", "serve-bench": "kb.site.cli",
+    "search": "kb.site.cli", "serve-bench": "kb.site.cli", "glossary-links": "kb.site.cli",
 }
 
 #: numbering defects are always listed by `kb build`; other warnings are counted

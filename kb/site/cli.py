@@ -56,4 +56,26 @@ def serve_bench(args):
     sys.exit(main(list(args)))
 
 
-COMMANDS = [search, serve_bench]
+@click.command("glossary-links")
+@click.argument("edition")
+@click.option("--top", default=0, help="Print only the N terms with the most links (default: all).")
+@DB_OPTION
+def glossary_links(edition, top, db_path):
+    """How many of EDITION's texts link to each glossary term, and the terms that never link (and why)."""
+    from .glossary import census, edition_texts, glossary_of
+
+    conn = connect_db(db_path)
+    row = conn.execute("select language from editions where id = ?", (edition,)).fetchone()
+    if row is None:
+        raise click.ClickException(f"no edition {edition!r} (see `kb editions`)")
+    g = glossary_of(conn, edition, row[0])
+    texts = edition_texts(conn, edition)
+    counts = census(g, texts)
+    click.echo(f"{edition}: {len(texts)} texts, {sum(counts.values())} glossary links to {len(counts)} terms")
+    for (title, source), n in counts.most_common(top or None):
+        click.echo(f"{n:6}  {title}" + (f"  ({source})" if source != edition else ""))
+    for title, why in sorted(g.unlinked.items()):
+        click.echo(f"{'-':>6}  {title}  (never linked: {why})")
+
+
+COMMANDS = [search, serve_bench, glossary_links]

@@ -31,7 +31,8 @@ from .. import paths
 from ..query import citer_name
 from . import read
 from . import search as search_mod
-from .richtext import Glossary, rich_text
+from .glossary import Glossary, glossary_of
+from .richtext import rich_text
 from .urls import Urls
 
 #: how many diff reports (edition pairs) are kept in memory
@@ -62,8 +63,7 @@ class Site:
 
     def glossary(self, conn, edition: str, lang: str) -> Glossary:
         if edition not in self._glossaries:
-            self._glossaries[edition] = Glossary.build(edition, lang, read.glossary_terms(conn, edition),
-                                                       self.urls().prefix)
+            self._glossaries[edition] = glossary_of(conn, edition, lang, self.urls().prefix)
         return self._glossaries[edition]
 
     async def report(self, old: str, new: str):
@@ -165,6 +165,11 @@ async def glossary(datasette, request):
     found = search_mod.glossary_lookup(await s.index(), q, edition_id) if q else []
     for e in index_entries:
         e["anchor"] = "i-" + e["anchor"][2:]
+    see = Glossary.build(edition_id, ed["language"], [(e["title"], e["anchor"], e["text"] or "", edition_id)
+                                                      for e in entries if e["title"]], every_term=True)
+    prefix = s.urls().prefix
+    for e in entries:
+        e["html"] = rich_text(e["text_norm"] or e["text"], edition_id, prefix, see=see)
     return await s.render("site_glossary.html", {"edition": ed, "entries": entries, "index": index_entries,
                                                  "q": q, "found": found}, request)
 

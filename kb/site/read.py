@@ -127,11 +127,19 @@ def outline(conn, edition_id: str) -> list[dict]:
 
 
 def glossary(conn, edition_id: str, kind: str = "glossary") -> list[dict]:
-    """Glossary (or index) entries of an edition in document order, each with its anchor."""
-    out = rows(conn, "select id, title, text, line_start from items where edition_id = ? and kind = ? "
-                     "order by seq", (edition_id, kind))
+    """Glossary (or index) entries of an edition in document order, each with its anchor and the source warnings
+    that say its text lost something in extraction (``lost``: the warnings whose code starts with "lost")."""
+    out = rows(conn, "select id, document_id, title, text, text_norm, line_start, line_end from items "
+                     "where edition_id = ? and kind = ? order by seq", (edition_id, kind))
+    lost: dict[tuple, list[dict]] = defaultdict(list)
+    if out and has_table(conn, "warnings"):
+        for w in rows(conn, "select document_id, line, code, message from warnings where code like 'lost%' "
+                            "and document_id in (select distinct document_id from items where edition_id = ?)",
+                      (edition_id,)):
+            lost[w["document_id"]].append(w)
     for e in out:
         e["anchor"] = anchor(e["title"] or str(e["id"]))
+        e["lost"] = [w for w in lost.get(e["document_id"], []) if e["line_start"] <= w["line"] <= e["line_end"]]
     return out
 
 
@@ -139,11 +147,62 @@ def anchor(term: str) -> str:
     return "t-" + "-".join("".join(c if c.isalnum() else " " for c in term.lower()).split())
 
 
-def glossary_terms(conn, edition_id: str) -> list[tuple[str, str]]:
-    """(term, anchor) of an edition's glossary entries."""
-    return [(r["title"], anchor(r["title"])) for r in rows(
-        conn, "select title from items where edition_id = ? and kind = 'glossary' and title is not null "
+def glossary_terms(conn, edition_id: str) -> list[tuple[str, str, str, str]]:
+    """(term, anchor, definition, edition) of an edition's glossary entries."""
+    return [(r["title"], anchor(r["title"]), r["text"] or "", edition_id) for r in rows(
+        conn, "select title, text from items where edition_id = ? and kind = 'glossary' and title is not null "
               "order by seq", (edition_id,))]
+
+
+def glossary_sources(conn, edition_id: str, lang: str) -> list[str]:
+    """The editions whose glossary the texts of ``edition_id`` link to: its own, else those of the editions of
+    its language the build aligned with it (newest first)."""
+    has = {r["edition_id"] for r in rows(conn, "select distinct edition_id from items where kind = 'glossary'")}
+    if edition_id in has or not has_table(conn, "edition_pairs"):
+        return [edition_id] if edition_id in has else []
+    return [r["id"] for r in rows(conn, """
+        select e.id from editions e join edition_pairs p
+          on (p.source_edition = e.id and p.target_edition = :ed)
+          or (p.target_edition = e.id and p.source_edition = :ed)
+        where e.language = :lang and e.id != :ed group by e.id order by e.date desc""",
+        {"ed": edition_id, "lang": lang}) if r["id"] in has]
+
+
+def original_of(conn, edition_id: str) -> dict | None:
+    """The edition ``edition_id`` translates (the manifest's ``translation_of``, else the build's translation
+    pair), or None."""
+    found = rows(conn, "select e.* from editions t join editions e on e.id = t.translation_of where t.id = ?",
+                 (edition_id,)) if "translation_of" in columns(conn, "editions") else []
+    if not found and has_table(conn, "edition_pairs"):
+        found = rows(conn, """select e.* from edition_pairs p join editions e on e.id = p.target_edition
+                              where p.source_edition = ? and p.reason = 'translation' and p.kind = 'cross-language'""",
+                     (edition_id,))
+    return found[0] if found else None
+
+
+def aligned_texts(conn, edition_id: str, other: str) -> list[tuple[str, str]]:
+    """(text, counterpart's text) of the rules of ``edition_id`` aligned one to one with rules of ``other``."""
+    if not has_table(conn, "alignments"):
+        return []
+    return [(r["a"], r["b"]) for r in rows(conn, """
+        select ra.text a, rb.text b from alignments al
+        join rules ra on ra.id = case when al.source_edition = :ed then al.source_rule_id else al.target_rule_id end
+        join rules rb on rb.id = case when al.source_edition = :ed then al.target_rule_id else al.source_rule_id end
+        where ((al.source_edition = :ed and al.target_edition = :other)
+               or (al.source_edition = :other and al.target_edition = :ed))
+          and ra.text is not null and rb.text is not null""", {"ed": edition_id, "other": other})]
+
+
+def lemma_shares(conn, edition_id: str) -> dict[str, float]:
+    """Lemma -> the share of the edition's rule texts and examples that print it."""
+    texts = [r[0] for r in conn.execute(
+        "select lemmas from rules where edition_id = ? and text is not null union all "
+        "select lemmas from items where edition_id = ? and kind in ('example', 'note')", (edition_id, edition_id))]
+    counts: dict[str, int] = defaultdict(int)
+    for t in texts:
+        for lemma in set((t or "").split()):
+            counts[lemma] += 1
+    return {k: n / len(texts) for k, n in counts.items()} if texts else {}
 
 
 # --------------------------------------------------------------------------- a rule
