@@ -36,6 +36,7 @@ from ingest.model import ParseWarning
 from . import fts, paths, schema, terminology
 from . import rows as rows_module
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
+from .errors import BuildError
 from .gcpause import collector_paused
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
@@ -110,10 +111,6 @@ TextKey = tuple[str, str | None, str | None]
 #: fewer texts than this are lemmatised in-process (some 30 µs a text: starting workers would cost more than it
 #: saves, the more so while the games' process holds the other core)
 PARALLEL_TEXTS = 10_000
-
-
-class BuildError(Exception):
-    pass
 
 
 @dataclass
