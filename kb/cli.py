@@ -76,8 +76,9 @@ def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: boo
         _print_warnings(report.warnings, verbose, quiet, data_dir)
     rules, items = report.counts.get("rules", 0), report.counts.get("items", 0)
     verb = "up to date" if report.up_to_date else "built"
-    click.echo(f"{verb} {report.db_path}: {rules} rules, {items} items, {report.counts.get('refs', 0)} references, "
-               f"{len(report.warnings)} warnings in {report.timings['total']:.2f}s")
+    click.echo(f"{verb} {paths.shown(report.db_path)}: {rules} rules, {items} items, "
+               f"{report.counts.get('refs', 0)} references, {len(report.warnings)} warnings in "
+               f"{report.timings['total']:.2f}s")
 
 
 #: at most this many numbering defects are listed by `kb build` (all with -v)
