@@ -339,7 +339,14 @@ async def search(datasette, request):
     pages = {"prev_url": page_url(res.page - 1) if res.page > 1 else None,
              "next_url": page_url(res.page + 1) if res.more else None}
     if request.url_vars.get("fmt"):
-        return json_response({**res.as_json(), **pages})
+        data = res.as_json()
+        for g in data["glossary"]:
+            g["url"] = urls.glossary(g["edition"], g["anchor"])
+        for k in data["keywords"]:
+            k["url"] = urls.rule(k["edition"], k["norm"])
+        for sug in data["suggestions"]:
+            sug["url"] = urls.search(q=sug["term"])
+        return json_response({**data, **pages})
     if res.jump:
         return Response.redirect(res.jump)
     return await s.render("site_search.html", {"res": res, "idx": idx, "widen": widen, **pages}, request)

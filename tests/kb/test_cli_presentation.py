@@ -84,5 +84,8 @@ def test_rule_json_cited_by_entries_have_urls(kb_db):
         history = client.get("/rule/de-2024/601.2f.json").json()["rules"][0]["history"]
         assert all(ev["urls"] for chain in history["chains"] for ev in chain["events"])
         assert all(c["url"].startswith("/rule/") for c in history["counterparts"])
+        found = client.get("/search.json?q=Abwerfn").json()          # a typo: glossary hits and suggestions
+        assert found["glossary"][0]["url"] == "/glossary/de-1999#t-abwerfen"
+        assert found["suggestions"][0]["url"] == "/search?q=Abwerfen"
     finally:
         client.close()
