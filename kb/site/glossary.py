@@ -203,9 +203,10 @@ class Glossary:
             if hit is None:
                 i += 1
                 continue
-            done.update({(hit.edition, hit.anchor), hit.key})   # each entry once, and words once linked stay so
+            n = len(hit.key)              # each entry once, and the same words link once, whatever entry they found
+            done.update({(hit.edition, hit.anchor), ("words", tuple(k[0] for k in keys[i:i + n]))})
             out.append((words[i][0], words[i + len(hit.key) - 1][1], hit))
-            i += len(hit.key)
+            i += n
         return out
 
     def _match(self, text: str, words: list, keys: list[tuple[str, ...]], quotes: dict[int, tuple[int, int]],
@@ -215,7 +216,8 @@ class Glossary:
             for term in sorted(self.by_first.get(first, ()),
                                key=lambda t: (-len(t.key), t.words[0].lower() != word, t.rank)):
                 n = len(term.key)
-                if (term.edition, term.anchor) in done or term.key in done or i + n > len(words):
+                if (term.edition, term.anchor) in done or i + n > len(words) or (
+                        "words", tuple(k[0] for k in keys[i:i + n])) in done:
                     continue
                 if not all(term.key[j] in keys[i + j] for j in range(n)):
                     continue

@@ -83,6 +83,7 @@ def test_german_2024_links_to_the_aligned_glossaries(conn, site):
     g = glossary_of(conn, "de-2024", "de")
     found = links(g, rule_text(conn, "de-2024", "601.2"))
     assert ("wirken", "Cast", "en-2024-11-08") in found                  # learnt from the aligned English rules
+    assert [w for w, _, _ in found].count("wirken") == 1                 # not again through the 1999 "Spielen"
     text = rule_text(conn, "de-2024", "601.2a")
     assert any(t == "Stack" and e == "en-2024-11-08" for _, t, e in links(g, text))
     editions = {e for t in edition_texts(conn, "de-2024") for _, _, e in links(g, t)}
