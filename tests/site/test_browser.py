@@ -195,6 +195,9 @@ def test_search_pages_and_the_widening_checkbox(page, server):
     total = int(page.inner_text("#result-count").split(" of ")[1].split(",")[0])
     box, label = page.locator("label.kb-check input").bounding_box(), page.locator("label.kb-check").bounding_box()
     assert box and label and abs(box["y"] + box["height"] / 2 - (label["y"] + label["height"] / 2)) < 6
+    button = page.locator("#search-form button").bounding_box()
+    clipped = page.eval_on_selector("label.kb-check", "l => l.scrollWidth > l.clientWidth")
+    assert button and not clipped and (button["x"] >= label["x"] + label["width"] or button["y"] > label["y"])
     page.click("#search-pages a[rel=next]")
     assert "page=2" in page.url and page.inner_text("#result-count").startswith("results 51–100 of ")
     assert page.get_attribute("#results", "start") == "51" and page.locator("#results > li").count() == 50
