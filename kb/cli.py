@@ -229,7 +229,9 @@ def add(files: tuple[Path, ...], parser_name: str, edition_id: str | None, langu
         else:
             click.echo(click.style("refused ", fg="red") + r.message, err=True)
     added = sum(r.ok for r in results)
-    click.echo(f"{added} of {len(results)} file(s) added" + ("; run `kb build` to ingest them" if added else ""))
+    default = Path(data_dir).resolve() == paths.DATA.resolve()
+    build = "kb build" + ("" if default else f" --data-dir {paths.shown(data_dir)}")
+    click.echo(f"{added} of {len(results)} file(s) added" + (f"; run `{build}` to ingest them" if added else ""))
     if added < len(results):
         sys.exit(1)
 

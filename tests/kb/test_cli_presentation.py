@@ -51,7 +51,10 @@ def test_add_fills_the_title_and_build_names_the_folder_it_read(tmp_path):
     data = tmp_path / "elsewhere"
     (data / "sources").mkdir(parents=True)
     (data / "manifest.toml").write_text("")
-    assert run("add", MINI, "--data-dir", data).exit_code == 0
+    added = run("add", MINI, "--data-dir", data)
+    assert added.exit_code == 0
+    assert f"added as edition en-2024-11-08 ({data / 'sources' / 'en-2024-11-08.txt'})" in added.output
+    assert f"run `kb build --data-dir {data}` to ingest them" in added.output
     assert 'title = "Magic: The Gathering Comprehensive Rules (effective as of November 8, 2024)"' in (
         data / "manifest.toml").read_text(encoding="utf-8")
     built = run("build", "--data-dir", data, "--db", tmp_path / "kb.db")
