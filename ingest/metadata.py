@@ -1,4 +1,4 @@
-"""What a rules document says about itself: its effective date and its language.
+"""What a rules document says about itself: its effective date, its title and its language.
 
 ``kb add`` uses these to name an edition without flags: the official Comprehensive Rules state
 "These rules are effective as of November 8, 2024." (older editions: "current as of").  German
@@ -41,6 +41,25 @@ def effective_date(lines: list[str]) -> tuple[str, int] | None:
     Most editions state it at the top; the oldest at the end ("These rules are current as of
     April 23, 1999."), so the whole document is searched.
     """
+    found = date_statement(lines)
+    return (found[0], found[1]) if found else None
+
+
+def title(lines: list[str], limit: int = 120) -> str:
+    """The document's title as a rules document prints it, with its date statement in brackets ("Magic: The
+    Gathering Comprehensive Rules (effective as of November 8, 2024)"): its first line with words; "" for a
+    document that states no date (a web page, whose first line is the site's furniture)."""
+    found = date_statement(lines)
+    if found is None:
+        return ""
+    head = " ".join(next((line for line in lines if _WORD.search(line)), "").replace("_", " ").split())
+    if len(head) > limit:
+        head = head[:limit].rsplit(" ", 1)[0] + " …"
+    return f"{head} ({found[2]})" if found[2] not in head else head
+
+
+def date_statement(lines: list[str]) -> tuple[str, int, str] | None:
+    """(ISO date, line, the words that state it) of the document's first statement of its date, or None."""
     for no, line in enumerate(lines, 1):
         for lang, pattern in DATE_PATTERNS:
             m = pattern.search(line)
@@ -51,7 +70,7 @@ def effective_date(lines: list[str]) -> tuple[str, int] | None:
                 continue
             day, year = int(m.group("day")), int(m.group("year"))
             if 1 <= day <= 31:
-                return f"{year:04d}-{MONTHS[lang].index(month) + 1:02d}-{day:02d}", no
+                return f"{year:04d}-{MONTHS[lang].index(month) + 1:02d}-{day:02d}", no, " ".join(m.group().split())
     return None
 
 

@@ -112,7 +112,8 @@ def _add_one(path: Path, opts: AddOptions, data_dir: Path) -> AddResult:
             _commit(path, doc, data_dir)
     except (SourceError, ManifestError, AddError) as e:
         return AddResult(path, False, str(e))
-    return AddResult(path, True, f"added as edition {doc.editions[0].id} ({doc.path})", doc.editions[0].id, notes)
+    return AddResult(path, True, f"added as edition {doc.editions[0].id} ({paths.shown(data_dir / doc.path)})",
+                     doc.editions[0].id, notes)
 
 
 def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, list[str]]:
@@ -149,7 +150,7 @@ def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, li
                  + (f", {unparsed} unparsed lines" if unparsed else ""))
     doc = Document(id=edition, path=f"sources/{edition}{path.suffix.lower() or '.txt'}", sha256=sha256_of(path),
                    parser=opts.parser, encoding=opts.encoding, source=opts.source, partial=bool(missing),
-                   editions=[EditionEntry(edition, language, date, opts.kind, opts.title)])
+                   editions=[EditionEntry(edition, language, date, opts.kind, opts.title or metadata.title(lines))])
     return doc, notes
 
 
@@ -160,7 +161,8 @@ def _commit(src: Path, doc: Document, data_dir: Path) -> None:
     documents = manifest.documents if manifest else []
     for d in documents:
         if d.sha256 == doc.sha256:
-            raise AddError(f"{src}: already in the manifest as edition {d.editions[0].id} ({d.path})")
+            raise AddError(f"{src}: already in the manifest as edition {d.editions[0].id} "
+                           f"({paths.shown(data_dir / d.path)})")
         if any(e.id == doc.editions[0].id for e in d.editions) or d.id == doc.id:
             raise AddError(f"{src}: edition {doc.editions[0].id!r} is already in the manifest "
                            "(give another --edition to keep both)")

@@ -203,7 +203,7 @@ def bench(data_dir: Path = paths.DATA, archive: Path | None = None, synthetic: i
                  f"editions ({n_docs} documents): {results['archive'].figures()}")
             lines = results["archive"].output.strip().splitlines()
             for line in lines:   # the stages and their times
-                if line.endswith("s)") and not line.startswith("parsed data/"):
+                if line.endswith("s)") and not (line.startswith("parsed ") and " with " in line):
                     echo("  " + line)
             echo("  " + lines[-1])
     echo(f"summary: cold {results['cold'].seconds:.2f}s (median {results['cold (median)'].seconds:.2f}s), "

@@ -37,6 +37,7 @@ from ingest.model import ParseWarning
 from . import fts, paths, schema, terminology
 from . import rows as rows_module
 from .cache import LemmaStore, ParseCache, code_version, lemmatiser_version
+from .errors import BuildError
 from .gcpause import collector_paused
 from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
@@ -111,10 +112,6 @@ TextKey = tuple[str, str | None, str | None]
 #: fewer texts than this are lemmatised in-process (some 30 µs a text: starting workers would cost more than it
 #: saves, the more so while the games' process holds the other core)
 PARALLEL_TEXTS = 10_000
-
-
-class BuildError(Exception):
-    pass
 
 
 @dataclass
@@ -418,7 +415,7 @@ def _alive(pid: int) -> bool:
 
 def _check_source(doc: Document, data_dir: Path) -> None:
     path = doc.file(data_dir)
-    shown = f"data/{doc.path}"
+    shown = paths.shown(path)
     if not path.exists():
         raise BuildError(f"{shown}: file listed in the manifest is missing")
     actual = sha256_of(path)
@@ -464,7 +461,7 @@ def _parse_missing(manifest: Manifest, data_dir: Path, cache: ParseCache, worker
     for doc, (error, message) in zip(todo, results, strict=True):
         if error:
             raise BuildError(message)
-        progress(f"parsed data/{doc.path} with {doc.parser}: {message}")
+        progress(f"parsed {paths.shown(doc.file(data_dir))} with {doc.parser}: {message}")
     if report.cached:
         progress(f"{report.cached} document(s) unchanged (parsed records from the cache)")
     return keys
@@ -478,7 +475,7 @@ def _parse_job(job: tuple[Document, Path, Path, str]) -> tuple[bool, str]:
 
 def _parse_into_cache(doc: Document, data_dir: Path, cache_root: Path, key: str) -> tuple[bool, str]:
     t = time.perf_counter()
-    shown = f"data/{doc.path}"
+    shown = paths.shown(doc.file(data_dir))
     try:
         lines = ingest.read_lines(doc.file(data_dir), doc.encoding, shown)
         parsed = ingest.parse_lines(lines, shown, doc.parser, doc.editions[0].language)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import click
 
+from . import paths
 from .cli_common import DATA_OPTION, DB_OPTION, connect_db
 
 #: commands that other modules define (in their ``COMMANDS``): a module is imported only when one of its commands
@@ -21,7 +22,7 @@ LAZY_COMMANDS = {
     "align": "kb.align.cli", "align-eval": "kb.align.cli",
     "graph": "kb.graph.cli",
     "diff": "kb.diff.cli",
-    "search": "kb.site.cli", "serve-bench": "kb.site.cli",
+    "search": "kb.site.cli", "serve-bench": "kb.site.cli", "glossary-links": "kb.site.cli",
 }
 
 #: numbering defects are always listed by `kb build`; other warnings are counted
@@ -72,23 +73,25 @@ def build(db_path: Path, data_dir: Path, strict: bool, quiet: bool, verbose: boo
     except BuildError as e:
         _fail(e)
     if not report.up_to_date:
-        _print_warnings(report.warnings, verbose, quiet)
+        _print_warnings(report.warnings, verbose, quiet, data_dir)
     rules, items = report.counts.get("rules", 0), report.counts.get("items", 0)
     verb = "up to date" if report.up_to_date else "built"
-    click.echo(f"{verb} {report.db_path}: {rules} rules, {items} items, {report.counts.get('refs', 0)} references, "
-               f"{len(report.warnings)} warnings in {report.timings['total']:.2f}s")
+    click.echo(f"{verb} {paths.shown(report.db_path)}: {rules} rules, {items} items, "
+               f"{report.counts.get('refs', 0)} references, {len(report.warnings)} warnings in "
+               f"{report.timings['total']:.2f}s")
 
 
 #: at most this many numbering defects are listed by `kb build` (all with -v)
 SHOWN_WARNINGS = 20
 
 
-def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool) -> None:
+def _print_warnings(warnings: list[dict], verbose: bool, quiet: bool, data_dir: Path) -> None:
     others: Counter[str] = Counter()
     shown = 0
     for w in warnings:
         if verbose or (w["code"] in SERIOUS and shown < SHOWN_WARNINGS):
-            click.echo(click.style("warning: ", fg="yellow") + f"{w['path']}:{w['line']}: {w['message']}", err=True)
+            where = f"{paths.shown_source(data_dir, w['path'])}:{w['line']}"
+            click.echo(click.style("warning: ", fg="yellow") + f"{where}: {w['message']}", err=True)
             shown += 1
         else:
             others[w["code"]] += 1
@@ -161,7 +164,9 @@ def editions(db_path: Path, as_json: bool):
 @DB_OPTION
 def rule(number: str, edition: str | None, db_path: Path):
     """Print a rule with its examples, what it cites and what cites it."""
-    from .query import find_rules, rule_view
+    from ingest import numbers
+
+    from .query import citer_name, find_rules, rule_view
 
     conn = connect_db(db_path)
     found = find_rules(conn, number, edition)
@@ -182,13 +187,11 @@ def rule(number: str, edition: str | None, db_path: Path):
         if v.children:
             click.echo("  children: " + ", ".join(c["number"] for c in v.children))
         if v.cites:
-            click.echo("  cites: " + ", ".join(
-                (c["target_number"] or c["target"]) + ("" if c["resolved"] else " (not in this edition)")
-                for c in v.cites))
+            click.echo("  cites: " + ", ".join(dict.fromkeys(
+                numbers.normalize(c["target_number"] or c["target"])
+                + ("" if c["resolved"] else " (not in this edition)") for c in v.cites)))
         if v.cited_by:
-            names = (c["from_number"] or f"{c['from_kind']} {c['from_title'] or ''} of {c['owner_number'] or '-'}"
-                     for c in v.cited_by)
-            click.echo("  cited by: " + ", ".join(dict.fromkeys(n.replace("  ", " ") for n in names)))
+            click.echo("  cited by: " + ", ".join(dict.fromkeys(citer_name(c) for c in v.cited_by)))
         click.echo()
 
 
@@ -226,7 +229,9 @@ def add(files: tuple[Path, ...], parser_name: str, edition_id: str | None, langu
         else:
             click.echo(click.style("refused ", fg="red") + r.message, err=True)
     added = sum(r.ok for r in results)
-    click.echo(f"{added} of {len(results)} file(s) added" + ("; run `kb build` to ingest them" if added else ""))
+    default = Path(data_dir).resolve() == paths.DATA.resolve()
+    build = "kb build" + ("" if default else f" --data-dir {paths.shown(data_dir)}")
+    click.echo(f"{added} of {len(results)} file(s) added" + (f"; run `{build}` to ingest them" if added else ""))
     if added < len(results):
         sys.exit(1)
 

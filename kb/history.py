@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from ingest import numbers
 
 from .align.pairs import when
-from .diff.words import word_diff
+from .diff.words import inline_html, word_diff
 
 
 @dataclass
@@ -27,6 +27,8 @@ class Event:
     detail: str = ""
     #: the word diff as text: [-deleted-] {+inserted+}
     diff: str = ""
+    #: the same word diff as HTML (``<del>``/``<ins>``, terminology folded), as the rule pages show it
+    diff_html: str = ""
 
 
 @dataclass
@@ -80,7 +82,7 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -
         members = _rows(conn, "select * from rules where concept_id = ? order by seq", rule["concept_id"])
         got = _rows(conn, "select label from concepts where id = ?", rule["concept_id"])
         label = got[0]["label"] if got else ""
-    chains = _chains(members, editions, rule["edition_id"])
+    chains = _chains(members, editions, rule["edition_id"], _originals(conn, editions))
     lang = editions[rule["edition_id"]]["language"]
     counterparts = sorted({(m["edition_id"], m["number"] or m["norm"], editions[m["edition_id"]]["language"])
                            for m in members if editions[m["edition_id"]]["language"] != lang})
@@ -88,11 +90,25 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -
                    counterparts)
 
 
+def _originals(conn: sqlite3.Connection, editions: dict[str, dict]) -> dict[str, dict]:
+    """Translation -> the edition it follows: the manifest's ``translation_of``, else the original the build
+    paired it with (``edition_pairs``, reason ``translation``)."""
+    out = {e["id"]: editions[e["translation_of"]] for e in editions.values()
+           if e.get("translation_of") in editions}
+    if _rows(conn, "select 1 from sqlite_master where name = 'edition_pairs'"):
+        for p in _rows(conn, "select source_edition, target_edition from edition_pairs where reason = 'translation' "
+                             "and kind = 'cross-language'"):
+            if p["source_edition"] not in out and p["target_edition"] in editions:
+                out[p["source_edition"]] = editions[p["target_edition"]]
+    return out
+
+
 def _family(e: dict) -> str:
     return e.get("family") or f"{e['language']}-{e['kind']}"
 
 
-def _chains(members: list[dict], editions: dict[str, dict], first: str) -> list[Chain]:
+def _chains(members: list[dict], editions: dict[str, dict], first: str,
+            originals: dict[str, dict] | None = None) -> list[Chain]:
     by_edition: dict[str, list[dict]] = {}
     for m in members:
         by_edition.setdefault(m["edition_id"], []).append(m)
@@ -108,7 +124,7 @@ def _chains(members: list[dict], editions: dict[str, dict], first: str) -> list[
         prev: list[dict] = []
         for e in eds:
             cur = by_edition.get(e["id"], [])
-            event = _event(prev, cur, e)
+            event = _event(prev, cur, e, (originals or {}).get(e["id"]))
             if event is not None:
                 chain.events.append(event)
             if cur or event is not None and event.kind == "removed":
@@ -118,7 +134,7 @@ def _chains(members: list[dict], editions: dict[str, dict], first: str) -> list[
     return out
 
 
-def _event(prev: list[dict], cur: list[dict], e: dict) -> Event | None:
+def _event(prev: list[dict], cur: list[dict], e: dict, original: dict | None = None) -> Event | None:
     date = str(e["date"] or "")
     nums = [r["number"] or r["norm"] for r in cur]
     if not cur:
@@ -126,6 +142,9 @@ def _event(prev: list[dict], cur: list[dict], e: dict) -> Event | None:
         if prev and all(numbers.covered(r["norm"], covers) for r in prev if numbers.is_number(r["norm"] or "")):
             return Event(e["id"], date, "removed", [], f"no counterpart of {', '.join(r['number'] for r in prev)}")
         return None
+    if not prev and original is not None:   # a translation: its words appear with the edition it follows
+        return Event(e["id"], str(original["date"] or ""), "first", nums,
+                     f"translates {original['id']}; this copy is dated {date}")
     if not prev:
         return Event(e["id"], date, "first", nums)
     if len(cur) > len(prev):
@@ -139,7 +158,7 @@ def _event(prev: list[dict], cur: list[dict], e: dict) -> Event | None:
     diff = ""
     if reworded and len(cur) == 1:
         segs = word_diff(prev[0]["text"] or "", cur[0]["text"] or "", lang=cur[0]["language"])
-        diff = _diff_text(segs)
+        return Event(e["id"], date, kind, nums, detail, _diff_text(segs), str(inline_html(segs, fold=True)))
     return Event(e["id"], date, kind, nums, detail, diff)
 
 

@@ -82,6 +82,19 @@ def rule_view(conn, rule_id: int) -> RulePage:
     )
 
 
+def citer_name(ref: dict) -> str:
+    """What cites a rule, as a reader names it: ``601.2c`` (a rule, its number normalised), ``example of 601.2c``,
+    ``glossary “Total Cost”``."""
+    if ref.get("from_number"):
+        return numbers.normalize(ref["from_number"])
+    name = ref.get("from_kind") or "item"
+    if ref.get("from_title"):
+        name += f" “{ref['from_title']}”"
+    if ref.get("owner_number"):
+        name += f" of {numbers.normalize(ref['owner_number'])}"
+    return name
+
+
 def editions(conn) -> list[dict]:
     return _rows(conn, "select id, language, date, kind, parser, source, title from editions order by id")
 

@@ -16,10 +16,12 @@ OUT = ROOT / "docs" / "screenshots"
 PAGES = {
     "home": "/",
     "contents": "/rule/de-2024",
+    "section": "/rule/en-2024-11-08/601#601.2c",
     "rule": "/rule/de-2024/601.2c",
     "search": "/search?q=spielen&lang=de",
     "diff": "/diff/de-1999/de-2024?rule=409.2f",
     "across": "/kb/rule_across_editions?number=601.2c&edition=de-2024",
+    "coverage": "/coverage",
 }
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]

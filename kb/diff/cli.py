@@ -26,6 +26,8 @@ FORMATS = ("text", "html", "json", "all")
                    "has a switch).")
 @click.option("--only", "only", multiple=True, type=click.Choice(CLASSES),
               help="Text output: list only these classes in the rule-by-rule part (repeatable).")
+@click.option("--all", "show_all", is_flag=True,
+              help="Text output: list the unchanged rules too (by default the rule-by-rule part lists changes only).")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None,
               help="Write to this file (for --format all: a directory; default build/diff/).")
 @click.option("--base-url", default=BASE_URL, show_default=True,
@@ -36,11 +38,12 @@ FORMATS = ("text", "html", "json", "all")
 @click.option("--bench", type=int, default=0, metavar="N",
               help="Time N full runs (all formats, in this process) and print the median.")
 @DB_OPTION
-def diff(old, new, rule, fmt, fold, only, output, base_url, terms, bench, db_path):
+def diff(old, new, rule, fmt, fold, only, show_all, output, base_url, terms, bench, db_path):
     """Change report between two editions: classes per rule, word diffs, renumbering, terminology.
 
     \b
-    kb diff --from de-1999 --to de-2024                   # report on the terminal
+    kb diff --from de-1999 --to de-2024                   # report on the terminal (changes only)
+    kb diff --from de-1999 --to de-2024 --all             # ... and the unchanged rules
     kb diff --from de-1999 --to de-2024 --rule 409.2f     # one rule's story
     kb diff --from de-1999 --to de-2024 --format html -o report.html
     kb diff --from it-wiki --to de-2024 --only added --only removed --only renumbered
@@ -75,6 +78,8 @@ def diff(old, new, rule, fmt, fold, only, output, base_url, terms, bench, db_pat
         for path in write_all(rep, out_dir, base_url, rule, fold):
             click.echo(f"wrote {path}")
         return
+    if not only and not show_all:
+        only = tuple(c for c in CLASSES if c != "unchanged")
     text = render(rep, fmt, base_url=base_url, rule=rule, fold=fold, only=only)
     if output:
         output.parent.mkdir(parents=True, exist_ok=True)

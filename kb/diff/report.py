@@ -202,7 +202,9 @@ def _summary_text(rep: Report, fold: bool, width: int) -> list[str]:
     o, n = rep.old, rep.new
     cls = rep.cls
     out.append(click.style(f"Changes from {o.id} ({o.date}) to {n.id} ({n.date})", bold=True))
-    out.append(click.style(f"  {o.title}\n  {n.title}", dim=True))
+    for title in (o.title, n.title):
+        if title:
+            out.append(click.style(f"  {title}", dim=True))
     if rep.cross_language:
         out.append(click.style(f"  {o.language} → {n.language}: structure only, no word diff across languages",
                                dim=True))
@@ -242,6 +244,11 @@ def _rules_text(rep: Report, fold: bool, only: tuple[str, ...], width: int) -> l
     out.append(click.style("Rule by rule", bold=True))
     shown = [g for g in cls.groups if g.change_class not in ("removed", "outside")
              and (not only or g.change_class in only)]
+    hidden = Counter(g.change_class for g in cls.groups if only and g.change_class not in only
+                     and g.change_class not in ("removed", "outside"))
+    if hidden:
+        out.append(click.style("  not listed: " + ", ".join(f"{n} {c}" for c, n in hidden.items())
+                               + (" (--all lists them)" if set(hidden) == {"unchanged"} else ""), dim=True))
     titles = {r.section: r for r in cls.new if r.level == "section"}
     current = object()
     for g in shown:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
@@ -16,7 +15,7 @@ from ingest import numbers
 
 from ..terminology import TERMINOLOGY, Term, load
 from .model import Group
-from .tokens import lemma, words
+from .tokens import TermIndex, lemma, words
 
 
 def load_terms(path: Path | str = TERMINOLOGY, lang: str = "de") -> list[Term]:
@@ -28,22 +27,6 @@ def load_terms(path: Path | str = TERMINOLOGY, lang: str = "de") -> list[Term]:
 
 # separable verb particles: "ankündigen -> ansagen" also folds "kündigt ... an" -> "sagt ... an"
 _PARTICLES = ("zurück", "heraus", "hinzu", "nach", "aus", "auf", "ein", "mit", "vor", "weg", "an", "ab", "zu")
-
-
-@dataclass
-class TermIndex:
-    #: old lemma tuple -> (new lemma tuple, term), longest first
-    old: list[tuple[tuple[str, ...], tuple[str, ...], Term]]
-    #: multi-word new lemma tuples (grouped into one unit on the new side)
-    new_phrases: list[tuple[str, ...]]
-    by_first: dict = field(default_factory=dict)
-    new_by_first: dict = field(default_factory=dict)
-
-    def __post_init__(self):
-        for e in self.old:
-            self.by_first.setdefault(e[0][0], []).append(e)
-        for n in self.new_phrases:
-            self.new_by_first.setdefault(n[0], []).append(n)
 
 
 def term_index(terms: Sequence[Term], lang: str) -> TermIndex | None:

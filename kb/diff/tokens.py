@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from functools import lru_cache, partial
 from itertools import chain
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
@@ -12,7 +13,24 @@ from .. import lemmas
 
 if TYPE_CHECKING:
     from ..terminology import Term
-    from .terminology import TermIndex
+
+@dataclass
+class TermIndex:
+    """The lemmatised terminology table the units fold by (made by :func:`kb.diff.terminology.term_index`)."""
+
+    #: old lemma tuple -> (new lemma tuple, term), longest first
+    old: list[tuple[tuple[str, ...], tuple[str, ...], Term]]
+    #: multi-word new lemma tuples (grouped into one unit on the new side)
+    new_phrases: list[tuple[str, ...]]
+    by_first: dict = field(default_factory=dict)
+    new_by_first: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        for e in self.old:
+            self.by_first.setdefault(e[0][0], []).append(e)
+        for n in self.new_phrases:
+            self.new_by_first.setdefault(n[0], []).append(n)
+
 
 _TOKEN = re.compile(
     r"\{[^{}\s]{1,8}\}"                        # canonical or web mana symbol

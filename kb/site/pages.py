@@ -28,9 +28,11 @@ from datasette.utils.asgi import Response
 from ingest import numbers
 
 from .. import paths
+from ..query import citer_name
 from . import read
 from . import search as search_mod
-from .richtext import Glossary, rich_text
+from .glossary import Glossary, glossary_of
+from .richtext import rich_text
 from .urls import Urls
 
 #: how many diff reports (edition pairs) are kept in memory
@@ -61,8 +63,7 @@ class Site:
 
     def glossary(self, conn, edition: str, lang: str) -> Glossary:
         if edition not in self._glossaries:
-            self._glossaries[edition] = Glossary.build(edition, lang, read.glossary_terms(conn, edition),
-                                                       self.urls().prefix)
+            self._glossaries[edition] = glossary_of(conn, edition, lang, self.urls().prefix)
         return self._glossaries[edition]
 
     async def report(self, old: str, new: str):
@@ -164,6 +165,11 @@ async def glossary(datasette, request):
     found = search_mod.glossary_lookup(await s.index(), q, edition_id) if q else []
     for e in index_entries:
         e["anchor"] = "i-" + e["anchor"][2:]
+    see = Glossary.build(edition_id, ed["language"], [(e["title"], e["anchor"], e["text"] or "", edition_id)
+                                                      for e in entries if e["title"]], every_term=True)
+    prefix = s.urls().prefix
+    for e in entries:
+        e["html"] = rich_text(e["text_norm"] or e["text"], edition_id, prefix, see=see)
     return await s.render("site_glossary.html", {"edition": ed, "entries": entries, "index": index_entries,
                                                  "q": q, "found": found}, request)
 
@@ -210,7 +216,8 @@ async def rule(datasette, request):
         return json_response(rule_json(pages, edition_id, number, ed, elsewhere, urls), status)
     return await s.render("site_rule.html", {
         "edition_id": edition_id, "number": numbers.normalize(number), "pages": pages, "edition": ed,
-        "elsewhere": elsewhere, "grouped": _grouped}, request, status)
+        "elsewhere": elsewhere, "grouped": _grouped, "citer_url": lambda c: citer_url(c, urls),
+        "citer_name": citer_name}, request, status)
 
 
 def _grouped(cites: list[dict]) -> list[tuple[str, list[dict]]]:
@@ -219,6 +226,31 @@ def _grouped(cites: list[dict]) -> list[tuple[str, list[dict]]]:
     for c in cites:
         groups.setdefault((c["raw"], c["line"]), []).append(c)
     return [(raw, group) for (raw, _), group in groups.items()]
+
+
+def _history_json(history: dict | None, urls: Urls) -> dict | None:
+    """The history with a URL for every rule number it names."""
+    if history is None:
+        return None
+    chains = [{**chain, "events": [{**ev, "urls": [urls.rule(ev["edition"], n) for n in ev["numbers"]]}
+                                   for ev in chain["events"]]} for chain in history.get("chains", [])]
+    others = [{"edition": c[0], "number": c[1], "language": c[2], "url": urls.rule(c[0], c[1])}
+              for c in history.get("counterparts", [])]
+    return {**history, "chains": chains, "counterparts": others}
+
+
+def citer_url(ref: dict, urls: Urls) -> str:
+    """The page of what cites a rule: the citing rule, the glossary or index entry, the rule an example belongs
+    to, else the item's row."""
+    edition = ref["edition_id"]
+    if ref["from_number"]:
+        return urls.rule(edition, numbers.normalize(ref["from_number"]))
+    if ref["from_kind"] in ("glossary", "index") and ref["from_title"]:
+        mark = read.anchor(ref["from_title"])
+        return urls.glossary(edition, mark if ref["from_kind"] == "glossary" else "i-" + mark[2:])
+    if ref["owner_number"]:
+        return urls.rule(edition, numbers.normalize(ref["owner_number"]))
+    return urls.row("items", ref["from_item_id"])
 
 
 def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, elsewhere: list[dict],
@@ -245,15 +277,17 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                           "text": c["text"]} for c in p["children"]],
             "cites": [{"raw": c["raw"], "target": c["target"], "resolved": bool(c["resolved"]),
                        "url": urls.rule(r["edition_id"], c["target"])} for c in p["cites"]],
-            "cited_by": [{"raw": c["raw"], "number": c["from_number"], "kind": c["from_kind"] or "rule",
-                          "owner": c["owner_number"]} for c in p["cited_by"]],
+            "cited_by": [{"raw": c["raw"], "number": numbers.normalize(c["from_number"]) if c["from_number"] else None,
+                          "kind": c["from_kind"] or "rule", "name": citer_name(c),
+                          "owner": numbers.normalize(c["owner_number"]) if c["owner_number"] else None,
+                          "url": citer_url(c, urls)} for c in p["cited_by"]],
             "counterparts": [{**{k: c[k] for k in ("edition", "language", "number", "title", "text", "relation",
                                                    "score", "method")},
                               "url": urls.rule(c["edition"], c["norm"]),
                               "word_diff_html": str(c["diff_html"]) if c.get("diff_html") else None}
                              for c in cp["rules"]],
-            "aligned_items": [{k: i[k] for k in ("edition_id", "kind", "relation", "text", "score", "method")}
-                              for i in cp["items"]],
+            "aligned_items": [{**{k: i[k] for k in ("edition_id", "kind", "relation", "text", "score", "method")},
+                               "url": urls.row("items", i["id"])} for i in cp["items"]],
             "no_counterpart_in": cp["missing"],
             "changes": [{"label": d["label"], "from": d["old_edition"], "to": d["new_edition"],
                          "old_number": d["old_number"], "new_number": d["new_number"],
@@ -269,7 +303,12 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                                            "differs", "via")} | {"url": urls.scenario(d["scenario_id"])
                                                                   if d["scenario_id"] else None}
                         for d in p["in_play"]],
-            "history": p["history"],
+            "history": _history_json(p["history"], urls),
+            "section": None if p["section"] is None else [
+                {"number": b["number"], "level": b["level"], "title": b["title"], "text": b["text"],
+                 "url": urls.rule(b["edition_id"], b["norm"]), "anchor_url": urls.rule(r["edition_id"], r["norm"])
+                 + "#" + b["anchor"], "items": [{k: i[k] for k in ("kind", "label", "title", "text")}
+                                                for i in b["items"]]} for b in p["section"]],
         })
     return {"ok": True, "edition": edition_id, "number": numbers.normalize(number), "rules": out}
 
@@ -288,14 +327,29 @@ async def search(datasette, request):
     lang = request.args.get("lang") or None
     edition = request.args.get("edition") or None
     widen = request.args.get("widen", "1") != "0"
+    page = int(request.args["page"]) if (request.args.get("page") or "").isdigit() else 1
     idx = await s.index()
     urls = s.urls()
-    res = await s.db.execute_fn(lambda conn: search_mod.search(conn, idx, q, lang, edition, widen, urls=urls))
+    res = await s.db.execute_fn(lambda conn: search_mod.search(conn, idx, q, lang, edition, widen, urls=urls,
+                                                               page=min(page, 10_000)))
+    def page_url(n: int) -> str:
+        return urls.search(q=res.query, lang=res.lang, edition=res.edition, widen=None if widen else "0",
+                           page=n if n > 1 else None)
+
+    pages = {"prev_url": page_url(res.page - 1) if res.page > 1 else None,
+             "next_url": page_url(res.page + 1) if res.more else None}
     if request.url_vars.get("fmt"):
-        return json_response(res.as_json())
+        data = res.as_json()
+        for g in data["glossary"]:
+            g["url"] = urls.glossary(g["edition"], g["anchor"])
+        for k in data["keywords"]:
+            k["url"] = urls.rule(k["edition"], k["norm"])
+        for sug in data["suggestions"]:
+            sug["url"] = urls.search(q=sug["term"])
+        return json_response({**data, **pages})
     if res.jump:
         return Response.redirect(res.jump)
-    return await s.render("site_search.html", {"res": res, "idx": idx, "widen": widen}, request)
+    return await s.render("site_search.html", {"res": res, "idx": idx, "widen": widen, **pages}, request)
 
 
 # --------------------------------------------------------------------------- diff
@@ -307,10 +361,10 @@ async def diff_index(datasette, request):
     def load(conn):
         from ..diff.load import aligned_edition_pairs
 
-        return aligned_edition_pairs(conn), read.editions(conn)
+        return read.diff_pairs(conn, aligned_edition_pairs(conn))
 
-    pairs, editions = await s.db.execute_fn(load)
-    return await s.render("site_diff_index.html", {"pairs": pairs, "editions": editions}, request)
+    pairs = await s.db.execute_fn(load)
+    return await s.render("site_diff_index.html", {"pairs": pairs}, request)
 
 
 async def diff(datasette, request):
@@ -385,7 +439,9 @@ async def scenario(datasette, request):
 async def coverage(datasette, request):
     s = site(datasette)
     rows = await s.db.execute_fn(read.coverage)
-    return await s.render("site_coverage.html", {"rows": rows}, request)
+    return await s.render("site_coverage.html", {"rows": rows, "editions": read.coverage_grouped(rows),
+                                                 "total": read.coverage_total(rows) if rows else None,
+                                                 "ranges": lambda ns: read.ranges(ns)}, request)
 
 
 ROUTES = [

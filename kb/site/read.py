@@ -127,11 +127,19 @@ def outline(conn, edition_id: str) -> list[dict]:
 
 
 def glossary(conn, edition_id: str, kind: str = "glossary") -> list[dict]:
-    """Glossary (or index) entries of an edition in document order, each with its anchor."""
-    out = rows(conn, "select id, title, text, line_start from items where edition_id = ? and kind = ? "
-                     "order by seq", (edition_id, kind))
+    """Glossary (or index) entries of an edition in document order, each with its anchor and the source warnings
+    that say its text lost something in extraction (``lost``: the warnings whose code starts with "lost")."""
+    out = rows(conn, "select id, document_id, title, text, text_norm, line_start, line_end from items "
+                     "where edition_id = ? and kind = ? order by seq", (edition_id, kind))
+    lost: dict[tuple, list[dict]] = defaultdict(list)
+    if out and has_table(conn, "warnings"):
+        for w in rows(conn, "select document_id, line, code, message from warnings where code like 'lost%' "
+                            "and document_id in (select distinct document_id from items where edition_id = ?)",
+                      (edition_id,)):
+            lost[w["document_id"]].append(w)
     for e in out:
         e["anchor"] = anchor(e["title"] or str(e["id"]))
+        e["lost"] = [w for w in lost.get(e["document_id"], []) if e["line_start"] <= w["line"] <= e["line_end"]]
     return out
 
 
@@ -139,11 +147,62 @@ def anchor(term: str) -> str:
     return "t-" + "-".join("".join(c if c.isalnum() else " " for c in term.lower()).split())
 
 
-def glossary_terms(conn, edition_id: str) -> list[tuple[str, str]]:
-    """(term, anchor) of an edition's glossary entries."""
-    return [(r["title"], anchor(r["title"])) for r in rows(
-        conn, "select title from items where edition_id = ? and kind = 'glossary' and title is not null "
+def glossary_terms(conn, edition_id: str) -> list[tuple[str, str, str, str]]:
+    """(term, anchor, definition, edition) of an edition's glossary entries."""
+    return [(r["title"], anchor(r["title"]), r["text"] or "", edition_id) for r in rows(
+        conn, "select title, text from items where edition_id = ? and kind = 'glossary' and title is not null "
               "order by seq", (edition_id,))]
+
+
+def glossary_sources(conn, edition_id: str, lang: str) -> list[str]:
+    """The editions whose glossary the texts of ``edition_id`` link to: its own, else those of the editions of
+    its language the build aligned with it (newest first)."""
+    has = {r["edition_id"] for r in rows(conn, "select distinct edition_id from items where kind = 'glossary'")}
+    if edition_id in has or not has_table(conn, "edition_pairs"):
+        return [edition_id] if edition_id in has else []
+    return [r["id"] for r in rows(conn, """
+        select e.id from editions e join edition_pairs p
+          on (p.source_edition = e.id and p.target_edition = :ed)
+          or (p.target_edition = e.id and p.source_edition = :ed)
+        where e.language = :lang and e.id != :ed group by e.id order by e.date desc""",
+        {"ed": edition_id, "lang": lang}) if r["id"] in has]
+
+
+def original_of(conn, edition_id: str) -> dict | None:
+    """The edition ``edition_id`` translates (the manifest's ``translation_of``, else the build's translation
+    pair), or None."""
+    found = rows(conn, "select e.* from editions t join editions e on e.id = t.translation_of where t.id = ?",
+                 (edition_id,)) if "translation_of" in columns(conn, "editions") else []
+    if not found and has_table(conn, "edition_pairs"):
+        found = rows(conn, """select e.* from edition_pairs p join editions e on e.id = p.target_edition
+                              where p.source_edition = ? and p.reason = 'translation' and p.kind = 'cross-language'""",
+                     (edition_id,))
+    return found[0] if found else None
+
+
+def aligned_texts(conn, edition_id: str, other: str) -> list[tuple[str, str]]:
+    """(text, counterpart's text) of the rules of ``edition_id`` aligned one to one with rules of ``other``."""
+    if not has_table(conn, "alignments"):
+        return []
+    return [(r["a"], r["b"]) for r in rows(conn, """
+        select ra.text a, rb.text b from alignments al
+        join rules ra on ra.id = case when al.source_edition = :ed then al.source_rule_id else al.target_rule_id end
+        join rules rb on rb.id = case when al.source_edition = :ed then al.target_rule_id else al.source_rule_id end
+        where ((al.source_edition = :ed and al.target_edition = :other)
+               or (al.source_edition = :other and al.target_edition = :ed))
+          and ra.text is not null and rb.text is not null""", {"ed": edition_id, "other": other})]
+
+
+def lemma_shares(conn, edition_id: str) -> dict[str, float]:
+    """Lemma -> the share of the edition's rule texts and examples that print it."""
+    texts = [r[0] for r in conn.execute(
+        "select lemmas from rules where edition_id = ? and text is not null union all "
+        "select lemmas from items where edition_id = ? and kind in ('example', 'note')", (edition_id, edition_id))]
+    counts: dict[str, int] = defaultdict(int)
+    for t in texts:
+        for lemma in set((t or "").split()):
+            counts[lemma] += 1
+    return {k: n / len(texts) for k, n in counts.items()} if texts else {}
 
 
 # --------------------------------------------------------------------------- a rule
@@ -161,6 +220,35 @@ def neighbours(conn, rule: dict) -> dict:
             from rules r join up on r.id = up.parent_id where up.depth < 10)
         select number, norm, title from up order by depth desc""", (rule["parent_id"] or 0,))
     return {"prev": prev[0] if prev else None, "next": nxt[0] if nxt else None, "ancestors": ancestors}
+
+
+def section_body(conn, rule: dict) -> list[dict]:
+    """Every rule and subrule of a section in document order, each with its examples and notes in full and an
+    ``anchor`` (its number; a repeated number gets ``-2``, ``-3``)."""
+    body = rows(conn, """select id, key, edition_id, number, norm, level, title, text from rules
+                         where edition_id = ? and section = ? and level in ('rule', 'subrule') order by seq""",
+                (rule["edition_id"], rule["section"]))
+    items: dict[int, list[dict]] = defaultdict(list)
+    for i in rows(conn, """select i.rule_id, i.kind, i.label, i.title, i.text from items i
+                           join rules r on r.id = i.rule_id
+                           where r.edition_id = ? and r.section = ? order by i.seq""",
+                  (rule["edition_id"], rule["section"])):
+        items[i.pop("rule_id")].append(i)
+    seen: dict[str, int] = defaultdict(int)
+    for b in body:
+        seen[b["norm"]] += 1
+        b["anchor"] = b["norm"] + (f"-{seen[b['norm']]}" if seen[b["norm"]] > 1 else "")
+        b["items"] = items.get(b["id"], [])
+    return body
+
+
+def section_neighbours(conn, rule: dict) -> dict:
+    """The previous and next section of the edition (document order)."""
+    prev = rows(conn, "select number, norm, title from rules where edition_id = ? and level = 'section' and seq < ? "
+                      "order by seq desc limit 1", (rule["edition_id"], rule["seq"]))
+    nxt = rows(conn, "select number, norm, title from rules where edition_id = ? and level = 'section' and seq > ? "
+                     "order by seq limit 1", (rule["edition_id"], rule["seq"]))
+    return {"prev": prev[0] if prev else None, "next": nxt[0] if nxt else None}
 
 
 def _relation(a: dict, this_lang: str, other_lang: str | None) -> str:
@@ -248,6 +336,8 @@ def scenarios(conn, rule_id: int) -> list[dict]:
         hows = set((s.pop("hows") or "").split(","))
         # "entered": a step called the enforcing function, but the rule's condition did not hold
         s["how"] = ", ".join(h for h in ("tagged", "applied") if h in hows) or "entered only, not applied"
+        s["group"] = next((h for h in ("tagged", "applied") if h in hows), "entered")
+    found.sort(key=lambda s: (("tagged", "applied", "entered").index(s["group"]), s["path"]))
     return found
 
 
@@ -305,6 +395,7 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
     for r in found:
         v = rule_view(conn, r["id"])
         lang = v.edition["language"]
+        is_section = v.rule["level"] == "section"
         out.append({
             "rule": v.rule, "edition": v.edition, "parent": v.parent, "children": v.children, "items": v.items,
             "cites": v.cites, "cited_by": v.cited_by, **neighbours(conn, v.rule),
@@ -313,6 +404,8 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
             "changes": changes(conn, v.rule, languages), "engine": engine_links(conn, r["id"]),
             "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule), "in_play": in_play(conn, r["id"]),
             "aligned_engine": aligned_engine_links(conn, r["id"]),
+            "section": section_body(conn, v.rule) if is_section else None,
+            **(section_neighbours(conn, v.rule) if is_section else {}),
         })
     return out
 
@@ -380,3 +473,55 @@ def coverage(conn) -> list[dict]:
                sum(r.id not in (select rule_id from enforced) and r.id not in (select rule_id from tested)) neither
         from rules r where r.edition_id in (select edition_id from linked) and r.level in ('rule', 'subrule')
         group by r.edition_id, r.section order by r.edition_id, r.section""")
+
+
+COUNTS = ("rules", "enforced", "tested", "both", "neither")
+
+
+def coverage_total(rows_: list[dict]) -> dict:
+    return {k: sum(r[k] for r in rows_) for k in COUNTS}
+
+
+def coverage_grouped(rows_: list[dict]) -> list[dict]:
+    """The rows of :func:`coverage` grouped per edition and chapter, each group with its totals; the editions with
+    the most rules both enforced and tested first. A section's chapter is its number's first digit (601 -> 6)."""
+    editions_: dict[str, list[dict]] = defaultdict(list)
+    for r in rows_:
+        editions_[r["edition_id"]].append(r)
+    out = []
+    for edition_id, found in editions_.items():
+        chapters: dict = defaultdict(list)
+        for r in found:
+            chapters[r["section"] // 100 if r["section"] is not None else None].append(r)
+        groups = [{"chapter": ch, "total": coverage_total(secs), "sections": secs,
+                   "idle": [s["section"] for s in secs if s["section"] is not None and s["neither"] == s["rules"]]}
+                  for ch, secs in chapters.items()]
+        total = coverage_total(found)
+        out.append({"edition": edition_id, "total": total, "both": total["both"], "chapters": groups})
+    out.sort(key=lambda e: (-e["both"], e["edition"]))
+    return out
+
+
+#: the classes of a diff that are no change of the rule itself
+UNCHANGED_CLASSES = ("unchanged", "outside")
+
+
+def diff_pairs(conn, pairs: list[tuple[str, str]]) -> list[dict]:
+    """Each aligned pair of editions with both dates and languages and its rules per change class (the ``diffs``
+    table; empty counts where the build stored none for the pair), newest pair first."""
+    eds = {e["id"]: e for e in rows(conn, "select id, language, date from editions")}
+    counts: dict[tuple[str, str], dict[str, int]] = defaultdict(dict)
+    if has_table(conn, "diffs"):
+        for r in rows(conn, "select old_edition, new_edition, change_class, count(*) n from diffs "
+                            "group by old_edition, new_edition, change_class"):
+            counts[(r["old_edition"], r["new_edition"])][r["change_class"]] = r["n"]
+    out = []
+    for old, new in pairs:
+        c = counts.get((old, new), {})
+        out.append({"old": old, "new": new, "old_date": eds.get(old, {}).get("date"),
+                    "new_date": eds.get(new, {}).get("date"), "counts": c,
+                    "translation": eds.get(old, {}).get("language") != eds.get(new, {}).get("language"),
+                    "changed": sum(n for k, n in c.items() if k not in UNCHANGED_CLASSES),
+                    "unchanged": c.get("unchanged", 0), "outside": c.get("outside", 0)})
+    out.sort(key=lambda d: (str(d["new_date"] or ""), str(d["old_date"] or "")), reverse=True)
+    return out

@@ -36,6 +36,7 @@ from ingest.numbers import sort_key
 
 from .. import paths
 from ..cache import write_atomic
+from ..errors import BuildError
 from ..schema import insert_rows
 
 T = TypeVar("T")
@@ -221,7 +222,6 @@ def card_problem() -> str | None:
 
 def check_inputs(cache_dir: Path | None = None) -> None:
     """Card and scenario files the build cannot use stop it with their file:line message, not a traceback."""
-    from ..build import BuildError  # kb.build runs this stage; imported here to keep kb.build -> kb.trace one-way
 
     try:
         rulesets.load()   # every scenario reads it: one message, not one per scenario

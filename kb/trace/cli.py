@@ -189,8 +189,10 @@ def _print_result(res, verbose: bool) -> None:
 @click.argument("target", required=False)
 @click.option("--check", is_flag=True, help="report links whose rule text changed since review")
 @click.option("--review", is_flag=True, help="stamp the current rule text of the links as reviewed")
+@click.option("--full", is_flag=True, help="print the texts in full and every scenario (default: the first lines "
+                                          "and the scenarios tagged with the rule first)")
 @DB_OPTION
-def trace(target, check, review, db_path):
+def trace(target, check, review, full, db_path):
     """Trace TARGET: a rule (601.2f, de-1999/422.1) or an engine function (engine.casting.determine_total_cost)."""
     if not target and not check and not review:
         raise click.UsageError("give a TARGET, --check or --review")
@@ -206,7 +208,7 @@ def trace(target, check, review, db_path):
         db = open_db(db_path)
     except click.ClickException:
         if item is not None and not (check or review):
-            _print_trace(item, None)  # the code links need no database
+            _print_trace(item, None, full)  # the code links need no database
         raise
     if review or check:
         statuses = tr.link_statuses(db)
@@ -233,7 +235,7 @@ def trace(target, check, review, db_path):
             click.echo(f"{s.status:10} {s.citation.key:16} {s.link.qualname} ({s.link.file}:{s.link.line})")
         click.echo(f"{len(statuses) - len(bad)} of {len(statuses)} link(s) ok")
         sys.exit(1 if bad else 0)
-    if not _print_trace(item, db):
+    if not _print_trace(item, db, full):
         sys.exit(1)
 
 
@@ -245,7 +247,12 @@ def _check_reviews() -> None:
         raise click.ClickException(str(e)) from None
 
 
-def _print_trace(item, db) -> bool:
+#: without --full: a text's first characters, and this many scenarios that apply a rule without being tagged with it
+SHORT_TEXT = 300
+SHORT_SCENARIOS = 5
+
+
+def _print_trace(item, db, full: bool = False) -> bool:
     """Print the trace of a rule or a function; False when a rule is in neither the KB nor the engine."""
     if isinstance(item, Citation):
         rules = tr.rules_by_key(db, [item.edition]) if db is not None else {}
@@ -255,11 +262,11 @@ def _print_trace(item, db) -> bool:
             if row is None:
                 click.echo("  (no such rule in the knowledge base)")
             else:
-                click.echo(_indent(row["text"]))
+                click.echo(_indent(_short(row["text"], full)))
                 for other in tr.counterparts(db, row):
                     how = f" ({other['_how']})" if other.get("_how") else ""
                     click.echo(f"  counterpart {other['key']}{how}:")
-                    click.echo(_indent(other["text"], 4))
+                    click.echo(_indent(_short(other["text"], full), 4))
         click.echo("enforced by:")
         links = REGISTRY.functions_for(item)
         for link in links:
@@ -271,10 +278,10 @@ def _print_trace(item, db) -> bool:
         if not links and not aligned:
             click.echo("  (no engine function)")
         click.echo("scenarios:")
-        hits = sorted({(res.scenario.path, how) for res, key, how in tr.scenario_links() if key == item.key},
-                      key=lambda hit: (hit[0], tr.HOW_ORDER.index(hit[1])))
-        for path, how in hits:
-            click.echo(f"  {path}  ({how})")
+        hits = _scenario_lines([(res.scenario.path, how) for res, key, how in tr.scenario_links()
+                                if key == item.key], full)
+        for line in hits:
+            click.echo(f"  {line}")
         if not hits:
             click.echo("  (none)")
         return db is None or row is not None or bool(links) or bool(hits)
@@ -294,6 +301,30 @@ def _print_trace(item, db) -> bool:
         if row is not None:
             click.echo(_indent(row["text"]))
     return True
+
+
+def _short(text: str | None, full: bool) -> str:
+    """``text``, or its first :data:`SHORT_TEXT` characters cut at a word, with "[...]"."""
+    text = text or ""
+    if full or len(text) <= SHORT_TEXT:
+        return text
+    return text[:SHORT_TEXT].rsplit(" ", 1)[0] + " [...]"
+
+
+def _scenario_lines(links: list[tuple[str, str]], full: bool) -> list[str]:
+    """One line per scenario with every way it exercises the rule ("tagged, applied"), those tagged with the rule
+    first; without ``full``, at most :data:`SHORT_SCENARIOS` of the others and a line that counts the rest."""
+    hows: dict[str, set[str]] = {}
+    for path, how in links:
+        hows.setdefault(path, set()).add(how)
+    ordered = sorted(hows, key=lambda p: (min(tr.HOW_ORDER.index(h) for h in hows[p]), p))
+    lines = [f"{p}  ({', '.join(h for h in tr.HOW_ORDER if h in hows[p])})" for p in ordered]
+    tagged = sum("tagged" in hows[p] for p in ordered)
+    if full or len(ordered) <= tagged + SHORT_SCENARIOS:
+        return lines
+    rest = len(ordered) - tagged - SHORT_SCENARIOS
+    return lines[:tagged + SHORT_SCENARIOS] + [f"... and {rest} more that apply it in passing, not tagged with it "
+                                               "(--full lists them)"]
 
 
 def _indent(text: str, n: int = 2) -> str:

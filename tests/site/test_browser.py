@@ -49,8 +49,7 @@ def test_home_contents_rule_counterpart_diff_and_back(page, server):
     assert page.url == f"{server}/rule/{EDITION}"
     page.click("#contents summary a[href='/rule/de-2024/601']")
     assert page.url.endswith("/rule/de-2024/601")
-    page.click("ul a[href='/rule/de-2024/601.2']")
-    page.click("ul a[href='/rule/de-2024/601.2c']")
+    page.click("#section-text a.sec-num[href='/rule/de-2024/601.2c']")
     assert "601.2c" in page.inner_text("h1")
     page.click("a[rel=next]")
     assert page.url.endswith("/rule/de-2024/601.2d")
@@ -147,3 +146,81 @@ def test_every_link_of_one_edition_resolves(server):
     assert not bad, bad[:10]
     outside = [u for u, s, _ in checked if s == 404]
     assert any(u.endswith("/rule/de-2024/730") for u in outside)   # cited, outside the chapter-6 excerpt
+
+
+def test_section_page_anchors_links_and_neighbours(page, server):
+    goto(page, server + "/rule/en-2024-11-08")
+    page.click("#contents a.full-text[href='/rule/en-2024-11-08/601#section-text']")
+    assert page.url.endswith("/rule/en-2024-11-08/601#section-text")
+    numbers = page.locator("#section-text a.sec-num")
+    anchors = page.eval_on_selector_all("#section-text > div[id]", "els => els.map(e => e.id)")
+    assert numbers.count() == len(anchors) == 26 and anchors[0] == "601.1" and "601.2c" in anchors
+    goto(page, server + "/rule/en-2024-11-08/601.2f")
+    page.goto(server + "/rule/en-2024-11-08/601#601.2f")
+    box = page.locator("[id='601.2f']").bounding_box()
+    assert box is not None and -5 <= box["y"] < 200                 # scrolled to the anchor
+    assert "total cost of the spell" in page.inner_text("[id='601.2f']")
+    page.hover("[id='601.2h']")                                      # the ¶ shows on hover
+    page.locator("[id='601.2h'] a.sec-anchor").click()
+    assert page.url.endswith("/rule/en-2024-11-08/601#601.2h")
+    page.click("[id='601.2h'] a.sec-num")
+    assert page.url.endswith("/rule/en-2024-11-08/601.2h") and "601.2h" in page.inner_text("h1")
+    page.click("a.in-section")
+    assert page.url.endswith("/rule/en-2024-11-08/601#601.2h")
+    page.locator(".kb-prevnext a", has_text="602").first.click()
+    assert page.url.endswith("/rule/en-2024-11-08/602")
+    assert page.locator("#section-text a.sec-num").first.inner_text() == "602.1."        # as printed
+
+
+def test_glossary_links_a_reader_trusts(page, server):
+    goto(page, server + "/rule/en-2024-11-08/601.2f")
+    linked = [t.strip().lower() for t in page.locator(".rule-text a.gloss").all_inner_texts()]
+    assert "total cost" in linked and "additional costs" in linked
+    assert not set(linked) & {"if", "becomes", "cards", "locked", "player"}
+    page.locator(".rule-text a.gloss", has_text="total cost").first.click()
+    assert page.url.endswith("/glossary/en-2024-11-08#t-total-cost") and page.is_visible("#t-total-cost")
+    goto(page, server + "/rule/de-2024/601.2")
+    cast = page.locator(".rule-text a.gloss", has_text="wirken").first
+    assert cast.get_attribute("href") == "/glossary/en-2024-11-08#t-cast"
+    cast.click()
+    assert page.is_visible("#t-cast")
+    goto(page, server + "/glossary/de-1999")
+    page.click("#t-ebenentarnung + dd a.see")
+    assert page.url.endswith("#t-landtarnung") and page.is_visible("#t-landtarnung")
+
+
+def test_search_pages_and_the_widening_checkbox(page, server):
+    goto(page, server + "/search?q=Karte&lang=de")
+    assert page.inner_text("#result-count").startswith("results 1–50 of ")
+    total = int(page.inner_text("#result-count").split(" of ")[1].split(",")[0])
+    box, label = page.locator("label.kb-check input").bounding_box(), page.locator("label.kb-check").bounding_box()
+    assert box and label and abs(box["y"] + box["height"] / 2 - (label["y"] + label["height"] / 2)) < 6
+    button = page.locator("#search-form button").bounding_box()
+    clipped = page.eval_on_selector("label.kb-check", "l => l.scrollWidth > l.clientWidth")
+    assert button and not clipped and (button["x"] >= label["x"] + label["width"] or button["y"] > label["y"])
+    page.click("#search-pages a[rel=next]")
+    assert "page=2" in page.url and page.inner_text("#result-count").startswith("results 51–100 of ")
+    assert page.get_attribute("#results", "start") == "51" and page.locator("#results > li").count() == 50
+    while page.locator("#search-pages a[rel=next]").count():      # to the last page
+        page.click("#search-pages a[rel=next]")
+    last = page.inner_text("#result-count")
+    assert last.endswith(f"of {total}, best first") and last.split("–")[1].split(" ")[0] == str(total)
+    page.click("#search-pages a[rel=prev]")
+    assert page.locator("#results > li").count() == 50
+
+
+def test_coverage_totals_add_up_on_the_page(page, server):
+    goto(page, server + "/coverage")
+    rows = page.eval_on_selector_all(
+        "#coverage-editions tr", "trs => trs.slice(1).map(tr => [...tr.children].map(td => td.innerText.trim()))")
+    body, total = rows[:-1], rows[-1]
+    assert total[0] == "total" and len(body) >= 3
+    for i in range(1, 6):
+        assert int(total[i]) == sum(int(r[i]) for r in body)
+    assert page.get_attribute("details#cov-de-2024", "open") is not None      # the best covered edition, open
+    assert page.get_attribute("details#cov-de-1999", "open") is None          # the rest folded
+    page.click("#coverage-editions a[href='#cov-de-1999']")
+    assert page.get_attribute("details#cov-de-1999", "open") is not None      # following a link opens it
+    chapter = page.eval_on_selector_all("#cov-de-2024 tr.chapter-total",
+                                        "trs => trs.map(tr => [...tr.children].map(td => td.textContent.trim()))")
+    assert len(chapter) == 1 and chapter[0][:2] == ["chapter 6", body[0][1]]

@@ -1,0 +1,367 @@
+"""Glossary terms in rule text: which words link to which glossary entry, so that a reader can trust a link.
+
+A word links to a glossary entry only where the sentence uses the defined term.  One mechanism decides it: each
+term of the glossary becomes a :class:`Term` (its words as lemmas, its word class, whether it is everyday
+vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term first:
+
+* **Multi-word terms first**: "Triggered Ability" wins over "Ability"; a term's words match on lemmas, so
+  "triggered abilities" and "dauerhaften Effekten" find their entries.
+* **Function words and common verbs never**: a one-word term that is a stop word of its language (spaCy's lists,
+  read from its files: "If", "Becomes", "Name", "Wenn", "Du") links nowhere.
+* **Everyday vocabulary never**: a one-word term whose lemma is printed in more than :data:`EVERYDAY` of the
+  edition's texts ("card", "player", "ability"; "Karte", "Fähigkeit") is the rules' own vocabulary; linking it
+  in every rule is noise.
+* **The word class where it matters**: the definition says whether a term is a verb ("To tap …"; German: the
+  definition uses the term in lower case, "… zu spielen"); a verb links from any inflection ("tapping"), any
+  other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
+  "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
+  German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses); an English subtype ("Case:
+  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").
+* **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a term links only if
+  it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target").
+
+Each entry links once per text, at its first use.  :func:`census` counts the links of every term over a whole
+edition (``kb glossary-links``); the tests fail on the known false links.
+"""
+from __future__ import annotations
+
+import ast
+import importlib.util
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from .. import lemmas
+
+_WORD = re.compile(r"[^\W\d_]+(?:[-’'][^\W\d_]+)*")
+#: the longest glossary term matched, in words; also the longest quotation treated as one unit
+MAX_TERM_WORDS = 5
+#: a one-word term printed in more than this share of an edition's texts is everyday vocabulary
+EVERYDAY = 0.2
+#: opening -> closing quotation marks
+_QUOTES = re.compile(r"“([^”„“]{1,80})”|„([^“”„]{1,80})[“”]|\"([^\"]{1,80})\"|«([^»]{1,80})»|‘([^’]{1,80})’")
+_ENDINGS_EN = ("", "s", "es", "’s", "'s", "s’", "s'")
+
+
+@lru_cache(maxsize=8)
+def stop_words(lang: str) -> frozenset[str]:
+    """spaCy's stop words of ``lang`` (function words and the commonest verbs), read from its source file without
+    importing spaCy; empty when spaCy or the language is missing."""
+    spec = importlib.util.find_spec("spacy")
+    if spec is None or not spec.submodule_search_locations:
+        return frozenset()
+    path = Path(list(spec.submodule_search_locations)[0]) / "lang" / lang / "stop_words.py"
+    if not path.is_file():
+        return frozenset()
+    words: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 200:
+            words.update(w.lower() for w in node.value.split())
+    return frozenset(words)
+
+
+def _lemma(word: str, lang: str) -> str:
+    return lemmas.lemma(word, lang) if lang in lemmas.SUPPORTED else word.lower()
+
+
+def _is_verb_en(title: str, definition: str) -> bool:
+    return re.match(r"\s*(?:1\.\s*)?To\s", definition or "") is not None
+
+
+def _is_name_en(title: str, definition: str) -> bool:
+    """A subtype ("Case: An enchantment subtype."): the rules print it capitalised, as a name."""
+    return re.match(r"\s*(?:1\.\s*)?An? (?!card\b)[\w-]+ (?:sub)?type\b", definition or "") is not None
+
+
+def _is_verb_de(title: str, definition: str) -> bool | None:
+    """True when the definition uses the term in lower case ("… zu spielen", "abzuwerfen", "verrechnet"), False when
+    only capitalised (a noun), None when it does not use it at all ("Abwerfen: … wirft eine Karte ab")."""
+    key, low = _lemma(title.lower(), "de"), title.lower()
+    uses = [w for w in _WORD.findall(definition or "")
+            if _lemma(w.lower(), "de") == key or w.lower().replace("zu", "", 1) == low]
+    if any(w[0].islower() for w in uses):
+        return True
+    return False if uses else None
+
+
+#: language -> does the definition show a verb?  (other languages: every term matches any inflection)
+VERB_TESTS = {"en": _is_verb_en, "de": _is_verb_de}
+#: language -> does the definition show a name, printed capitalised?  (German capitalises every noun anyway)
+NAME_TESTS = {"en": _is_name_en}
+
+
+def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
+    if term.name and not word[:1].isupper():
+        return False
+    w, t = word.lower(), term.words[0].lower()
+    return any(w == t + e for e in _ENDINGS_EN) or (t.endswith("y") and w == t[:-1] + "ies")
+
+
+def _form_de(word: str, term: Term, start_of_sentence: bool) -> bool:
+    return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb
+
+
+#: language -> may this word be a use of this one-word term?  (the word already has the term's lemma)
+FORM_TESTS = {"en": lambda w, t, s: (t.verb and not t.name) or _form_en(w, t, s), "de": _form_de}
+
+
+@dataclass(frozen=True)
+class Term:
+    title: str
+    anchor: str
+    edition: str                    # the edition whose glossary defines it
+    key: tuple[str, ...]            # its words' lemmas
+    words: tuple[str, ...]          # its words as printed in the glossary
+    verb: bool | None = False       # None: the definition does not show it
+    name: bool = False              # a name the rules print capitalised (an English subtype)
+    rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
+
+
+@dataclass
+class Glossary:
+    """The glossary terms that may link from the texts of one edition (``edition``, language ``lang``)."""
+
+    edition: str
+    lang: str
+    prefix: str = "/"
+    by_first: dict[str, list[Term]] = field(default_factory=dict)
+    #: why a term links nowhere: title -> "stop word" | "everyday vocabulary"
+    unlinked: dict[str, str] = field(default_factory=dict)
+    #: lemma of the edition's wording -> lemmas of the glossary's terms (a newer edition reading an older glossary)
+    synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, edition: str, lang: str, entries: list[tuple[str, str, str, str]], prefix: str = "/",
+              share: dict[str, float] | None = None,
+              synonyms: dict[str, tuple[str, ...]] | None = None, every_term: bool = False) -> Glossary:
+        """``entries``: (term, anchor, definition, defining edition); ``share``: lemma -> share of the edition's
+        texts that print it; ``synonyms``: lemma of the edition's wording -> lemma of the glossary's (a newer
+        edition's words for an older glossary's terms); ``every_term``: keep stop words and everyday vocabulary
+        (to resolve an entry's "See …")."""
+        g = cls(edition, lang, prefix)
+        g.synonyms = synonyms or {}
+        stops, share = stop_words(lang), share or {}
+        verb_test = VERB_TESTS.get(lang)
+        for title, anchor, definition, source in entries:
+            words = tuple(_WORD.findall(title.split("(")[0]))
+            if not words or len(words) > MAX_TERM_WORDS:
+                continue
+            verb = verb_test(title, definition) if verb_test else True
+            name = NAME_TESTS[lang](title, definition) if lang in NAME_TESTS else False
+            key = tuple(_lemma(w.lower() if verb is not False else w, lang) for w in words)
+            if len(key) == 1 and not every_term:
+                if words[0].lower() in stops or key[0] in stops:
+                    g.unlinked[title] = "stop word"
+                    continue
+                if share.get(key[0], 0) > EVERYDAY:
+                    g.unlinked[title] = "everyday vocabulary"
+                    continue
+            g.by_first.setdefault(key[0], []).append(Term(title, anchor, source, key, words, verb, name))
+        for cands in g.by_first.values():
+            cands.sort(key=lambda t: -len(t.key))
+        return g
+
+    def add(self, terms: list[Term], share: dict[str, float] | None = None) -> None:
+        """Add terms learnt elsewhere (:func:`learn_translations`); everyday one-word terms stay unlinked."""
+        for t in terms:
+            if len(t.key) == 1 and ((share or {}).get(t.key[0], 0) > EVERYDAY or t.key[0] in stop_words(self.lang)):
+                continue
+            self.by_first.setdefault(t.key[0], []).append(t)
+        for cands in self.by_first.values():
+            cands.sort(key=lambda t: -len(t.key))
+
+    def titles(self) -> dict[str, Term]:
+        """Lower-cased title (also without a bracketed note such as "(Obsolete)") -> term."""
+        out = {}
+        for cands in self.by_first.values():
+            for t in cands:
+                out[t.title.lower()] = t
+                for name in [t.title.split("(")[0], *t.title.split(",")]:   # "Kicker, Kicked"; "(Obsolete)"
+                    out.setdefault(name.strip().lower(), t)
+        return out
+
+    def url(self, term: Term) -> str:
+        return f"{self.prefix}glossary/{term.edition}#{term.anchor}"
+
+    def spans(self, text: str) -> list[tuple[int, int, Term]]:
+        """(start, end, term) of the first use of each term in ``text``."""
+        if not self.by_first or not text:
+            return []
+        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+        keys = []
+        for _, _, w in words:
+            own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang)))
+            keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())))
+        quotes = _quotations(text, words)
+        out: list[tuple[int, int, Term]] = []
+        done: set = set()
+        i = 0
+        while i < len(words):
+            hit = self._match(text, words, keys, quotes, i, done)
+            if hit is None:
+                i += 1
+                continue
+            n = len(hit.key)              # each entry once, and the same words link once, whatever entry they found
+            done.update({(hit.edition, hit.anchor), ("words", tuple(k[0] for k in keys[i:i + n]))})
+            out.append((words[i][0], words[i + len(hit.key) - 1][1], hit))
+            i += n
+        return out
+
+    def _match(self, text: str, words: list, keys: list[tuple[str, ...]], quotes: dict[int, tuple[int, int]],
+               i: int, done: set) -> Term | None:
+        word = words[i][2].lower()
+        for first in keys[i]:        # longest first; of equal length, the term printed as this word first
+            for term in sorted(self.by_first.get(first, ()),
+                               key=lambda t: (-len(t.key), t.words[0].lower() != word, t.rank)):
+                n = len(term.key)
+                if (term.edition, term.anchor) in done or i + n > len(words) or (
+                        "words", tuple(k[0] for k in keys[i:i + n])) in done:
+                    continue
+                if not all(term.key[j] in keys[i + j] for j in range(n)):
+                    continue
+                quote = quotes.get(i)           # a quotation is one unit: all of it or none of it
+                if quote is not None and quote != (i, i + n) or quote is None and any(
+                        j in quotes for j in range(i, i + n)):
+                    continue
+                if n == 1 and not self._form(text, words, i, term):
+                    continue
+                return term
+        return None
+
+    def _form(self, text: str, words: list, i: int, term: Term) -> bool:
+        test = FORM_TESTS.get(self.lang)
+        if test is None:
+            return True
+        before = text[:words[i][0]].rstrip(" \t“„\"«‘(")
+        return test(words[i][2], term, not before or before[-1] in ".:!?\n")
+
+
+def _quotations(text: str, words: list[tuple[int, int, str]]) -> dict[int, tuple[int, int]]:
+    """Word index -> (first, end) word indexes of the short quotation it is in."""
+    out: dict[int, tuple[int, int]] = {}
+    for m in _QUOTES.finditer(text):
+        inside = [k for k, (s, e, _) in enumerate(words) if m.start() < s and e < m.end()]
+        if inside and len(inside) <= MAX_TERM_WORDS:
+            for k in inside:
+                out[k] = (inside[0], inside[-1] + 1)
+    return out
+
+
+def census(glossary: Glossary, texts: list[str]) -> Counter:
+    """(term title, defining edition) -> how many of ``texts`` link to it."""
+    return Counter((term.title, term.edition) for t in texts for _, _, term in glossary.spans(t))
+
+
+#: language -> the words that open a reference to another entry, longest first ("See also", "Siehe auch")
+SEE = {"en": ("See also", "See"), "de": ("Siehe auch", "Siehe"), "it": ("Vedi anche", "Vedi")}
+#: a reference to a rule, not to an entry
+_RULE_WORDS = re.compile(r"(?i)(rules?|regeln?|regola|regole|abschnitt|kapitel|section|chapter|capitolo)\b|\d")
+
+
+def see_references(text: str, lang: str, glossary: Glossary) -> list[tuple[int, int, Term]]:
+    """(start, end, entry) of each "See …" reference of a glossary entry to another entry ("See Typecycling.",
+    "Siehe auch dauerhafte Effekte"): the title as printed, else the one term that is the whole phrase (lemmas)."""
+    out: list[tuple[int, int, Term]] = []
+    opener = "|".join(re.escape(w) for w in SEE.get(lang, ()))
+    if not opener:
+        return out
+    titles = glossary.titles()
+    for m in re.finditer(rf"\b(?:{opener})\s+([^.;:()\n]+)", text):
+        if _RULE_WORDS.match(m.group(1).strip().strip("„“”\"")):
+            continue
+        whole = _entry(m.start(1), m.group(1), glossary, titles)
+        parts = [_entry(m.start(1) + p.start(), p.group(), glossary, titles)
+                 for p in re.finditer(r"[^,]+", m.group(1))] if whole is None else [whole]
+        out.extend(p for p in parts if p is not None)
+    return out
+
+
+def _entry(offset: int, phrase: str, glossary: Glossary, titles: dict[str, Term]) -> tuple[int, int, Term] | None:
+    """The entry a phrase names (its title, or one term that is the whole phrase), with the phrase's place."""
+    core = phrase.strip().strip("„“”\"").strip()
+    if not core:
+        return None
+    start = offset + phrase.index(core)
+    term = titles.get(core.lower())
+    if term is None:
+        spans = glossary.spans(core)
+        if len(spans) == 1 and spans[0][0] == 0 and spans[0][1] == len(core):
+            term = spans[0][2]
+    return (start, start + len(core), term) if term is not None else None
+
+
+#: a translated term is learnt when its words and the term meet in at least this many aligned rule pairs, with at
+#: least this Dice coefficient (2·both / (rules with the words + rules with the term))
+LEARN_MIN_PAIRS = 3
+LEARN_MIN_DICE = 0.6
+
+
+def learn_translations(pairs: list[tuple[str, str]], lang: str, original: Glossary) -> list[Term]:
+    """The terms of ``original`` (another language's glossary) as they are printed in ``lang``, learnt from aligned
+    rule pairs (text in ``lang``, text of the original): for each term, the one or two content words (lemmas) whose
+    presence in a rule best matches the term's presence in its counterpart (Dice coefficient).  Each word or pair of
+    words goes to the term it matches best."""
+    stops = stop_words(lang)
+    has_term: dict[Term, set[int]] = {}
+    has_words: dict[tuple[str, ...], set[int]] = {}
+    lowercase: Counter = Counter()
+    for k, (text, other) in enumerate(pairs):
+        for _, _, term in original.spans(other):
+            has_term.setdefault(term, set()).add(k)
+        words = [w for w in _WORD.findall(text) if w.lower() not in stops and len(w) > 2]
+        lemmas_ = [_lemma(w, lang) for w in words]
+        for w, lem in zip(words, lemmas_):
+            lowercase[lem] += 1 if w[:1].islower() else -1
+        for n in (1, 2):
+            for j in range(len(lemmas_) - n + 1):
+                has_words.setdefault(tuple(lemmas_[j:j + n]), set()).add(k)
+    best: dict[tuple[str, ...], tuple[float, Term]] = {}
+    for term, where in has_term.items():
+        scored = [(2 * len(where & rules) / (len(where) + len(rules)), len(key), key)
+                  for key, rules in has_words.items() if len(where & rules) >= LEARN_MIN_PAIRS]
+        if not scored:
+            continue
+        dice, _, key = max(scored)
+        if dice >= LEARN_MIN_DICE and dice > best.get(key, (0.0, term))[0]:
+            best[key] = (dice, term)
+    return [Term(t.title, t.anchor, t.edition, key, key, lowercase[key[0]] > 0, False, rank=-1)
+            for key, (_, t) in best.items()]
+
+
+def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
+    """The glossary terms that link from the texts of ``edition``: its own glossary; else the glossary of the
+    edition it translates, its terms found in this language by :func:`learn_translations` over the aligned rules,
+    and the glossaries of the editions of its language aligned with it, their old terms found in its new wording
+    through the terminology table (a 2024 text's "wirken" is the 1999 glossary's "Spielen")."""
+    from .. import terminology
+    from . import read
+
+    sources = read.glossary_sources(conn, edition, lang)
+    entries = [e for source in sources for e in read.glossary_terms(conn, source)]
+    synonyms: dict[str, list[str]] = {}
+    if sources and sources != [edition]:
+        try:
+            rows_ = terminology.load(lang=lang)
+        except (OSError, ValueError):
+            rows_ = []
+        for t in rows_:
+            if t.new and " " not in t.new.strip() and " " not in t.old.strip():
+                synonyms.setdefault(_lemma(t.new, lang), []).append(_lemma(t.old, lang))
+    share = read.lemma_shares(conn, edition)
+    g = Glossary.build(edition, lang, entries, prefix, share, {k: tuple(v) for k, v in synonyms.items()})
+    original = read.original_of(conn, edition) if sources != [edition] else None
+    if original is not None and read.glossary_terms(conn, original["id"]):
+        theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),
+                                every_term=True)
+        g.add(learn_translations(read.aligned_texts(conn, edition, original["id"]), lang, theirs), share)
+    return g
+
+
+def edition_texts(conn, edition: str) -> list[str]:
+    """The texts of an edition that rule pages print with glossary links: rules, examples and notes."""
+    return [r[0] for r in conn.execute(
+        "select text from rules where edition_id = ? and text is not null union all "
+        "select text from items where edition_id = ? and kind in ('example', 'note') and text is not null",
+        (edition, edition))]

@@ -1,0 +1,114 @@
+"""Glossary links a reader can trust, counted over whole editions (en-2024-11-08, de-1999, de-2024).
+
+The known false links come from reading the rule pages (issue 31 and the census of ``kb glossary-links``): a
+function word or common verb ("If", "becomes", "Wenn"), everyday vocabulary ("cards"), a different sense or word
+class ("locked in" is not the Room's "Lock", "phased" not "Phase", "handed" not "Hand", "in some cases" not the
+subtype "Case", the German noun "Spiel" not the verb "Spielen")."""
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from kb.cli import main
+from kb.site.glossary import Glossary, census, edition_texts, glossary_of, see_references
+
+
+@pytest.fixture(scope="module")
+def conn(kb_db):
+    c = sqlite3.connect(kb_db)
+    yield c
+    c.close()
+
+
+def links(g, text):
+    return [(text[s:e], term.title, term.edition) for s, e, term in g.spans(text)]
+
+
+def rule_text(conn, edition, number):
+    return conn.execute("select text from rules where edition_id = ? and norm = ?", (edition, number)).fetchone()[0]
+
+
+@pytest.mark.parametrize("edition, lang, never", [
+    ("en-2024-11-08", "en", ["If", "Becomes", "Card"]),
+    ("de-1999", "de", ["Wenn", "Du"]),
+])
+def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang, never, capsys):
+    g = glossary_of(conn, edition, lang)
+    texts = edition_texts(conn, edition)
+    counts = census(g, texts)
+    with capsys.disabled():          # the report: how many texts link to each term (-s shows it)
+        print(f"\n{edition}: {len(texts)} texts, {sum(counts.values())} links to {len(counts)} terms; top: "
+              + ", ".join(f"{t} {n}" for (t, _), n in counts.most_common(12)))
+    for title in never:
+        assert counts[(title, edition)] == 0 and title in g.unlinked
+    assert len(counts) > (100 if edition == "de-1999" else 600)     # most terms still link somewhere
+    forms = {}
+    for t in texts:
+        for s, e, term in g.spans(t):
+            forms.setdefault(term.title, set()).add(t[s:e].lower())
+    false = {"en-2024-11-08": [("Phase", "phased"), ("Hand", "handed"), ("Case", "cases"), ("Modified", "modify"),
+                               ("Modified", "modifies"), ("Lock", "locked")],
+             "de-1999": [("Spielen", "spiel")]}[edition]            # "Spiele nur, …" is the verb
+    for title, word in false:
+        assert word not in forms.get(title, set()), (title, word)
+
+
+def test_known_false_links_of_a_rule_page(conn, site):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    found = links(g, rule_text(conn, "en-2024-11-08", "601.2f"))
+    words = {w.lower() for w, _, _ in found}
+    assert not words & {"if", "becomes", "cards", "locked", "locked in"}
+    assert ("total cost", "Total Cost", "en-2024-11-08") in found           # multi-word terms first
+    assert ("additional costs", "Additional Cost", "en-2024-11-08") in found
+    page = site.get("/rule/en-2024-11-08/601.2f").text.split('class="rule-text"')[1].split("</div>")[0]
+    assert 'title="glossary of en-2024-11-08: Lock"' not in page and 'title="glossary of en-2024-11-08: If"' not in page
+    assert 'href="/glossary/en-2024-11-08#t-total-cost"' in page
+
+
+def test_word_class_and_quotation_decide(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert links(g, "If a player is tapping a creature")[0][:2] == ("tapping", "Tap")          # a verb: any form
+    assert links(g, "the word “target” on the spell")[0][:2] == ("target", "Target")     # the whole quotation
+    assert [w for w, _, _ in links(g, "becomes “locked in.”")] == []                      # part of a quotation: no
+    assert links(g, "The Case is solved")[0][:2] == ("Case", "Case")
+    assert [t for _, t, _ in links(g, "In some cases")] == []
+    assert links(g, "a Room door is locked")[-1][:2] == ("locked", "Locked")               # printed alike wins
+    de = glossary_of(conn, "de-1999", "de")
+    assert links(de, "Die Karte wird abgeworfen.")[0][:2] == ("abgeworfen", "Abwerfen")
+    assert links(de, "Er hat dauerhaften Effekten")[0][:2] == ("dauerhaften Effekten", "Dauerhafter Effekt")
+    assert [t for _, t, _ in links(de, "im Spiel und das Spiel")] == ["Im Spiel"]
+
+
+def test_german_2024_links_to_the_aligned_glossaries(conn, site):
+    g = glossary_of(conn, "de-2024", "de")
+    found = links(g, rule_text(conn, "de-2024", "601.2"))
+    assert ("wirken", "Cast", "en-2024-11-08") in found                  # learnt from the aligned English rules
+    assert [w for w, _, _ in found].count("wirken") == 1                 # not again through the 1999 "Spielen"
+    text = rule_text(conn, "de-2024", "601.2a")
+    assert any(t == "Stack" and e == "en-2024-11-08" for _, t, e in links(g, text))
+    editions = {e for t in edition_texts(conn, "de-2024") for _, _, e in links(g, t)}
+    assert editions == {"en-2024-11-08", "de-1999"}                      # the original's and the old German's
+    page = site.get("/rule/de-2024/601.2").text
+    assert 'href="/glossary/en-2024-11-08#t-cast"' in page
+
+
+def test_german_1999_glossary_marks_lost_text_and_links_its_see_references(site, conn):
+    page = site.get("/glossary/de-1999").text
+    entry = page.split('id="t-alternative-kosten"')[1].split("</dd>")[0]
+    assert 'class="kb-lost"' in entry and "line 1760" in entry         # the warning of the build, with its line
+    assert "{2}, {T}" in page.split('id="t-aktivierungskosten"')[1].split("</dd>")[0]   # symbol font decoded
+    assert 'class="see" href="#t-landtarnung">Landtarnung</a>' in page.split('id="t-ebenentarnung"')[1]
+    g = Glossary.build("de-1999", "de", [("Dauerhafter Effekt", "t-dauerhafter-effekt", "", "de-1999"),
+                                         ("Globale Verzauberung", "t-g", "", "de-1999"),
+                                         ("Lokale Verzauberung", "t-l", "", "de-1999")], every_term=True)
+    text = "Einmalige Effekte. Siehe auch dauerhafte Effekte. Siehe Globale Verzauberung, Lokale Verzauberung."
+    assert [(text[s:e], t.anchor) for s, e, t in see_references(text, "de", g)] == [
+        ("dauerhafte Effekte", "t-dauerhafter-effekt"), ("Globale Verzauberung", "t-g"),
+        ("Lokale Verzauberung", "t-l")]
+    assert see_references("Siehe Regel 403.", "de", g) == []
+
+
+def test_glossary_links_command_reports_the_counts(kb_db):
+    out = CliRunner().invoke(main, ["glossary-links", "de-1999", "--db", str(kb_db)]).output
+    assert out.startswith("de-1999: ") and "Wenn  (never linked: stop word)" in out
+    assert "Karte  (never linked: everyday vocabulary)" in out
