@@ -9,10 +9,18 @@ settings.load_profile("kb")
 
 
 @pytest.fixture(scope="session")
-def kb_db(tmp_path_factory):
-    """The real KB, built once from data/ (all stages) into a temporary directory."""
+def seed_data_dir(tmp_path_factory):
+    """data/ with the seed documents and their English originals only (:func:`tests.helpers.seed_data`)."""
+    from tests.helpers import seed_data
+
+    return seed_data(tmp_path_factory.mktemp("seed") / "data")
+
+
+@pytest.fixture(scope="session")
+def kb_db(tmp_path_factory, seed_data_dir):
+    """The real KB of the seeds and their originals, built once (all stages) into a temporary directory."""
     from kb.build import build
 
     path = tmp_path_factory.mktemp("kb") / "kb.db"
-    build(path)
+    build(path, seed_data_dir)
     return path

@@ -83,17 +83,16 @@ def test_1999_to_2024_report_counts_chapters_outside(kb_db):
 
 @pytest.fixture(scope="module")
 def with_english_editions(tmp_path_factory):
-    """The default data with the English sample editions of tests/corpus/crs added, as a user adds editions (the
+    """The seed data with the English sample editions of tests/corpus/crs added, as a user adds editions (the
     truncated one is refused, the two already in data/ are skipped), built."""
-    import shutil
 
     from kb.add import AddOptions, add_files
     from kb.build import build
-    from tests.helpers import ROOT
+    from tests.helpers import ROOT, seed_data
 
     root = tmp_path_factory.mktemp("with-english-editions")
     data = root / "data"
-    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns(".manifest.lock"))
+    seed_data(data)
     results = add_files(sorted((ROOT / "tests" / "corpus" / "crs").glob("en-*.txt")), AddOptions(), data)
     assert sum(r.ok for r in results) >= 9
     build(root / "kb.db", data)
