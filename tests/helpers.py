@@ -47,4 +47,10 @@ def seed_data(dest: Path) -> Path:
     (dest / "manifest.toml").write_text("# the seed documents and their originals (tests/helpers.py seed_data)\n",
                                         encoding="utf-8")
     manifest.save(manifest.Manifest(keep), dest / "manifest.toml")
+    kept = {e.id for d in keep for e in d.editions}
+    reviews = dest / "alignment_reviews.tsv"   # the reviews of the editions kept (a review of another is an error)
+    if reviews.exists():
+        lines = reviews.read_text(encoding="utf-8").splitlines(keepends=True)
+        reviews.write_text("".join(line for line in lines if line.startswith(("#", "source\t")) or not line.strip()
+                                   or {f.split("/")[0] for f in line.split("\t")[:2]} <= kept), encoding="utf-8")
     return dest

@@ -188,11 +188,56 @@ def _rules_of(db) -> Callable[[str], list[AlignRule]]:
     return rules
 
 
-def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
-    """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
-    editions in between are followed by rule id: only the two ends' rules are read).  Each step's links are read
-    at once, or with ``lazy`` rule by rule as the rules are followed (:func:`_links_of_rule`: for a few rules)."""
-    steps: list[Callable[[int], list[tuple[int, float, str]]]] = []
+def composed_confidence(scores: list[float]) -> float:
+    """The confidence of a link composed of links with these scores, one per step of its path (the one rule of
+    composition: change it here and every view follows).  Today: their product."""
+    out = 1.0
+    for s in scores:
+        out *= s
+    return round(out, 3)
+
+
+def composed_relation(step_relations: list[str], targets: int, same_number: bool) -> str:
+    """The relation of a composed link: ``split`` when the source reaches several rules, else the first split or
+    merge along its path, else equivalent or renumbered by the numbers of its two ends."""
+    if targets > 1:
+        return "split"
+    for rel in step_relations:
+        if rel in ("split", "merged"):
+            return rel
+    return "equivalent" if same_number else "renumbered"
+
+
+#: one step of a path: the stored links of a rule of its first edition (target rule id, score, relation)
+Step = Callable[[int], list[tuple[int, float, str]]]
+
+
+def compose_step(frontier: dict[int, tuple[list[float], list[str]]], step_of: Step
+                 ) -> dict[int, tuple[list[float], list[str]]]:
+    """One step of a composition: each rule reached so far followed along its links; of the paths that reach a rule,
+    the one with the best :func:`composed_confidence` is kept (the first of equals)."""
+    out: dict[int, tuple[list[float], list[str]]] = {}
+    for key, (scores, rels) in frontier.items():
+        for target, link_score, link_rel in step_of(key):
+            cand = ([*scores, link_score], [*rels, link_rel])
+            if target not in out or composed_confidence(cand[0]) > composed_confidence(out[target][0]):
+                out[target] = cand
+    return out
+
+
+def compose_ids(rule_id: int, steps: list[Step]) -> dict[int, tuple[float, list[str]]]:
+    """Follow a rule along ``steps`` (:func:`compose_step`): each rule of the last edition it reaches, with the
+    :func:`composed_confidence` of the best path that reaches it and the relations along that path."""
+    frontier: dict[int, tuple[list[float], list[str]]] = {rule_id: ([], [])}
+    for step_of in steps:
+        frontier = compose_step(frontier, step_of)
+    return {key: (composed_confidence(scores), rels) for key, (scores, rels) in frontier.items()}
+
+
+def steps_of(db, path: list[str], lazy: bool) -> list[Step]:
+    """The steps of ``path``: each pair's stored links read at once, or with ``lazy`` rule by rule as the rules are
+    followed (:func:`_links_of_rule`: for a few rules)."""
+    steps: list[Step] = []
     for x, y in zip(path, path[1:]):
         if lazy:
             steps.append(_links_of_rule(db, x, y))
@@ -202,31 +247,22 @@ def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
             if t is not None:
                 step.setdefault(s, []).append((t, score, rel))
         steps.append(partial(_links_in, step))
+    return steps
+
+
+def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
+    """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
+    editions in between are followed by rule id: only the two ends' rules are read; :func:`compose_ids`)."""
+    steps = steps_of(db, path, lazy)
     via = " → ".join(path)
     last = {v.id: v for v in rules(path[-1])}
 
     def links(v: AlignRule) -> list[Alignment]:
-        frontier: list[tuple[int, float, str]] = [(v.id, 1.0, "")] if v.id is not None else []
-        for step_of in steps:
-            nxt = []
-            for key, score, rel in frontier:
-                for target, link_score, link_rel in step_of(key):
-                    r = rel if rel in ("split", "merged") else (link_rel if link_rel in ("split", "merged") else rel)
-                    nxt.append((target, score * link_score, r))
-            frontier = nxt
-        best: dict[int, tuple[float, str]] = {}
-        for key, score, rel in frontier:
-            if key not in best or score > best[key][0]:
-                best[key] = (score, rel)
+        best = compose_ids(v.id, steps) if v.id is not None else {}
         if not best:
             return [Alignment(v, None, 0.0, "no counterpart", f"composed via {via}")]
-        split = len(best) > 1
-        out = []
-        for key, (score, rel) in best.items():
-            node = last[key]
-            relation = "split" if split else rel or ("equivalent" if node.norm == v.norm else "renumbered")
-            out.append(Alignment(v, node, round(score, 3), relation, f"composed via {via}"))
-        return out
+        return [Alignment(v, last[key], conf, composed_relation(rels, len(best), last[key].norm == v.norm),
+                          f"composed via {via}") for key, (conf, rels) in best.items()]
 
     return links
 

@@ -21,6 +21,7 @@ from ingest import numbers
 from ..cache import code_version, write_atomic
 from ..gcpause import collector_paused
 from ..schema import insert_rows
+from . import reviews
 from .concepts import Concepts, reduce_links
 from .consecutive import Keys, align_consecutive, identical_share
 from .crossedition import CompanionPair, align_cross_edition
@@ -598,7 +599,7 @@ TABLE_METADATA = {
 
 def store(db, progress=None, cache_dir: Path | None = None, workers: int | None = None,
           rows_written: Callable[[Any], object] | None = None,
-          views: dict[str, list[AlignRule]] | None = None) -> dict[str, int]:
+          views: dict[str, list[AlignRule]] | None = None, reviews_file: Path = reviews.REVIEWS_FILE) -> dict[str, int]:
     """Compute every alignment of the KB and write ``concepts``, ``alignments`` and ``rules.concept_id``.
 
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written; ``views``: the
@@ -606,14 +607,18 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     else they are read from ``db``.
     ``rows_written(db)`` is called once the ``alignments`` rows are written and indexed by edition pair, before the
     concepts (a later stage that reads the alignments may start there: the build's diffs).
+    ``reviews_file``: the reviews of the lineage (:mod:`kb.align.reviews`), applied to the stored pairs before
+    anything reads them.
     Returns row counts per edition pair.
     """
+    found = reviews.load(db.conn, reviews_file)   # (a review naming a rule the KB lacks stops the build first)
     with collector_paused():   # millions of views, links and rows, no garbage cycles (a second of an archive build)
-        return _store(db, progress, cache_dir, workers, rows_written, views)
+        return _store(db, progress, cache_dir, workers, rows_written, views, found, reviews_file)
 
 
 def _store(db, progress, cache_dir: Path | None, workers: int | None,
-           rows_written: Callable[[Any], object] | None, views: dict[str, list[AlignRule]] | None) -> dict[str, int]:
+           rows_written: Callable[[Any], object] | None, views: dict[str, list[AlignRule]] | None,
+           found: list[reviews.Review], reviews_file: Path) -> dict[str, int]:
     specs = edition_specs(db)
     pairs = plan(specs)
     for name in ("alignments", "concepts", "edition_pairs"):
@@ -628,13 +633,17 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None,
     runs, counts = _write_alignments(db, stored_pairs(db, pairs, workers=workers, cache_dir=cache_dir, views=views),
                                      concepts)
     db["alignments"].create_index(["source_edition", "target_edition"])   # one pair's rows (the diffs read each)
+    if found:   # (the rule ids' indexes first: each review looks its rules up)
+        for cols in (["source_rule_id"], ["target_rule_id"]):
+            db["alignments"].create_index(cols)
+    reviews.store(db, found, reviews_file)
     if rows_written is not None:   # (before the thread below starts: it may fork)
         rows_written(db)
     # the concepts are assigned in a thread while SQLite indexes the alignments (it lets go of the GIL meanwhile)
     with ThreadPoolExecutor(1) as thread:
         assigned = thread.submit(concepts.assign, anchor_ranks(specs))
         for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
-            db["alignments"].create_index(cols)
+            db["alignments"].create_index(cols, if_not_exists=True)
         rule_ids = dict(db.conn.execute("select key, id from rules order by id"))
         concept_of = assigned.result()
     _write_concepts(db, concept_of, rule_ids)

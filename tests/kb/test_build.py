@@ -8,7 +8,7 @@ import sqlite_utils
 
 from kb.build import BuildError, build
 from kb.manifest import load
-from tests.helpers import ROOT, seed_data
+from tests.helpers import seed_data
 
 
 @pytest.fixture(scope="module")
