@@ -178,13 +178,16 @@ def _with_diffs(page: dict) -> None:
     this = page["rule"]
     lang = page["edition"]["language"]
     date = str(page["edition"]["date"] or "")
-    for c in page["counterparts"]["rules"]:
+    made: dict[tuple[str, str], object] = {}   # (the archive repeats a text in many editions: each diffed once)
+    for c in page["counterparts"]["rules"] + page["counterparts"].get("folded", []):
         c["diff_html"] = None
         if c["language"] != lang or not (c["text"] and this["text"]) or c["text"] == this["text"]:
             continue
         older_is_other = str(c["date"] or "") <= date
         old, new = (c["text"], this["text"]) if older_is_other else (this["text"], c["text"])
-        c["diff_html"] = inline_html(word_diff(old, new, lang=lang), fold=True)
+        if (old, new) not in made:
+            made[old, new] = inline_html(word_diff(old, new, lang=lang), fold=True)
+        c["diff_html"] = made[old, new]
         c["diff_direction"] = (c["edition"], this["edition_id"]) if older_is_other else (this["edition_id"],
                                                                                            c["edition"])
 

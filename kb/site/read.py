@@ -192,6 +192,7 @@ def counterparts(conn, rule: dict, lang: str) -> dict:
     missing = [{"edition": a["other"], "method": a["method"]} for a in rows(conn, """
         select case when a.source_rule_id = :id then a.target_edition else a.source_edition end other, a.method
         from alignments a where a.source_rule_id = :id and a.relation = 'no counterpart'""", {"id": rule["id"]})]
+    folded = fold_identical(rules_out)
     items = rows(conn, """
         select i.id, i.kind, i.edition_id, i.label, i.title, i.text, i.line_start, i.rule_id, owner.norm owner_norm,
                a.relation, a.score, a.method
@@ -200,7 +201,24 @@ def counterparts(conn, rule: dict, lang: str) -> dict:
         order by i.edition_id, i.seq""", (rule["id"],))
     for it in items:
         it["relation"] = ITEM_RELATIONS.get(it["kind"], it["kind"])
-    return {"rules": rules_out, "items": items, "missing": missing}
+    return {"rules": rules_out, "folded": folded, "items": items, "missing": missing}
+
+
+def fold_identical(cards: list[dict]) -> list[dict]:
+    """The counterparts with the same number, title, text and relation in several editions of one language as one
+    card (the newest), which names how many editions print it and from when to when ("same text in 47 editions,
+    2009-07-11 → 2024-08-02") and the range of the confidences."""
+    groups: dict[tuple, list[dict]] = {}
+    for c in cards:
+        groups.setdefault((c["language"], c["number"], c["title"], c["text"], c["relation"], c["review"]), []).append(c)
+    out = []
+    for same in groups.values():
+        dates = sorted(str(c["date"] or "") for c in same)
+        scores = [c["score"] for c in same if c["score"] is not None]
+        out.append({**same[0], "count": len(same), "first": dates[0], "last": dates[-1],
+                    "editions": [c["edition"] for c in same],
+                    "score_min": min(scores) if scores else None, "score_max": max(scores) if scores else None})
+    return out
 
 
 def changes(conn, rule: dict, languages: dict[str, str]) -> list[dict]:
