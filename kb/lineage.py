@@ -166,7 +166,7 @@ def of_rule(conn, rule_id: int) -> list[Link]:
         if path is None or len(path) < 3:
             continue
         reached = frontier(tuple(path))
-        via = "composed via " + " → ".join(path)
+        via = ondemand.composed_method(path)
         composed = [(x, t, ondemand.composed_confidence(scores), rels, via, "")
                     for t, (scores, rels) in reached.items()]
         found += _composed_links(raw, composed, norm, len(reached))

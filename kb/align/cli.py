@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from .. import lineage, paths
+from . import ondemand
 from ..cli_common import DB_OPTION, open_db
 
 
@@ -80,8 +81,8 @@ def align_export(db_path: Path, source: str, target: str):
             answer = lineage.pair(db, source, target)
         except LookupError as e:
             raise click.ClickException(str(e.args[0])) from None
-        click.echo(f"{source} → {target}: {answer.method}" + (f" via {' → '.join(answer.path)}"
-                                                              if answer.method == "composed" else ""), err=True)
+        click.echo(f"{source} → {target}: " + (ondemand.composed_method(answer.path) if answer.method == "composed"
+                                                else answer.method), err=True)
         rows = [{"source_number": lk.source.norm, "target_number": lk.target.norm if lk.target else None,
                  "relation": lk.relation, "score": lk.score, "source_line": lk.source.line, "method": lk.method,
                  "review": lk.evidence.get("review")}

@@ -197,6 +197,12 @@ def composed_confidence(scores: list[float]) -> float:
     return round(out, 3)
 
 
+def composed_method(path: list[str]) -> str:
+    """The method of a composed link: its path ("composed via A → B → C"), the middle left out of a long one."""
+    shown = path if len(path) <= 5 else [*path[:2], "…", *path[-2:]]
+    return "composed via " + " → ".join(shown) + (f" ({len(path) - 1} steps)" if len(path) > 5 else "")
+
+
 def composed_relation(step_relations: list[str], targets: int, same_number: bool) -> str:
     """The relation of a composed link: ``split`` when the source reaches several rules, else the first split or
     merge along its path, else equivalent or renumbered by the numbers of its two ends."""
@@ -254,15 +260,15 @@ def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
     """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
     editions in between are followed by rule id: only the two ends' rules are read; :func:`compose_ids`)."""
     steps = steps_of(db, path, lazy)
-    via = " → ".join(path)
+    method = composed_method(path)
     last = {v.id: v for v in rules(path[-1])}
 
     def links(v: AlignRule) -> list[Alignment]:
         best = compose_ids(v.id, steps) if v.id is not None else {}
         if not best:
-            return [Alignment(v, None, 0.0, "no counterpart", f"composed via {via}")]
+            return [Alignment(v, None, 0.0, "no counterpart", method)]
         return [Alignment(v, last[key], conf, composed_relation(rels, len(best), last[key].norm == v.norm),
-                          f"composed via {via}") for key, (conf, rels) in best.items()]
+                          method) for key, (conf, rels) in best.items()]
 
     return links
 
