@@ -5,7 +5,7 @@ edition of its family (the chain), to its original where the edition is a transl
 data names; the diffs stage adds the split and merge parts it completes from word evidence, and the reviews of
 ``data/alignment_reviews.tsv`` are applied (:mod:`kb.align.reviews`).  Any other pair of editions is composed along
 those links (:mod:`kb.align.ondemand`: the shortest path of stored pairs, one rule of composition
-:func:`~kb.align.ondemand.composed_confidence`), with the reviews of its two ends applied.
+:mod:`kb.align.compose`), with the reviews of its two ends applied.
 
 Two entry points, both over the same links:
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import sqlite_utils
 
-from .align import ondemand, reviews
+from .align import compose, ondemand, reviews
 from .align.pairs import when
 from .align.views import Alignment
 
@@ -119,7 +119,7 @@ def _reviewed(links: list[Alignment], found: list[reviews.Review], rules_b: dict
                                   "", "review", {"review": r.mark}))
         for lk in kept:
             assert lk.target is not None
-            lk.relation = ondemand.composed_relation([] if lk.method == "review" else [lk.relation], len(kept),
+            lk.relation = ondemand.composed_relation("" if lk.method == "review" else lk.relation, len(kept),
                                                      lk.target.norm == lk.source.norm) if len(kept) > 1 or \
                 lk.method == "review" else lk.relation
         by_source[r.source_id] = kept
@@ -145,14 +145,14 @@ def of_rule(conn, rule_id: int) -> list[Link]:
               if kind in ondemand.RULE_KINDS}
     graph = ondemand._graph(db)
     steps: dict[tuple[str, str], ondemand.Step] = {}
-    frontiers: dict[tuple[str, ...], dict] = {(a,): {rule_id: ([], [])}}
+    frontiers: dict[tuple[str, ...], compose.Frontier] = {(a,): compose.start(rule_id)}
 
     def frontier(path: tuple[str, ...]) -> dict:
         if path not in frontiers:
             x, y = path[-2], path[-1]
             if (x, y) not in steps:
                 steps[x, y] = ondemand._links_of_rule(raw, x, y)
-            frontiers[path] = ondemand.compose_step(frontier(path[:-1]), steps[x, y])
+            frontiers[path] = compose.step(frontier(path[:-1]), steps[x, y])
         return frontiers[path]
 
     found: list[tuple[str, int, float, str, str, str]] = []   # edition, target, confidence, relation, method, review
@@ -167,8 +167,7 @@ def of_rule(conn, rule_id: int) -> list[Link]:
             continue
         reached = frontier(tuple(path))
         via = ondemand.composed_method(path)
-        composed = [(x, t, ondemand.composed_confidence(scores), rels, via, "")
-                    for t, (scores, rels) in reached.items()]
+        composed = [(x, t, conf, rel, via, "") for t, (conf, rel) in reached.items()]
         found += _composed_links(raw, composed, norm, len(reached))
         found = _review_rule(raw, found, rule_id, a, x, norm)
     return _links(raw, found, rule_id, a, number or norm, specs)
@@ -190,8 +189,8 @@ def _direct(conn, rule_id: int, a: str, x: str) -> list[tuple[int, float, str, s
 
 def _composed_links(conn, composed: list, norm: str, reached: int) -> list[tuple]:
     norms = _norms(conn, [c[1] for c in composed])
-    return [(x, t, conf, ondemand.composed_relation(rels, reached, norms.get(t) == norm), via, rv)
-            for x, t, conf, rels, via, rv in composed]
+    return [(x, t, conf, ondemand.composed_relation(rel, reached, norms.get(t) == norm), via, rv)
+            for x, t, conf, rel, via, rv in composed]
 
 
 def _norms(conn, ids: list[int]) -> dict[int, str]:
@@ -216,7 +215,7 @@ def _review_rule(conn, found: list[tuple], rule_id: int, a: str, x: str, norm: s
     out = []
     for f in here:
         rel = f[3] if f[4] != "review" and len(here) == 1 else ondemand.composed_relation(
-            [] if f[4] == "review" else [f[3]], len(here), norms.get(f[1]) == norm)
+            "" if f[4] == "review" else f[3], len(here), norms.get(f[1]) == norm)
         out.append((f[0], f[1], f[2], rel, f[4], f[5]))
     return rest + out
 

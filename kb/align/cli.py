@@ -11,8 +11,8 @@ from pathlib import Path
 import click
 
 from .. import lineage, paths
-from . import ondemand
 from ..cli_common import DB_OPTION, open_db
+from . import ondemand
 
 
 @click.command("align-eval")

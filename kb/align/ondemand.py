@@ -20,6 +20,7 @@ from functools import partial
 
 from ingest import numbers
 
+from . import compose
 from .pairs import EditionSpec, PlannedPair, rule_pair_kind
 from .store import align_input, edition_specs, pair_input
 from .views import Alignment, AlignRule, views_from_db
@@ -188,56 +189,22 @@ def _rules_of(db) -> Callable[[str], list[AlignRule]]:
     return rules
 
 
-def composed_confidence(scores: list[float]) -> float:
-    """The confidence of a link composed of links with these scores, one per step of its path (the one rule of
-    composition: change it here and every view follows).  Today: their product."""
-    out = 1.0
-    for s in scores:
-        out *= s
-    return round(out, 3)
-
-
 def composed_method(path: list[str]) -> str:
     """The method of a composed link: its path ("composed via A → B → C"), the middle left out of a long one."""
     shown = path if len(path) <= 5 else [*path[:2], "…", *path[-2:]]
     return "composed via " + " → ".join(shown) + (f" ({len(path) - 1} steps)" if len(path) > 5 else "")
 
 
-def composed_relation(step_relations: list[str], targets: int, same_number: bool) -> str:
-    """The relation of a composed link: ``split`` when the source reaches several rules, else the first split or
-    merge along its path, else equivalent or renumbered by the numbers of its two ends."""
+def composed_relation(rel: str, targets: int, same_number: bool) -> str:
+    """The relation of a composed link: ``split`` when the source reaches several rules, else the split or merge
+    along its path (:func:`kb.align.compose.step`), else equivalent or renumbered by the numbers of its two ends."""
     if targets > 1:
         return "split"
-    for rel in step_relations:
-        if rel in ("split", "merged"):
-            return rel
-    return "equivalent" if same_number else "renumbered"
+    return rel if rel in ("split", "merged") else ("equivalent" if same_number else "renumbered")
 
 
 #: one step of a path: the stored links of a rule of its first edition (target rule id, score, relation)
-Step = Callable[[int], list[tuple[int, float, str]]]
-
-
-def compose_step(frontier: dict[int, tuple[list[float], list[str]]], step_of: Step
-                 ) -> dict[int, tuple[list[float], list[str]]]:
-    """One step of a composition: each rule reached so far followed along its links; of the paths that reach a rule,
-    the one with the best :func:`composed_confidence` is kept (the first of equals)."""
-    out: dict[int, tuple[list[float], list[str]]] = {}
-    for key, (scores, rels) in frontier.items():
-        for target, link_score, link_rel in step_of(key):
-            cand = ([*scores, link_score], [*rels, link_rel])
-            if target not in out or composed_confidence(cand[0]) > composed_confidence(out[target][0]):
-                out[target] = cand
-    return out
-
-
-def compose_ids(rule_id: int, steps: list[Step]) -> dict[int, tuple[float, list[str]]]:
-    """Follow a rule along ``steps`` (:func:`compose_step`): each rule of the last edition it reaches, with the
-    :func:`composed_confidence` of the best path that reaches it and the relations along that path."""
-    frontier: dict[int, tuple[list[float], list[str]]] = {rule_id: ([], [])}
-    for step_of in steps:
-        frontier = compose_step(frontier, step_of)
-    return {key: (composed_confidence(scores), rels) for key, (scores, rels) in frontier.items()}
+Step = compose.StepLinks
 
 
 def steps_of(db, path: list[str], lazy: bool) -> list[Step]:
@@ -258,17 +225,18 @@ def steps_of(db, path: list[str], lazy: bool) -> list[Step]:
 
 def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
     """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
-    editions in between are followed by rule id: only the two ends' rules are read; :func:`compose_ids`)."""
+    editions in between are followed by rule id: only the two ends' rules are read) by the one composition rule
+    (:func:`kb.align.compose.compose`)."""
     steps = steps_of(db, path, lazy)
     method = composed_method(path)
     last = {v.id: v for v in rules(path[-1])}
 
     def links(v: AlignRule) -> list[Alignment]:
-        best = compose_ids(v.id, steps) if v.id is not None else {}
+        best = compose.compose(v.id, steps) if v.id is not None else {}
         if not best:
             return [Alignment(v, None, 0.0, "no counterpart", method)]
-        return [Alignment(v, last[key], conf, composed_relation(rels, len(best), last[key].norm == v.norm),
-                          method) for key, (conf, rels) in best.items()]
+        return [Alignment(v, last[key], round(conf, 3), composed_relation(rel, len(best), last[key].norm == v.norm),
+                          method) for key, (conf, rel) in best.items()]
 
     return links
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import json
 import multiprocessing
 import os
@@ -297,7 +298,7 @@ class AlignmentCache:
             text, lemmas = self._text_digest, self._lemmas_digest
             fields = [(v.key, v.norm, v.kind, v.level, v.title, text(v.text), lemmas(v.lemmas), text(v.examples))
                       for v in views]
-            digest = hashlib.sha256(pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)).digest()
+            digest = hashlib.sha256(_unshared_pickle(fields)).digest()
             got = self._digests[id(views)] = (views, digest)
         return got[1]
 
@@ -350,6 +351,17 @@ class AlignmentCache:
             for path in self.dir.glob("*.pickle"):
                 if path.stem not in self.used:
                     path.unlink(missing_ok=True)
+
+
+def _unshared_pickle(value) -> bytes:
+    """``value`` pickled without the memo: equal values give equal bytes whichever objects they share (a memo writes a
+    second reference to one object as a back-reference, and two equal objects in full: the views made while the
+    rules are written and those read back share their digests differently)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(value)
+    return out.getvalue()
 
 
 def _code_version() -> str:

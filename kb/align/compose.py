@@ -1,0 +1,66 @@
+"""Links composed along a path of editions, without letting doubt multiply.
+
+The one rule every view of a long-range link follows (:mod:`kb.align.ondemand` composes pairs the build did not
+align; a lineage reads the same function):
+
+* a step's links carry a rule to the next edition; a rule whose text did not change in a step is linked with
+  confidence 1 (:mod:`kb.align.consecutive`: only the rules that changed in a step are aligned in that step), so
+  it carries its link over as it is;
+* a composed link keeps the **weakest** confidence along its path (:func:`step`): a doubtful step makes the link
+  doubtful, but a hundred certain steps do not make it more so;
+* a composed link is **dropped when a direct comparison of its two ends contradicts it** (:func:`uncontradicted`):
+  the aligner, run on the two ends themselves, links the source to other rules, and the two ends' own similarity
+  is below the aligner's threshold for any counterpart.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+#: a rule reached along a path: rule id -> (confidence, relation so far)
+Frontier = dict[int, tuple[float, str]]
+#: the links of one step: rule id -> [(target rule id, confidence, relation)]
+StepLinks = Callable[[int], list[tuple[int, float, str]]]
+
+
+def start(rule_id: int) -> Frontier:
+    """The frontier of a rule before the first step."""
+    return {rule_id: (1.0, "")}
+
+
+def step(frontier: Frontier, links: StepLinks) -> Frontier:
+    """The rules the frontier reaches in one more step.  A link keeps the weakest confidence along its path; of
+    two paths to one rule, the more confident wins.  A split or a merge on the way makes the relation a split or a
+    merge; otherwise the last step's relation stands."""
+    out: Frontier = {}
+    for rule, (confidence, rel) in frontier.items():
+        for target, link_confidence, link_rel in links(rule):
+            c = min(confidence, link_confidence)
+            r = rel if rel in ("split", "merged") else (link_rel if link_rel in ("split", "merged") else rel)
+            if target not in out or c > out[target][0]:
+                out[target] = (c, r)
+    return out
+
+
+def compose(rule_id: int, steps: Iterable[StepLinks]) -> Frontier:
+    """The rules of the last edition that ``rule_id`` reaches along ``steps``, with their weakest confidence."""
+    frontier = start(rule_id)
+    for links in steps:
+        frontier = step(frontier, links)
+        if not frontier:
+            break
+    return frontier
+
+
+def contradicted(target: int, direct_targets: set[int], similarity: float, threshold: float) -> bool:
+    """Does a direct comparison of a composed link's two ends contradict it?  Yes when the aligner, run on the two
+    ends, links the source to other rules (``direct_targets``, not holding ``target``) and the two ends' own
+    ``similarity`` is below its ``threshold`` for any counterpart."""
+    return bool(direct_targets) and target not in direct_targets and similarity < threshold
+
+
+def uncontradicted(frontier: Frontier, direct_targets: set[int], similarity: Callable[[int], float],
+                   threshold: float) -> Frontier:
+    """``frontier`` without the links a direct comparison contradicts (:func:`contradicted`); a link held with
+    confidence 1 all along (the same text in every edition) is never in doubt."""
+    return {t: x for t, x in frontier.items()
+            if x[0] >= 1.0 or not contradicted(t, direct_targets, similarity(t), threshold)}
