@@ -79,6 +79,37 @@ class Hit:
     snippet: Markup
     url: str
     score: float
+    #: the editions that print this same text (newest first), when several do: the hit names the newest
+    editions: list[str] = field(default_factory=list)
+    #: the first and the last of their dates
+    span: tuple[str, str] | None = None
+
+
+_NOT_WORD = re.compile(r"[^\w]+")
+#: rows read per language before identical texts are folded (an archive prints most texts in dozens of editions)
+FOLD_READ = 20
+
+
+def fold_identical(hits: list[Hit], dates: dict[str, str]) -> list[Hit]:
+    """Hits of one text printed in several editions (same kind, language, number, title and words: quotes and
+    apostrophes aside) as one hit of the newest of them, at the best score of the group, naming how many print it
+    and from when to when ("same words in 47 editions, 2009-07-11 → 2024-08-02")."""
+    groups: dict[tuple, list[Hit]] = {}
+    for h in hits:
+        words = " ".join(_NOT_WORD.sub(" ", h.snippet.striptags().lower()).split())   # (typography aside)
+        groups.setdefault((h.kind, h.language, (h.number or "").rstrip("."), (h.title or "").lower(), words),
+                          []).append(h)
+    out = []
+    for same in groups.values():
+        same.sort(key=lambda h: (dates.get(h.edition, ""), h.edition), reverse=True)
+        first = same[0]
+        if len(same) > 1:
+            first.editions = [h.edition for h in same]
+            first.span = (dates.get(same[-1].edition, ""), dates.get(first.edition, ""))
+            first.score = min(h.score for h in same)
+        out.append(first)
+    out.sort(key=lambda h: h.score)
+    return out
 
 
 @dataclass
@@ -100,7 +131,8 @@ class Result:
                 "widened": self.widened, "notes": self.notes, "suggestions": self.suggestions,
                 "glossary": self.glossary, "keywords": self.keywords, "languages": self.languages,
                 "hits": [{"kind": h.kind, "edition": h.edition, "language": h.language, "number": h.number,
-                          "title": h.title, "snippet": str(h.snippet), "url": h.url, "score": h.score}
+                          "title": h.title, "snippet": str(h.snippet), "url": h.url, "score": h.score,
+                          "editions": h.editions, "span": list(h.span) if h.span else None}
                          for h in self.hits]}
 
 
@@ -258,9 +290,8 @@ def search(conn, idx: Index, q: str, lang: str | None = None, edition: str | Non
                                         "note": t.note})
         marks = {w.lower() for w in words} | {_lemma(w, lg) for w in words} | {
             _lemma(x, lg) for xs in extra.values() for x in xs}
-        hits.extend(_hits(conn, fts_query(words, lg, extra), lg, res.edition, marks, limit, urls))
-    hits.sort(key=lambda h: h.score)
-    res.hits = hits[:limit]
+        hits.extend(_hits(conn, fts_query(words, lg, extra), lg, res.edition, marks, limit * FOLD_READ, urls))
+    res.hits = fold_identical(hits, {e["id"]: str(e["date"] or "") for e in idx.editions})[:limit]
     if not res.hits:
         where = f"edition {res.edition}" if res.edition else ("language " + res.lang if res.lang else "any edition")
         res.notes.append(f"no rule or text in {where} matches {q!r}")

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from kb import diff as D
 from kb.cli import main
-from kb.history import HistoryError, history
+from kb.history import HistoryError, history, render_text
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +118,9 @@ def test_601_2c_goes_back_to_1999_through_every_english_edition_a_user_added(wit
     assert en[-1] == ("en-2026-01-16", ["601.2c"]) and len({e for e, _ in en}) >= 10
     de = [(e.edition, e.numbers) for e in chains["de-cr"].events]
     assert de[0][0] == "de-1999" and "409.2c" in de[0][1] and de[-1] == ("de-2024", ["601.2c"])
+    # the timeline prints a row where something changed and counts the editions that printed the rule unchanged
+    text = render_text(h)
+    quiet = [e.edition for e in chains["en-cr"].events if e.kind == "unchanged"]
+    rows = [line.split()[1] for line in text.splitlines() if line.startswith("    ") and line.split()[0][:4].isdigit()]
+    assert quiet and rows and not set(quiet) & set(rows)
+    assert "unchanged in" in text
