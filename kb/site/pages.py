@@ -107,7 +107,8 @@ async def home(datasette, request):
         return read.editions(conn), aligned_edition_pairs(conn), read.has_table(conn, "enforces")
 
     editions, pairs, has_engine = await s.db.execute_fn(load)
-    return await s.render("site_home.html", {"editions": editions, "pairs": pairs, "has_engine": has_engine,
+    return await s.render("site_home.html", {"editions": editions, "groups": read.edition_groups(editions),
+                                             "pairs": pairs, "has_engine": has_engine,
                                              "queries": sorted((await datasette.get_canned_queries(
                                                  s.db.name, None)).items())}, request)
 

@@ -79,6 +79,32 @@ def editions(conn) -> list[dict]:
     return eds
 
 
+#: a language with more editions than this shows its newest year in full and folds the older years
+FOLD_EDITIONS_FROM = 10
+
+
+def edition_groups(eds: list[dict]) -> list[dict]:
+    """The editions by language (the language with the most editions first), each language's newest first: the
+    editions of its newest year in full and, when it has more than :data:`FOLD_EDITIONS_FROM`, the older years
+    folded (year, its editions, newest first)."""
+    by_lang: dict[str, list[dict]] = defaultdict(list)
+    for e in eds:
+        by_lang[e["language"]].append(e)
+    out = []
+    for lang, group in sorted(by_lang.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        group.sort(key=lambda e: (str(e["date"] or ""), e["id"]), reverse=True)
+        if len(group) <= FOLD_EDITIONS_FROM:
+            out.append({"language": lang, "count": len(group), "rows": group, "folded": []})
+            continue
+        newest = str(group[0]["date"] or "")[:4]
+        years: dict[str, list[dict]] = {}
+        for e in group:
+            years.setdefault(str(e["date"] or "")[:4], []).append(e)
+        out.append({"language": lang, "count": len(group), "rows": years.pop(newest),
+                    "folded": [{"year": y, "editions": es} for y, es in years.items()]})
+    return out
+
+
 def edition(conn, edition_id: str) -> dict | None:
     found = rows(conn, "select * from editions where id = ?", (edition_id,))
     return found[0] if found else None

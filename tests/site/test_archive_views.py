@@ -38,3 +38,21 @@ def test_a_rules_counterparts_fold_the_same_text_and_relation():
     assert [(c["edition"], c["count"]) for c in folded] == [("en-2024-07-30", 2), ("en-2009-07-11", 1)]
     assert (folded[0]["first"], folded[0]["last"]) == ("2014-02-01", "2024-07-30")
     assert (folded[0]["score_min"], folded[0]["score_max"]) == (0.88, 0.93)
+
+
+def test_the_home_page_groups_editions_by_language_and_folds_older_years():
+    """A language with more editions than a screenful shows its newest year in full and folds the others; a
+    language with a few editions shows them all."""
+    eds = [{"id": f"en-{y}-0{m}-01", "language": "en", "date": f"{y}-0{m}-01"} for y in (2024, 2025, 2026)
+           for m in (1, 5, 9)] + [{"id": "en-2026-11-01", "language": "en", "date": "2026-11-01"},
+                                  {"id": "de-1999", "language": "de", "date": "1999-04-02"},
+                                  {"id": "de-2024", "language": "de", "date": "2024-11-08"}]
+    groups = read.edition_groups(eds)
+    assert [(g["language"], g["count"]) for g in groups] == [("en", 10), ("de", 2)]
+    assert [e["id"] for e in groups[1]["rows"]] == ["de-2024", "de-1999"] and groups[1]["folded"] == []
+    eds.append({"id": "en-2023-01-01", "language": "en", "date": "2023-01-01"})   # eleven: fold the older years
+    en = read.edition_groups(eds)[0]
+    assert [e["id"] for e in en["rows"]] == ["en-2026-11-01", "en-2026-09-01", "en-2026-05-01", "en-2026-01-01"]
+    assert [(y["year"], [e["id"] for e in y["editions"]]) for y in en["folded"]] == [
+        ("2025", ["en-2025-09-01", "en-2025-05-01", "en-2025-01-01"]),
+        ("2024", ["en-2024-09-01", "en-2024-05-01", "en-2024-01-01"]), ("2023", ["en-2023-01-01"])]
