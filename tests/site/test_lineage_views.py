@@ -72,3 +72,18 @@ def test_every_view_names_the_lineages_relation_and_confidence(conn, kb_db, site
         step = next(lk for ev in events for lk in ev["links"] if (lk["old"], lk["new"]) == (old_no, new_no))
         seen["kb history"] = (step["relation"], round(step["confidence"], 2))
     assert seen and all(v == want for v in seen.values()), (want, seen)
+
+
+def test_a_diff_computed_on_demand_past_the_time_limit_says_so_and_is_kept(site, monkeypatch):
+    """No stored pair joins the Italian wiki and English 1999: the diff page composes them on demand.  Past the time
+    limit the page says so (503, with a link to reload); the computation goes on, and the next request gets it."""
+    from kb.site import pages
+
+    monkeypatch.setattr(pages, "DIFF_TIME_LIMIT_S", 0.0)
+    first = site.get("/diff/it-wiki/en-1999-04-23")
+    assert first.status_code == 503 and "is being computed" in first.text and "Reload" in first.text
+    monkeypatch.setattr(pages, "DIFF_TIME_LIMIT_S", 120.0)
+    second = site.get("/diff/it-wiki/en-1999-04-23")
+    assert second.status_code == 200 and "it-wiki" in second.text
+    monkeypatch.setattr(pages, "DIFF_TIME_LIMIT_S", 0.0)   # kept: answered at once however short the limit
+    assert site.get("/diff/it-wiki/en-1999-04-23").status_code == 200
