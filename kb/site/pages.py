@@ -360,7 +360,7 @@ async def diff(datasette, request):
             "what": f"The diff of {old} → {new} is being computed",
             "why": f"No stored pair joins the two editions, so their alignment is composed or computed now, and that "
                    f"takes longer than {DIFF_TIME_LIMIT_S:g} s.", "again": request.path + (
-                       f"?{request.query_string}" if request.query_string else "")}, request, status=503)
+                       f"?{request.query_string}" if request.query_string else "")}, request, status=202)
     except LookupError as e:
         return await s.render("site_missing.html", {"what": str(e.args[0] if e.args else e), "editions": None},
                               request, status=404)

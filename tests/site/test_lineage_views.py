@@ -76,12 +76,13 @@ def test_every_view_names_the_lineages_relation_and_confidence(conn, kb_db, site
 
 def test_a_diff_computed_on_demand_past_the_time_limit_says_so_and_is_kept(site, monkeypatch):
     """No stored pair joins the Italian wiki and English 1999: the diff page composes them on demand.  Past the time
-    limit the page says so (503, with a link to reload); the computation goes on, and the next request gets it."""
+    limit the page says so (202 Accepted, with a link to reload); the computation goes on, and the next request gets
+    it."""
     from kb.site import pages
 
     monkeypatch.setattr(pages, "DIFF_TIME_LIMIT_S", 0.0)
     first = site.get("/diff/it-wiki/en-1999-04-23")
-    assert first.status_code == 503 and "is being computed" in first.text and "Reload" in first.text
+    assert first.status_code == 202 and "is being computed" in first.text and "Reload" in first.text
     monkeypatch.setattr(pages, "DIFF_TIME_LIMIT_S", 120.0)
     second = site.get("/diff/it-wiki/en-1999-04-23")
     assert second.status_code == 200 and "it-wiki" in second.text
