@@ -622,6 +622,12 @@ TABLE_METADATA = {
                        "reworded, renumbered, split, merged, no counterpart), method and the evidence used (JSON).",
         "facets": ["pair", "relation", "method"], "sort_desc": "score",
     },
+    "alignment_reviews": {
+        "description": "The reviews of data/alignment_reviews.tsv (file and line): a person confirmed, rejected or "
+                       "added a link of the lineage; the build applied them to the stored pairs (alignments.review), "
+                       "composition applies them to the others (kb/align/reviews.py).",
+        "facets": ["verdict", "reviewer"],
+    },
     "concepts": {
         "description": "Stable rule identity: aligned versions of a rule share a concept id, separate from the "
                        "printed numbers (like Akoma Ntoso's wId beside eId); named after its rule in the "
