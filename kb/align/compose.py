@@ -64,3 +64,19 @@ def uncontradicted(frontier: Frontier, direct_targets: set[int], similarity: Cal
     confidence 1 all along (the same text in every edition) is never in doubt."""
     return {t: x for t, x in frontier.items()
             if x[0] >= 1.0 or not contradicted(t, direct_targets, similarity(t), threshold)}
+
+
+def weakest_steps(rule_id: int, steps: Iterable[StepLinks]) -> dict[int, tuple[float, int]]:
+    """The rules of the last edition that ``rule_id`` reaches (as :func:`compose` finds them), each with its
+    confidence and the index of the step that holds its weakest link (-1: none below 1): where a doubtful composed
+    link came from."""
+    frontier: dict[int, tuple[float, int]] = {rule_id: (1.0, -1)}
+    for k, links in enumerate(steps):
+        out: dict[int, tuple[float, int]] = {}
+        for rule, (confidence, at) in frontier.items():
+            for target, link_confidence, _ in links(rule):
+                c, w = (confidence, at) if confidence <= link_confidence else (link_confidence, k)
+                if target not in out or c > out[target][0]:
+                    out[target] = (c, w)
+        frontier = out
+    return frontier
