@@ -16,7 +16,7 @@ from ingest import numbers
 
 from . import lineage
 from .align.pairs import when
-from .diff.words import word_diff
+from .diff.words import inline_html, word_diff
 
 
 @dataclass
@@ -30,6 +30,8 @@ class Event:
     detail: str = ""
     #: the word diff as text: [-deleted-] {+inserted+}
     diff: str = ""
+    #: the same word diff as HTML (``<del>``/``<ins>``, terminology folded), as the rule pages show it
+    diff_html: str = ""
     #: the previous edition of the family (the step's diff is ``previous`` → ``edition``)
     previous: str = ""
     #: the lineage's links of the step: old and new number, relation, confidence, review
@@ -91,7 +93,7 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -
     if rule.get("concept_id") is not None:
         got = _rows(conn, "select label from concepts where id = ?", rule["concept_id"])
         label = got[0]["label"] if got else ""
-    chains = _chains(conn, members, editions, rule["edition_id"])
+    chains = _chains(conn, members, editions, rule["edition_id"], _originals(conn, editions))
     lang = editions[rule["edition_id"]]["language"]
     counterparts = sorted({(m["edition_id"], m["number"] or m["norm"], editions[m["edition_id"]]["language"])
                            for m in members if editions[m["edition_id"]]["language"] != lang})
@@ -99,11 +101,25 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -
                    counterparts)
 
 
+def _originals(conn: sqlite3.Connection, editions: dict[str, dict]) -> dict[str, dict]:
+    """Translation -> the edition it follows: the manifest's ``translation_of``, else the original the build
+    paired it with (``edition_pairs``, reason ``translation``)."""
+    out = {e["id"]: editions[e["translation_of"]] for e in editions.values()
+           if e.get("translation_of") in editions}
+    if _rows(conn, "select 1 from sqlite_master where name = 'edition_pairs'"):
+        for p in _rows(conn, "select source_edition, target_edition from edition_pairs where reason = 'translation' "
+                             "and kind = 'cross-language'"):
+            if p["source_edition"] not in out and p["target_edition"] in editions:
+                out[p["source_edition"]] = editions[p["target_edition"]]
+    return out
+
+
 def _family(e: dict) -> str:
     return e.get("family") or f"{e['language']}-{e['kind']}"
 
 
-def _chains(conn, members: list[dict], editions: dict[str, dict], first: str) -> list[Chain]:
+def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
+            originals: dict[str, dict] | None = None) -> list[Chain]:
     by_edition: dict[str, list[dict]] = {}
     for m in members:
         by_edition.setdefault(m["edition_id"], []).append(m)
@@ -120,7 +136,7 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str) ->
         prev_ed = ""
         for e in eds:
             cur = by_edition.get(e["id"], [])
-            event = _event(conn, prev, cur, e, prev_ed, editions)
+            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]))
             if event is not None:
                 chain.events.append(event)
             if cur or event is not None and event.kind == "removed":
@@ -156,7 +172,8 @@ def _links_to(conn, r: dict, targets: set[int], editions: dict[str, dict]) -> li
              "review": lk.review} for lk in lineage.of_rule(conn, r["id"]) if lk.target_id in targets]
 
 
-def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editions: dict[str, dict]) -> Event | None:
+def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editions: dict[str, dict],
+           original: dict | None = None) -> Event | None:
     date = str(e["date"] or "")
     nums = [r["number"] or r["norm"] for r in cur]
     if not cur:
@@ -165,6 +182,9 @@ def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editi
             return Event(e["id"], date, "removed", [], f"no counterpart of {', '.join(r['number'] for r in prev)}",
                          previous=prev_ed)
         return None
+    if not prev and original is not None:   # a translation: its words appear with the edition it follows
+        return Event(e["id"], str(original["date"] or ""), "first", nums,
+                     f"translates {original['id']}; this copy is dated {date}")
     if not prev:
         return Event(e["id"], date, "first", nums)
     links = _step_links(conn, prev, cur, editions)
@@ -176,10 +196,11 @@ def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editi
     if kind == "equivalent" and not renumbered and not reworded:
         kind = "unchanged"
     detail = f"{', '.join(r['norm'] for r in prev)} → {', '.join(nums)}" if renumbered or len(prev) != len(cur) else ""
-    diff = ""
+    diff = diff_html = ""
     if reworded and len(cur) == 1 and len(prev) == 1:
-        diff = _diff_text(word_diff(prev[0]["text"] or "", cur[0]["text"] or "", lang=cur[0]["language"]))
-    return Event(e["id"], date, kind, nums, detail, diff, prev_ed, links, renumbered or reworded)
+        segs = word_diff(prev[0]["text"] or "", cur[0]["text"] or "", lang=cur[0]["language"])
+        diff, diff_html = _diff_text(segs), str(inline_html(segs, fold=True))
+    return Event(e["id"], date, kind, nums, detail, diff, diff_html, prev_ed, links, renumbered or reworded)
 
 
 def _words(r: dict) -> str:
