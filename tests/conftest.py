@@ -1,4 +1,7 @@
-"""Shared fixtures: one KB built from data/ for the whole session (helpers are in tests/helpers.py)."""
+"""Shared fixtures: one KB of the seed documents and their originals for the session (helpers: tests/helpers.py)."""
+import os
+import shutil
+
 import pytest
 from hypothesis import settings
 
@@ -18,9 +21,14 @@ def seed_data_dir(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def kb_db(tmp_path_factory, seed_data_dir):
-    """The real KB of the seeds and their originals, built once (all stages) into a temporary directory."""
+    """The real KB of the seeds and their originals, built once (all stages) into a temporary directory; or a copy
+    of the KB that KB_TEST_DB names (scripts/mutation.sh builds one before running the tests for each mutant: it
+    must be built from tests.helpers.seed_data, not from the whole data/)."""
     from kb.build import build
 
     path = tmp_path_factory.mktemp("kb") / "kb.db"
+    if os.environ.get("KB_TEST_DB"):
+        shutil.copy(os.environ["KB_TEST_DB"], path)
+        return path
     build(path, seed_data_dir)
     return path

@@ -30,6 +30,8 @@ from .urls import Urls
 MAX_QUERY_CHARS = 200
 MAX_QUERY_WORDS = 12
 #: item kinds that are search results (tables of contents and boilerplate are not)
+#: the last page of results a search serves (pages of ``limit`` results; bounds the work of one request)
+MAX_PAGE = 20
 ITEM_KINDS = ("example", "note", "faq", "glossary", "index", "paragraph", "step", "heading")
 _WORD = re.compile(r"[^\W_]+(?:[.'’][^\W_]+)*", re.UNICODE)
 _LETTERS = re.compile(r"[^\W\d_]{2,}")
@@ -86,8 +88,10 @@ class Hit:
 
 
 _NOT_WORD = re.compile(r"[^\w]+")
-#: rows read per language before identical texts are folded (an archive prints most texts in dozens of editions)
+#: rows read per language before identical texts are folded (an archive prints most texts in dozens of editions),
+#: per result shown, and at most (each row makes a snippet)
 FOLD_READ = 20
+FOLD_READ_MAX = 4_000
 
 
 def fold_identical(hits: list[Hit], dates: dict[str, str]) -> list[Hit]:
@@ -125,9 +129,15 @@ class Result:
     glossary: list[dict] = field(default_factory=list)
     keywords: list[dict] = field(default_factory=list)
     languages: list[str] = field(default_factory=list)
+    page: int = 1
+    first: int = 0                 # the rank of the first hit shown, from 0
+    total: int = 0                 # every rule and text that matches (all pages)
+    more: bool = False             # a next page exists
 
     def as_json(self) -> dict:
         return {"query": self.query, "lang": self.lang, "edition": self.edition, "jump": self.jump,
+                "page": self.page, "total": self.total, "first": self.first + 1 if self.hits else 0,
+                "last": self.first + len(self.hits), "more": self.more,
                 "widened": self.widened, "notes": self.notes, "suggestions": self.suggestions,
                 "glossary": self.glossary, "keywords": self.keywords, "languages": self.languages,
                 "hits": [{"kind": h.kind, "edition": h.edition, "language": h.language, "number": h.number,
@@ -260,10 +270,14 @@ def _scope(idx: Index, lang: str | None, edition: str | None, res: Result) -> li
 
 
 def search(conn, idx: Index, q: str, lang: str | None = None, edition: str | None = None, widen: bool = True,
-           limit: int = 50, urls: Urls | None = None) -> Result:
-    """Answer one query (see the module docstring)."""
+           limit: int = 50, urls: Urls | None = None, page: int = 1) -> Result:
+    """Answer one query (see the module docstring): the ``page``-th ``limit`` best results, and how many match."""
     urls = urls or Urls()
     res = Result(query=q, lang=lang or None, edition=edition or None, languages=idx.languages)
+    res.page = min(max(page, 1), MAX_PAGE)
+    if res.page != page:
+        res.notes.append(f"pages run from 1 to {MAX_PAGE}; showing page {res.page}")
+    res.first = (res.page - 1) * limit
     if len(q) > MAX_QUERY_CHARS:
         res.notes.append(f"the query was cut to its first {MAX_QUERY_CHARS} characters")
     q = q[:MAX_QUERY_CHARS].strip()
@@ -290,13 +304,33 @@ def search(conn, idx: Index, q: str, lang: str | None = None, edition: str | Non
                                         "note": t.note})
         marks = {w.lower() for w in words} | {_lemma(w, lg) for w in words} | {
             _lemma(x, lg) for xs in extra.values() for x in xs}
-        hits.extend(_hits(conn, fts_query(words, lg, extra), lg, res.edition, marks, limit * FOLD_READ, urls))
-    res.hits = fold_identical(hits, {e["id"]: str(e["date"] or "") for e in idx.editions})[:limit]
-    if not res.hits:
+        match = fts_query(words, lg, extra)
+        hits.extend(_hits(conn, match, lg, res.edition, marks,
+                          min((res.first + limit + 1) * FOLD_READ, FOLD_READ_MAX), urls))
+        res.total += _count(conn, match, lg, res.edition)
+    folded = fold_identical(hits, {e["id"]: str(e["date"] or "") for e in idx.editions})
+    res.hits = folded[res.first:res.first + limit]
+    res.more = len(folded) > res.first + limit
+    if not res.hits and res.total:
+        res.notes.append(f"page {res.page} is past the last result ({res.total} in all)")
+    elif not res.hits:
         where = f"edition {res.edition}" if res.edition else ("language " + res.lang if res.lang else "any edition")
         res.notes.append(f"no rule or text in {where} matches {q!r}")
         res.suggestions = suggestions(idx, q)
     return res
+
+
+def _count(conn, match: str, lang: str, edition: str | None) -> int:
+    """How many rules and texts of ``lang`` (and ``edition``) match."""
+    cond, params = "and r.language = ?", [match, lang]
+    if edition:
+        cond += " and r.edition_id = ?"
+        params.append(edition)
+    kinds = ",".join(f"'{k}'" for k in ITEM_KINDS)
+    n = conn.execute(f"select count(*) from rules_fts join rules r on r.rowid = rules_fts.rowid "
+                     f"where rules_fts match ? {cond}", params).fetchone()[0]
+    return n + conn.execute(f"select count(*) from items_fts join items r on r.rowid = items_fts.rowid "
+                            f"where items_fts match ? {cond} and r.kind in ({kinds})", params).fetchone()[0]
 
 
 def _hits(conn, match: str, lang: str, edition: str | None, marks: set[str], limit: int, urls: Urls) -> list[Hit]:
