@@ -43,8 +43,8 @@ from .manifest import Document, Manifest, ManifestError, load, sha256_of
 from .rows import DocumentRows, Ids, cacheable_rows, lemma_text, texts_of
 
 
-def stages(cache_root: Path, workers: int, scope: ExitStack,
-           views: dict | None = None) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
+def stages(cache_root: Path, workers: int, scope: ExitStack, views: dict | None = None,
+           data_dir: Path = paths.DATA) -> list[tuple[str, Callable[[sqlite_utils.Database], object]]]:
     """The later stages, called with the database once rules, items and refs exist.
 
     The diffs' workers start as soon as the alignments' rows are written: they compute while this process writes
@@ -56,8 +56,13 @@ def stages(cache_root: Path, workers: int, scope: ExitStack,
     known = views if views is not None else {}
 
     def alignments(db: sqlite_utils.Database) -> object:
+        from .align.reviews import ReviewError
+
         try:
-            return align_store(db, cache_dir=cache_root, workers=workers, rows_written=diffs.begin, views=known)
+            return align_store(db, cache_dir=cache_root, workers=workers, rows_written=diffs.begin, views=known,
+                               reviews_file=Path(data_dir) / "alignment_reviews.tsv")
+        except ReviewError as e:   # a review the KB cannot follow: its file and line, the old database kept
+            raise BuildError(str(e)) from None
         finally:
             known.clear()
 
@@ -258,7 +263,7 @@ def _build(db_path: Path, data_dir: Path, manifest: Manifest, strict: bool, with
         fts.finish(db, side)
         progress(f"indexes and full-text search ({time.perf_counter() - t:.2f}s)")
         if with_stages:
-            for name, func in stages(cache_root, workers, later.scope, views):
+            for name, func in stages(cache_root, workers, later.scope, views, data_dir):
                 later.before(name)
                 t = time.perf_counter()
                 func(db)

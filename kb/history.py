@@ -1,9 +1,10 @@
-"""A rule's life: every edition of every language where its concept appears, and what changed.
+"""A rule's life: every edition of every language its lineage reaches, and what changed at each step.
 
-:func:`history` follows a rule's concept (:mod:`kb.align.concepts`) through the KB: per family
-of editions (the English chain, the German editions, ...), in date order, the edition where it
-first appears, where its number or its words change (with the word diff), where it splits or
-merges, and where it is gone although the edition covers that part of the rules.  Its
+:func:`history` follows a rule's links of the lineage (:func:`kb.lineage.of_rule`, the one source every view
+reads) through the KB: per family of editions (the English chain, the German editions, ...), in date order, the
+edition where it first appears, each step with the links of the lineage between the rule's versions in the two
+editions (their relation and confidence: what the rule page and the diff pages name for the same two rules), the
+word diff where the words changed, and where it is gone although the edition covers that part of the rules.  Its
 counterparts in other languages come with it.  ``kb history`` prints it; the rule pages show it.
 """
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import asdict, dataclass, field
 
 from ingest import numbers
 
+from . import lineage
 from .align.pairs import when
 from .diff.words import inline_html, word_diff
 
@@ -21,7 +23,8 @@ from .diff.words import inline_html, word_diff
 class Event:
     edition: str
     date: str
-    #: first, renumbered, reworded, renumbered+reworded, split, merged, unchanged, removed
+    #: first, removed, or the relation of the lineage's links from the previous edition (equivalent, reworded,
+    #: renumbered, split, merged); "unchanged" for an equivalent step where neither number nor words changed
     kind: str
     numbers: list[str]
     detail: str = ""
@@ -29,6 +32,12 @@ class Event:
     diff: str = ""
     #: the same word diff as HTML (``<del>``/``<ins>``, terminology folded), as the rule pages show it
     diff_html: str = ""
+    #: the previous edition of the family (the step's diff is ``previous`` → ``edition``)
+    previous: str = ""
+    #: the lineage's links of the step: old and new number, relation, confidence, review
+    links: list[dict] = field(default_factory=list)
+    #: did the number or the words change in this step
+    changed: bool = True
 
 
 @dataclass
@@ -75,14 +84,16 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -
         raise HistoryError(f"no rule {number}" + (f" in edition {edition}" if edition else " in any edition"))
     rule = found[0]
     editions = {e["id"]: e for e in _rows(conn, "select * from editions")}
-    if rule.get("concept_id") is None:
-        members = [rule]
-        label = ""
-    else:
-        members = _rows(conn, "select * from rules where concept_id = ? order by seq", rule["concept_id"])
+    links = lineage.of_rule(conn, rule["id"])
+    ids = [rule["id"]] + [lk.target_id for lk in links]
+    marks = ", ".join("?" for _ in ids)
+    members = _rows(conn, f"select r.*, e.language from rules r join editions e on e.id = r.edition_id "
+                          f"where r.id in ({marks}) order by r.seq", *ids)
+    label = ""
+    if rule.get("concept_id") is not None:
         got = _rows(conn, "select label from concepts where id = ?", rule["concept_id"])
         label = got[0]["label"] if got else ""
-    chains = _chains(members, editions, rule["edition_id"], _originals(conn, editions))
+    chains = _chains(conn, members, editions, rule["edition_id"], _originals(conn, editions))
     lang = editions[rule["edition_id"]]["language"]
     counterparts = sorted({(m["edition_id"], m["number"] or m["norm"], editions[m["edition_id"]]["language"])
                            for m in members if editions[m["edition_id"]]["language"] != lang})
@@ -107,7 +118,7 @@ def _family(e: dict) -> str:
     return e.get("family") or f"{e['language']}-{e['kind']}"
 
 
-def _chains(members: list[dict], editions: dict[str, dict], first: str,
+def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
             originals: dict[str, dict] | None = None) -> list[Chain]:
     by_edition: dict[str, list[dict]] = {}
     for m in members:
@@ -122,44 +133,74 @@ def _chains(members: list[dict], editions: dict[str, dict], first: str,
         eds.sort(key=lambda e: (when(str(e["date"] or "")), e["id"]))
         chain = Chain(fam, eds[0]["language"])
         prev: list[dict] = []
+        prev_ed = ""
         for e in eds:
             cur = by_edition.get(e["id"], [])
-            event = _event(prev, cur, e, (originals or {}).get(e["id"]))
+            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]))
             if event is not None:
                 chain.events.append(event)
             if cur or event is not None and event.kind == "removed":
-                prev = cur
+                prev, prev_ed = cur, e["id"]
         out.append(chain)
     out.sort(key=lambda c: (c.family != _family(editions[first]), c.family))
     return out
 
 
-def _event(prev: list[dict], cur: list[dict], e: dict, original: dict | None = None) -> Event | None:
+def _step_links(conn, prev: list[dict], cur: list[dict], editions: dict[str, dict]) -> list[dict]:
+    """The lineage's links between the rule's versions in two editions of a family (older first)."""
+    cur_ids = {r["id"] for r in cur}
+    return [lk for r in prev for lk in _links_to(conn, r, cur_ids, editions)]
+
+
+def _links_to(conn, r: dict, targets: set[int], editions: dict[str, dict]) -> list[dict]:
+    """The links of rule ``r`` to the rules ``targets`` of a newer edition: stored links when the build stored the
+    pair (read by the rules' ids), else :func:`kb.lineage.of_rule`."""
+    target_ed = next(iter({t["edition_id"] for t in _rows(conn, "select edition_id from rules where id = ?",
+                                                            next(iter(targets)))}))
+    direct = lineage._direct(conn, r["id"], r["edition_id"], target_ed)
+    stored = conn.execute("""select 1 from edition_pairs where (source_edition = ? and target_edition = ?)
+                             or (source_edition = ? and target_edition = ?) limit 1""",
+                          [r["edition_id"], target_ed, target_ed, r["edition_id"]]).fetchone() is not None
+    if stored:
+        nums = {t["id"]: t["number"] or t["norm"] for t in _rows(
+            conn, f"select id, number, norm from rules where id in ({', '.join('?' for _ in targets)})", *targets)}
+        return [{"old": r["number"] or r["norm"], "new": nums[t], "relation": lineage.older_first(
+                    rel, str(editions[r["edition_id"]]["date"] or ""), str(editions[target_ed]["date"] or "")),
+                 "confidence": round(score, 3), "review": review}
+                for t, score, rel, _, review in direct if t in targets]
+    return [{"old": lk.source_number, "new": lk.target_number, "relation": lk.relation, "confidence": lk.confidence,
+             "review": lk.review} for lk in lineage.of_rule(conn, r["id"]) if lk.target_id in targets]
+
+
+def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editions: dict[str, dict],
+           original: dict | None = None) -> Event | None:
     date = str(e["date"] or "")
     nums = [r["number"] or r["norm"] for r in cur]
     if not cur:
         covers = (e.get("covers") or "").split()
         if prev and all(numbers.covered(r["norm"], covers) for r in prev if numbers.is_number(r["norm"] or "")):
-            return Event(e["id"], date, "removed", [], f"no counterpart of {', '.join(r['number'] for r in prev)}")
+            return Event(e["id"], date, "removed", [], f"no counterpart of {', '.join(r['number'] for r in prev)}",
+                         previous=prev_ed)
         return None
     if not prev and original is not None:   # a translation: its words appear with the edition it follows
         return Event(e["id"], str(original["date"] or ""), "first", nums,
                      f"translates {original['id']}; this copy is dated {date}")
     if not prev:
         return Event(e["id"], date, "first", nums)
-    if len(cur) > len(prev):
-        return Event(e["id"], date, "split", nums, f"{', '.join(r['norm'] for r in prev)} → {', '.join(nums)}")
-    if len(cur) < len(prev):
-        return Event(e["id"], date, "merged", nums, f"{', '.join(r['norm'] for r in prev)} → {', '.join(nums)}")
+    links = _step_links(conn, prev, cur, editions)
     renumbered = [r["norm"] for r in prev] != [r["norm"] for r in cur]
     reworded = [_words(r) for r in prev] != [_words(r) for r in cur]
-    kind = "+".join(k for k, on in (("renumbered", renumbered), ("reworded", reworded)) if on) or "unchanged"
-    detail = f"{', '.join(r['norm'] for r in prev)} → {', '.join(nums)}" if renumbered else ""
-    diff = ""
-    if reworded and len(cur) == 1:
+    relations = {lk["relation"] for lk in links}
+    kind = next((k for k in ("split", "merged") if k in relations), None) or (
+        links[0]["relation"] if len(relations) == 1 else ", ".join(sorted(relations)) or "linked")
+    if kind == "equivalent" and not renumbered and not reworded:
+        kind = "unchanged"
+    detail = f"{', '.join(r['norm'] for r in prev)} → {', '.join(nums)}" if renumbered or len(prev) != len(cur) else ""
+    diff = diff_html = ""
+    if reworded and len(cur) == 1 and len(prev) == 1:
         segs = word_diff(prev[0]["text"] or "", cur[0]["text"] or "", lang=cur[0]["language"])
-        return Event(e["id"], date, kind, nums, detail, _diff_text(segs), str(inline_html(segs, fold=True)))
-    return Event(e["id"], date, kind, nums, detail, diff)
+        diff, diff_html = _diff_text(segs), str(inline_html(segs, fold=True))
+    return Event(e["id"], date, kind, nums, detail, diff, diff_html, prev_ed, links, renumbered or reworded)
 
 
 def _words(r: dict) -> str:
@@ -181,19 +222,40 @@ def _diff_text(segs) -> str:
     return "".join(out).strip()
 
 
+def link_text(lk: dict) -> str:
+    """A link of the lineage as the views name it: "409.2f → 601.2f split 0.49" (or "reviewed: …")."""
+    how = f"reviewed: {lk['review']}" if lk.get("review") else f"{lk['confidence']:.2f}"
+    return f"{lk['old']} → {lk['new']} {lk['relation']} {how}"
+
+
 def render_text(h: History) -> str:
+    """The timeline: a row where the rule's number or words changed (or it split, merged, appeared or went), each
+    with the lineage's links of that step; the editions in between that printed it unchanged are counted."""
     lines = [f"{h.number} ({h.edition})" + (f" — concept {h.concept}: {h.label}" if h.concept else "")]
     for chain in h.chains:
         lines.append(f"  {chain.family} ({chain.language}):")
+        quiet: list[Event] = []
         for ev in chain.events:
-            if ev.kind == "unchanged":
-                lines.append(f"    {ev.date:<11} {ev.edition:<16} {', '.join(ev.numbers):<12} unchanged")
+            if ev.kind == "unchanged" or (not ev.changed and ev.kind not in ("first", "removed", "split", "merged")):
+                quiet.append(ev)
                 continue
+            _flush(lines, quiet)
             what = "first appears" if ev.kind == "first" else ev.kind
             lines.append(f"    {ev.date:<11} {ev.edition:<16} {', '.join(ev.numbers) or '—':<12} {what}"
                          + (f": {ev.detail}" if ev.detail else ""))
+            if ev.links:
+                lines.append(f"{'':18}{'; '.join(link_text(lk) for lk in ev.links)}")
             if ev.diff:
                 lines.append(f"{'':18}{ev.diff}")
+        _flush(lines, quiet)
     if h.counterparts:
         lines.append("  in other languages: " + ", ".join(f"{e} {n}" for e, n, _ in h.counterparts))
     return "\n".join(lines)
+
+
+def _flush(lines: list[str], quiet: list[Event]) -> None:
+    if quiet:
+        span = quiet[0].edition if len(quiet) == 1 else f"{quiet[0].edition} … {quiet[-1].edition}"
+        lines.append(f"    {'':11} {'':16} {'':12} unchanged in {len(quiet)} edition{'s' if len(quiet) > 1 else ''}"
+                     f" ({span})")
+        quiet.clear()

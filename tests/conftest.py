@@ -1,4 +1,4 @@
-"""Shared fixtures: one KB built from data/ for the whole session (helpers are in tests/helpers.py)."""
+"""Shared fixtures: one KB of the seed documents and their originals for the session (helpers: tests/helpers.py)."""
 import os
 import shutil
 
@@ -12,14 +12,23 @@ settings.load_profile("kb")
 
 
 @pytest.fixture(scope="session")
-def kb_db(tmp_path_factory):
-    """The real KB, built once from data/ (all stages) into a temporary directory; or a copy of the KB that
-    KB_TEST_DB names (scripts/mutation.sh builds one before running the tests for each mutant)."""
+def seed_data_dir(tmp_path_factory):
+    """data/ with the seed documents and their English originals only (:func:`tests.helpers.seed_data`)."""
+    from tests.helpers import seed_data
+
+    return seed_data(tmp_path_factory.mktemp("seed") / "data")
+
+
+@pytest.fixture(scope="session")
+def kb_db(tmp_path_factory, seed_data_dir):
+    """The real KB of the seeds and their originals, built once (all stages) into a temporary directory; or a copy
+    of the KB that KB_TEST_DB names (scripts/mutation.sh builds one before running the tests for each mutant: it
+    must be built from tests.helpers.seed_data, not from the whole data/)."""
     from kb.build import build
 
     path = tmp_path_factory.mktemp("kb") / "kb.db"
     if os.environ.get("KB_TEST_DB"):
         shutil.copy(os.environ["KB_TEST_DB"], path)
         return path
-    build(path)
+    build(path, seed_data_dir)
     return path

@@ -24,3 +24,33 @@ def views_2024(edition: str):
                                      symbols.normalize(rec.text, "de-braces"), len(views),
                                      level=numbers.level(norm), title=rec.title))
     return views
+
+
+def seed_data(dest: Path) -> Path:
+    """A copy of ``data/`` at ``dest`` whose manifest holds the seed documents and the English originals they
+    translate only (the default data also holds the whole English archive, which most tests do not need: a KB of
+    these seven documents builds in seconds).  The originals are those the seeds' editions name in
+    ``translation_of``; the curated files (gold, terminology, cards, scenarios, ...) are copied as they are."""
+    import shutil
+
+    from kb import manifest
+
+    src = ROOT / "data"
+    shutil.copytree(src, dest, ignore=shutil.ignore_patterns("sources", "manifest.toml", ".manifest.lock"))
+    full = manifest.load(src / "manifest.toml")
+    seeds = [d for d in full.documents if d.parser != "cr-text"]
+    originals = {e.translation_of for d in seeds for e in d.editions if e.translation_of}
+    keep = [d for d in full.documents if d in seeds or any(e.id in originals for e in d.editions)]
+    (dest / "sources").mkdir()
+    for d in keep:
+        shutil.copy2(src / d.path, dest / d.path)
+    (dest / "manifest.toml").write_text("# the seed documents and their originals (tests/helpers.py seed_data)\n",
+                                        encoding="utf-8")
+    manifest.save(manifest.Manifest(keep), dest / "manifest.toml")
+    kept = {e.id for d in keep for e in d.editions}
+    reviews = dest / "alignment_reviews.tsv"   # the reviews of the editions kept (a review of another is an error)
+    if reviews.exists():
+        lines = reviews.read_text(encoding="utf-8").splitlines(keepends=True)
+        reviews.write_text("".join(line for line in lines if line.startswith(("#", "source\t")) or not line.strip()
+                                   or {f.split("/")[0] for f in line.split("\t")[:2]} <= kept), encoding="utf-8")
+    return dest

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import click
 
-from .. import paths
+from .. import lineage, paths
 from ..cli_common import DB_OPTION, open_db
-from .ondemand import between
+from . import ondemand
 
 
 @click.command("align-eval")
@@ -76,26 +76,58 @@ def align_export(db_path: Path, source: str, target: str):
         raise click.ClickException("the KB has no alignments table: run `kb build` first")
     rows = list(db.query(
         """select a.source_number, a.target_number, a.relation, a.score,
-                  coalesce(r.line_start, i.line_start) as source_line, a.method
+                  coalesce(r.line_start, i.line_start) as source_line, a.method, a.review
            from alignments a left join rules r on r.id = a.source_rule_id left join items i on i.id = a.source_item_id
            where a.source_edition = ? and a.target_edition = ? order by a.id""", [source, target]))
     if rows:
         click.echo(f"{source} → {target}: stored by the build", err=True)
     else:
         try:
-            answer = between(db, source, target)
+            answer = lineage.pair(db, source, target)
         except LookupError as e:
             raise click.ClickException(str(e.args[0])) from None
-        click.echo(f"{source} → {target}: {answer.method}" + (f" via {' → '.join(answer.path)}"
-                                                              if answer.method == "composed" else ""), err=True)
+        click.echo(f"{source} → {target}: " + (ondemand.composed_method(answer.path) if answer.method == "composed"
+                                                else answer.method), err=True)
         rows = [{"source_number": lk.source.norm, "target_number": lk.target.norm if lk.target else None,
-                 "relation": lk.relation, "score": lk.score, "source_line": lk.source.line, "method": lk.method}
+                 "relation": lk.relation, "score": lk.score, "source_line": lk.source.line, "method": lk.method,
+                 "review": lk.evidence.get("review")}
                 for lk in answer.links]
     out = sys.stdout
-    out.write("source_number\ttarget_number\trelation\tscore\tsource_line\tmethod\n")
+    out.write("source_number\ttarget_number\trelation\tscore\tsource_line\tmethod\treview\n")
     for r in rows:
         out.write(f"{r['source_number']}\t{r['target_number'] or ''}\t{r['relation']}\t{r['score']:.3f}\t"
-                  f"{r['source_line'] or ''}\t{r['method']}\n")
+                  f"{r['source_line'] or ''}\t{r['method']}\t{r['review'] or ''}\n")
+
+
+@align_group.command("review")
+@DB_OPTION
+@click.argument("source")
+@click.argument("target")
+@click.option("--limit", "-n", default=20, show_default=True, help="How many links to list.")
+def align_review(db_path: Path, source: str, target: str, limit: int):
+    """The least confident links of the lineage from edition SOURCE to edition TARGET first, with both texts,
+    for a person to review: each ends with the line to copy into data/alignment_reviews.tsv (verdict confirm,
+    reject or add; see kb/align/reviews.py).  Links already reviewed are left out."""
+    db = open_db(db_path)
+    try:
+        answer = lineage.pair(db, source, target)
+    except LookupError as e:
+        raise click.ClickException(str(e.args[0])) from None
+    links = [lk for lk in answer.links if lk.target is not None and not lk.evidence.get("review")]
+    links.sort(key=lambda lk: (lk.score, lk.source.seq))
+    texts = {r["id"]: r for r in db.query(
+        "select id, number, title, text from rules where id in (select value from json_each(?))",
+        [json.dumps([i for lk in links[:limit] for i in (lk.source.id, lk.target.id)])])}  # type: ignore[union-attr]
+    click.echo(f"{source} → {target}: {answer.method}; {len(links)} links not reviewed, the {min(limit, len(links))} "
+               "least confident first", err=True)
+    for n, lk in enumerate(links[:limit], 1):
+        assert lk.target is not None
+        s, t = texts[lk.source.id], texts[lk.target.id]
+        click.echo(f"[{n}] {lk.relation} {lk.score:.3f}  {source}/{s['number']} → {target}/{t['number']}  "
+                   f"({lk.method})")
+        for ed, r in ((source, s), (target, t)):
+            click.echo(f"    {ed} {r['number']}: " + " ".join(f"{r['title'] or ''} {r['text'] or ''}".split()))
+        click.echo(f"    {source}/{lk.source.norm}\t{target}/{lk.target.norm}\tconfirm\tREVIEWER\tDATE\t\n")
 
 
 COMMANDS = [align_eval, align_group]

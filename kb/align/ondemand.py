@@ -191,13 +191,28 @@ def _rules_of(db) -> Callable[[str], list[AlignRule]]:
     return rules
 
 
-def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
-    """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
-    editions in between are followed by rule id: only the two ends' rules are read) by the one composition rule
-    (:mod:`kb.align.compose`: the weakest confidence along the path; a link that a direct comparison of the two ends
-    contradicts is dropped).  Each step's links are read at once, or with ``lazy`` rule by rule as the rules are
+def composed_method(path: list[str]) -> str:
+    """The method of a composed link: its path ("composed via A → B → C"), the middle left out of a long one."""
+    shown = path if len(path) <= 5 else [*path[:2], "…", *path[-2:]]
+    return "composed via " + " → ".join(shown) + (f" ({len(path) - 1} steps)" if len(path) > 5 else "")
+
+
+def composed_relation(rel: str, targets: int, same_number: bool) -> str:
+    """The relation of a composed link: ``split`` when the source reaches several rules, else the split or merge
+    along its path (:func:`kb.align.compose.step`), else equivalent or renumbered by the numbers of its two ends."""
+    if targets > 1:
+        return "split"
+    return rel if rel in ("split", "merged") else ("equivalent" if same_number else "renumbered")
+
+
+#: one step of a path: the stored links of a rule of its first edition (target rule id, score, relation)
+Step = compose.StepLinks
+
+
+def steps_of(db, path: list[str], lazy: bool) -> list[Step]:
+    """The steps of ``path``: each pair's stored links read at once, or with ``lazy`` rule by rule as the rules are
     followed (:func:`_links_of_rule`: for a few rules)."""
-    steps: list[Callable[[int], list[tuple[int, float, str]]]] = []
+    steps: list[Step] = []
     for x, y in zip(path, path[1:]):
         if lazy:
             steps.append(_links_of_rule(db, x, y))
@@ -207,24 +222,27 @@ def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
             if t is not None:
                 step.setdefault(s, []).append((t, score, rel))
         steps.append(partial(_links_in, step))
-    via = " → ".join(path)
+    return steps
+
+
+def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
+    """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
+    editions in between are followed by rule id: only the two ends' rules are read) by the one composition rule
+    (:func:`kb.align.compose.compose`)."""
+    steps = steps_of(db, path, lazy)
+    method = composed_method(path)
     last = {v.id: v for v in rules(path[-1])}
     direct = _Direct(db, path[0], path[-1], rules)
 
     def links(v: AlignRule) -> list[Alignment]:
-        reached = compose.compose(v.id, steps) if v.id is not None else {}
-        if reached and v.id is not None and direct.applies:
-            reached = compose.uncontradicted(reached, direct.targets(v.id), partial(direct.similarity, v.id),
-                                             XEDITION["threshold"])
-        if not reached:
-            return [Alignment(v, None, 0.0, "no counterpart", f"composed via {via}")]
-        split = len(reached) > 1
-        out = []
-        for key, (score, rel) in reached.items():
-            node = last[key]
-            relation = "split" if split else rel or ("equivalent" if node.norm == v.norm else "renumbered")
-            out.append(Alignment(v, node, round(score, 3), relation, f"composed via {via}"))
-        return out
+        best = compose.compose(v.id, steps) if v.id is not None else {}
+        if best and v.id is not None and direct.applies:
+            best = compose.uncontradicted(best, direct.targets(v.id), partial(direct.similarity, v.id),
+                                          XEDITION["threshold"])
+        if not best:
+            return [Alignment(v, None, 0.0, "no counterpart", method)]
+        return [Alignment(v, last[key], round(conf, 3), composed_relation(rel, len(best), last[key].norm == v.norm),
+                          method) for key, (conf, rel) in best.items()]
 
     return links
 

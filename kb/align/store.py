@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import io
 import json
 import multiprocessing
 import os
 import pickle
+import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
@@ -21,8 +23,9 @@ from ingest import numbers
 from ..cache import code_version, write_atomic
 from ..gcpause import collector_paused
 from ..schema import insert_rows
+from . import reviews
 from .concepts import Concepts, reduce_links
-from .consecutive import Keys, align_consecutive, identical_share
+from .consecutive import Keys, align_consecutive
 from .crossedition import CompanionPair, align_cross_edition
 from .crosslang import align_cross_language
 from .items import align_items
@@ -32,8 +35,9 @@ from .views import Alignment, AlignRule, items_from_db, views_from_db
 
 # --------------------------------------------------------------------------- the KB's alignments
 
-#: share of a source edition's rules printed word for word in the target from which the pair is
-#: aligned as consecutive editions (cheap matching first); below it, the full aligner runs
+#: share of a source edition's rules printed with the same words in the target (:func:`word_share`: typography
+#: aside) from which the pair is aligned as consecutive editions (cheap matching first); below it, the full aligner
+#: runs
 CONSECUTIVE_FROM = 0.5
 #: below this total cost (see :attr:`PairInput.cost`; about 3,000 is a second of work) the pairs are
 #: aligned in-process: forking workers costs a tenth of a second
@@ -76,7 +80,7 @@ class PairInput:
     tgt: list[AlignRule]
     terms: list[tuple[str, str]]
     companion: CompanionPair | None = None
-    #: :func:`identical_share` of ``src`` and ``tgt`` when :func:`pair_input` has computed it
+    #: :func:`word_share` of ``src`` and ``tgt`` when :func:`pair_input` has computed it
     share: float | None = None
     #: the keys of ``src`` and ``tgt`` for :func:`align_consecutive`, when :func:`pair_input` was given them
     keys: Keys | None = None
@@ -90,8 +94,27 @@ class PairInput:
         """A cross-edition pair for the full aligner (not consecutive editions); computed once."""
         if self.pair.kind != "cross-edition":
             return False
-        share = self.share if self.share is not None else identical_share(self.src, self.tgt)
+        share = self.share if self.share is not None else word_share(self.src, self.tgt)
         return share < CONSECUTIVE_FROM
+
+
+@lru_cache(maxsize=1 << 16)
+def _words_of(text: str) -> str:
+    return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
+
+
+_NOT_WORD = re.compile(r"[^\w]+")
+
+
+def word_share(src: list[AlignRule], tgt: list[AlignRule]) -> float:
+    """Share of the source rules whose level, title and words (letters and digits: typography aside) the target
+    prints too.  Editions that changed only their quotes or apostrophes (typographic “ ” ’ for plain " ', or a
+    conversion that printed them as ?) are consecutive editions all the same: ninety-odd per cent of the same
+    words, where :func:`identical_share` sees four in ten."""
+    if not src:
+        return 0.0
+    found = {(v.level, _words_of(v.title or ""), _words_of(v.text)) for v in tgt}
+    return sum((v.level, _words_of(v.title or ""), _words_of(v.text)) in found for v in src) / len(src)
 
 
 def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=None,
@@ -112,7 +135,7 @@ def pair_input(db, p: PlannedPair, specs: dict[str, EditionSpec], rules, keys=No
     if p.kind == "cross-language":
         return PairInput(p, _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers), terms)
     both = (keys(p.source), keys(p.target)) if keys is not None else None
-    share = identical_share(src, tgt, both)
+    share = word_share(src, tgt)
     if p.reason == "chain" and share >= CONSECUTIVE_FROM:
         cut_src, cut_tgt = _within(src, specs[p.target].covers), _within(tgt, specs[p.source].covers)
         if len(cut_src) != len(src) or len(cut_tgt) != len(tgt):   # the share of the cut views is another one
@@ -275,7 +298,7 @@ class AlignmentCache:
             text, lemmas = self._text_digest, self._lemmas_digest
             fields = [(v.key, v.norm, v.kind, v.level, v.title, text(v.text), lemmas(v.lemmas), text(v.examples))
                       for v in views]
-            digest = hashlib.sha256(pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL)).digest()
+            digest = hashlib.sha256(_unshared_pickle(fields)).digest()
             got = self._digests[id(views)] = (views, digest)
         return got[1]
 
@@ -328,6 +351,17 @@ class AlignmentCache:
             for path in self.dir.glob("*.pickle"):
                 if path.stem not in self.used:
                     path.unlink(missing_ok=True)
+
+
+def _unshared_pickle(value) -> bytes:
+    """``value`` pickled without the memo: equal values give equal bytes whichever objects they share (a memo writes a
+    second reference to one object as a back-reference, and two equal objects in full: the views made while the
+    rules are written and those read back share their digests differently)."""
+    out = io.BytesIO()
+    pickler = pickle.Pickler(out, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.fast = True
+    pickler.dump(value)
+    return out.getvalue()
 
 
 def _code_version() -> str:
@@ -588,6 +622,12 @@ TABLE_METADATA = {
                        "reworded, renumbered, split, merged, no counterpart), method and the evidence used (JSON).",
         "facets": ["pair", "relation", "method"], "sort_desc": "score",
     },
+    "alignment_reviews": {
+        "description": "The reviews of data/alignment_reviews.tsv (file and line): a person confirmed, rejected or "
+                       "added a link of the lineage; the build applied them to the stored pairs (alignments.review), "
+                       "composition applies them to the others (kb/align/reviews.py).",
+        "facets": ["verdict", "reviewer"],
+    },
     "concepts": {
         "description": "Stable rule identity: aligned versions of a rule share a concept id, separate from the "
                        "printed numbers (like Akoma Ntoso's wId beside eId); named after its rule in the "
@@ -598,7 +638,7 @@ TABLE_METADATA = {
 
 def store(db, progress=None, cache_dir: Path | None = None, workers: int | None = None,
           rows_written: Callable[[Any], object] | None = None,
-          views: dict[str, list[AlignRule]] | None = None) -> dict[str, int]:
+          views: dict[str, list[AlignRule]] | None = None, reviews_file: Path = reviews.REVIEWS_FILE) -> dict[str, int]:
     """Compute every alignment of the KB and write ``concepts``, ``alignments`` and ``rules.concept_id``.
 
     ``db`` is a ``sqlite_utils.Database`` whose ``rules``, ``items`` and ``refs`` are written; ``views``: the
@@ -606,14 +646,18 @@ def store(db, progress=None, cache_dir: Path | None = None, workers: int | None 
     else they are read from ``db``.
     ``rows_written(db)`` is called once the ``alignments`` rows are written and indexed by edition pair, before the
     concepts (a later stage that reads the alignments may start there: the build's diffs).
+    ``reviews_file``: the reviews of the lineage (:mod:`kb.align.reviews`), applied to the stored pairs before
+    anything reads them.
     Returns row counts per edition pair.
     """
+    found = reviews.load(db.conn, reviews_file)   # (a review naming a rule the KB lacks stops the build first)
     with collector_paused():   # millions of views, links and rows, no garbage cycles (a second of an archive build)
-        return _store(db, progress, cache_dir, workers, rows_written, views)
+        return _store(db, progress, cache_dir, workers, rows_written, views, found, reviews_file)
 
 
 def _store(db, progress, cache_dir: Path | None, workers: int | None,
-           rows_written: Callable[[Any], object] | None, views: dict[str, list[AlignRule]] | None) -> dict[str, int]:
+           rows_written: Callable[[Any], object] | None, views: dict[str, list[AlignRule]] | None,
+           found: list[reviews.Review], reviews_file: Path) -> dict[str, int]:
     specs = edition_specs(db)
     pairs = plan(specs)
     for name in ("alignments", "concepts", "edition_pairs"):
@@ -628,13 +672,17 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None,
     runs, counts = _write_alignments(db, stored_pairs(db, pairs, workers=workers, cache_dir=cache_dir, views=views),
                                      concepts)
     db["alignments"].create_index(["source_edition", "target_edition"])   # one pair's rows (the diffs read each)
+    if found:   # (the rule ids' indexes first: each review looks its rules up)
+        for cols in (["source_rule_id"], ["target_rule_id"]):
+            db["alignments"].create_index(cols)
+    reviews.store(db, found, reviews_file)
     if rows_written is not None:   # (before the thread below starts: it may fork)
         rows_written(db)
     # the concepts are assigned in a thread while SQLite indexes the alignments (it lets go of the GIL meanwhile)
     with ThreadPoolExecutor(1) as thread:
         assigned = thread.submit(concepts.assign, anchor_ranks(specs))
         for cols in (["source_rule_id"], ["target_rule_id"], ["source_item_id"], ["pair", "relation"]):
-            db["alignments"].create_index(cols)
+            db["alignments"].create_index(cols, if_not_exists=True)
         rule_ids = dict(db.conn.execute("select key, id from rules order by id"))
         concept_of = assigned.result()
     _write_concepts(db, concept_of, rule_ids)

@@ -139,6 +139,10 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
         methods = sorted({p.method for p in ps if p.method})
         return (min(scores) if scores else None), ",".join(rels), ",".join(methods)
 
+    def links(o_rules, n_rules) -> list[tuple[str, str, str, float | None]]:
+        return [(o.number or o.norm, n.number or n.norm, info[o.key, n.key].relation, info[o.key, n.key].score)
+                for o in o_rules for n in n_rules if (o.key, n.key) in info]
+
     cluster_changed = None if cross_language else True     # a split or merge rewrites the words
     kept_places: tuple[set, set] | None = None   # the sections and chapters of the old rules with a counterpart
     for o in old:
@@ -155,7 +159,8 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
                 groups.append(Group("outside", [o], [], note="outside the newer edition's coverage"))
         elif len(ts) > 1:
             old_class[o.key] = "split"
-            groups.append(Group("split", [o], list(ts), *agg([o], ts), text_changed=cluster_changed))
+            groups.append(Group("split", [o], list(ts), *agg([o], ts), text_changed=cluster_changed,
+                                links=links([o], ts)))
             for n in ts:
                 if len(sources[n.key]) == 1:
                     new_class[n.key] = "split"
@@ -167,6 +172,7 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
             score, rel, method = pair.score, pair.relation or "", pair.method or ""
             g = _one_to_one(o, n, section_map, chapter_map, cross_language, rel)
             g.score, g.relation, g.method = score, rel, method
+            g.links = [(o.number or o.norm, n.number or n.norm, rel, score)]
             old_class[o.key] = new_class[n.key] = g.change_class
             groups.append(g)
     for n in new:
@@ -180,7 +186,8 @@ def classify(old: Sequence[Rule], new: Sequence[Rule], pairs: Iterable[Pair | tu
                 groups.append(Group("outside", [], [n], note="outside the older edition's coverage"))
         elif len(ss) > 1:
             new_class[n.key] = "merged"
-            groups.append(Group("merged", list(ss), [n], *agg(ss, [n]), text_changed=cluster_changed))
+            groups.append(Group("merged", list(ss), [n], *agg(ss, [n]), text_changed=cluster_changed,
+                                links=links(ss, [n])))
     groups.sort(key=lambda g: g.sort_key)
     return Classification(old, new, groups, old_class, new_class, section_map, chapter_map,
                           dict(targets), dict(sources), info, list(settled))

@@ -9,9 +9,9 @@ import sqlite_utils
 
 from ingest import UnknownParser, get_parser
 
-from ..align.ondemand import FLIP, between
+from ..align.ondemand import FLIP
 from ..terminology import Term
-from .classes import classify, refine_and_settle
+from .classes import classify, refine_and_settle, settled_pairs
 from .model import EditionInfo, Pair, Report, Rule, full_text
 from .terminology import TERMINOLOGY, load_terms, term_index, terminology_table
 from .tokens import seed_lemmas
@@ -110,7 +110,9 @@ def _alignment_rows(conn, source: str, target: str, keys: Mapping[int, str] | No
 
 def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
     """Pairs of two editions the build did not align: composed along stored pairs, or aligned now."""
-    answer = between(sqlite_utils.Database(conn), old_edition, new_edition)
+    from ..lineage import pair
+
+    answer = pair(sqlite_utils.Database(conn), old_edition, new_edition)
     return [Pair(lk.source.key, lk.target.key, lk.relation, lk.score, lk.method)
             for lk in answer.links if lk.target is not None]
 
@@ -158,11 +160,14 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
     conn = connection(db)
     old_e, new_e = load_edition(conn, old_edition), load_edition(conn, new_edition)
     old, new = load_rules(conn, old_edition), load_rules(conn, new_edition)
+    # the lineage's pairs were refined when the build stored them (:mod:`kb.lineage`): a view does not refine again;
+    # pairs given by the caller (a gold file) are
+    given = pairs is not None
     if pairs is None:
         pairs = stored_or_on_demand_pairs(conn, old_edition, new_edition)
     if terms is None:
         terms = pair_terms(old_e, new_e)
-    rep = build_report(old_e, new_e, old, new, pairs, terms, tables)
+    rep = build_report(old_e, new_e, old, new, pairs, terms, tables, refine=given)
     rep.in_play = in_play_by_rule(conn, (old_edition, new_edition))
     return rep
 
@@ -217,9 +222,10 @@ def _seed(lang: str, rules: list[Rule]) -> None:
 
 
 def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: list[Rule], pairs: Iterable,
-                 terms: Sequence[Term] = (), tables: bool = True, settle: bool = False) -> Report:
+                 terms: Sequence[Term] = (), tables: bool = True, settle: bool = False, refine: bool = True) -> Report:
     """``settle`` (the ``diffs`` stage, without ``tables``): the pairs of :func:`settled_pairs` are no groups,
-    the classification lists them apart (``Classification.settled``)."""
+    the classification lists them apart (``Classification.settled``).  ``refine``: complete splits and merges from
+    word evidence first (:func:`refine_pairs`; the pairs it adds are in ``Report.refined``)."""
     cross = old_e.language != new_e.language
     pairs = [p if isinstance(p, Pair) else Pair(*p) for p in pairs]
     if cross:
@@ -229,8 +235,12 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
     terms = list(terms)
     _seed(new_e.language, old)
     _seed(new_e.language, new)
-    refined, settled = refine_and_settle(old, new, pairs, old_e, new_e, terms,
-                                         settle=settle and old_e.scheme == new_e.scheme)
+    settle = settle and old_e.scheme == new_e.scheme
+    if refine:
+        refined, settled = refine_and_settle(old, new, pairs, old_e, new_e, terms, settle=settle)
+    else:
+        refined, settled = pairs, (settled_pairs(old, new, pairs) if settle else [])
+    added = refined[len(pairs):]
     if settled:
         old_keys, new_keys = {o.key for o, _, _ in settled}, {n.key for _, n, _ in settled}
         old, new = [r for r in old if r.key not in old_keys], [r for r in new if r.key not in new_keys]
@@ -243,4 +253,4 @@ def build_report(old_e: EditionInfo, new_e: EditionInfo, old: list[Rule], new: l
             if g.text_changed and not changed(g.diff, fold=True) and g.change_class not in ("split", "merged"):
                 g.terminology_only = True
     terminology, candidates = terminology_table(cls.groups, terms, new_e.language) if tables else ([], [])
-    return Report(old_e, new_e, cls, False, terminology, candidates)
+    return Report(old_e, new_e, cls, False, terminology, candidates, refined=added)

@@ -105,6 +105,8 @@ class Group:
     note: str = ""
     diff: list[Seg] | None = None          # word diff segments (same language only)
     terminology_only: bool = False         # every change folds into a terminology shift
+    #: the lineage's links of the group: (old number, new number, relation, score), one per aligned pair
+    links: list[tuple[str, str, str, float | None]] = field(default_factory=list)
 
     @property
     def old_numbers(self) -> list[str]:
@@ -181,6 +183,9 @@ class Report:
     #: rule key -> the comparison scenarios whose games diverge because of the rule (kb.rulesets, the table
     #: rule_divergences): dicts with scenario, scenario_id, title, rule_set, line, step, differs
     in_play: dict[str, list[dict]] = field(default_factory=dict)
+    #: the split and merge parts the refinement added to the aligned pairs (:func:`kb.diff.classes.refine_pairs`);
+    #: the build stores them with the alignments, so that every view of the lineage has them
+    refined: list[Pair] = field(default_factory=list)
 
     @property
     def groups(self) -> list[Group]:

@@ -180,10 +180,18 @@ def _badge(cls: str) -> str:
     return click.style(f"{cls:<10}", fg=COLOURS[cls][0], bold=True)
 
 
+def link_text(g: Group, link: tuple[str, str, str, float | None]) -> str:
+    """One lineage link of a group as the views name it: "split 0.49" (with its numbers when the group has
+    several links: "409.2f → 601.2f split 0.49")."""
+    old, new, relation, score = link
+    named = f"{relation} {score:.2f}" if score is not None else relation
+    return f"{old} → {new} {named}" if len(g.links) > 1 else named
+
+
 def _group_head(g: Group) -> str:
     old = ", ".join(g.old_numbers) or "—"
     new = ", ".join(g.new_numbers) or "—"
-    bits = _flags(g) + ([g.note] if g.note else []) + ([f"score {g.score:.2f}"] if g.score is not None else [])
+    bits = _flags(g) + ([g.note] if g.note else []) + [link_text(g, lk) for lk in g.links]
     tail = click.style(f"  ({'; '.join(bits)})", dim=True) if bits else ""
     return f"{_badge(g.change_class)} {old} → {new}{tail}"
 
@@ -523,6 +531,7 @@ def group_json(g: Group) -> dict:
     return {
         "class": g.change_class, "old": [rule_json(r) for r in g.old], "new": [rule_json(r) for r in g.new],
         "score": g.score, "relation": g.relation, "method": g.method, "text_changed": g.text_changed,
+        "links": [{"old": o, "new": n, "relation": rel, "score": sc} for o, n, rel, sc in g.links],
         "terminology_only": g.terminology_only, "expected_numbers": g.expected, "note": g.note,
         "diff": [s.as_list() for s in g.diff] if g.diff is not None else None,
         "diff_stats": diff_stats(g.diff) if g.diff is not None else None,

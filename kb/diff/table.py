@@ -7,6 +7,7 @@ import gc
 import hashlib
 import html
 import io
+import json
 import multiprocessing
 import os
 import pickle
@@ -21,6 +22,7 @@ from typing import Iterator
 
 from markupsafe import Markup, escape
 
+from ..align.ondemand import FLIP
 from ..cache import code_version, write_atomic
 from ..gcpause import collector_paused
 from . import CLASSES
@@ -65,12 +67,15 @@ def _keyed_rows(rep: Report) -> list[tuple[tuple[int, int], tuple, tuple]]:
     new_by_key = {r.key: r for r in cls.new}
 
     def row(o: Rule | None, n: Rule | None, g: Group, cls_name: str) -> tuple[tuple[int, int], tuple, tuple]:
+        # a row of two rules names their own link of the lineage (a split's parts have one each)
+        link = cls.pair_info.get((o.key, n.key)) if o is not None and n is not None else None
+        relation, score = (link.relation, link.score) if link is not None else (g.relation, g.score)
         return (n.seq if n else 10 ** 6, o.seq if o else 0), (o.id if o else None, n.id if n else None), (
             old_ed, new_ed,
             o.label if o else None, n.label if n else None,
             o.chapter if o else n.chapter if n else None, o.chapter if o else None, n.chapter if n else None,
             cls_name, cls.old_class[o.key] if o else None, cls.new_class[n.key] if n else None,
-            g.relation or None, g.score, g.note or None, None if g.text_changed is None else int(g.text_changed),
+            relation or None, score, g.note or None, None if g.text_changed is None else int(g.text_changed),
             int(g.terminology_only), int(rep.cross_language), _numbers(g.old), _numbers(g.new),
             *_diff_cells(g, rep.cross_language))
 
@@ -226,8 +231,9 @@ def _pair_key(old: _Edition, new: _Edition, pairs: list[Pair], terms: list) -> s
 
 
 #: a pair's rows as a worker hands them over: its cache key, the two rule ids of each row and the other
-#: values of each row, pickled (the cache file holds the same bytes, with rule keys for the ids: see :func:`rows_of`)
-PairRows = tuple[str, list[tuple[int | None, int | None]], bytes]
+#: values of each row, pickled (the cache file holds the same bytes, with rule keys for the ids: see :func:`rows_of`),
+#: and the links the refinement added (old rule id, new rule id, relation, score: the build adds them to the lineage)
+PairRows = tuple[str, list[tuple[int | None, int | None]], bytes, list[tuple]]
 
 
 def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _Edition]) -> PairRows:
@@ -243,24 +249,29 @@ def _values(conn, pair: tuple[str, str], cache: Path | None, loaded: dict[str, _
     path = cache / f"{key}.pickle" if cache is not None else None
     if path is not None and (cached := _cached(path, keys)) is not None:
         return key, *cached
-    rows = _keyed_rows(build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False,
-                                    settle=True))
+    rep = build_report(old.info, new.info, old.rules, new.rules, pairs, terms, tables=False, settle=True)
+    rows = _keyed_rows(rep)
     ids = [r[1] for r in rows]
     rest = pickle.dumps([r[2] for r in rows], protocol=pickle.HIGHEST_PROTOCOL)
+    added = [(p.old, p.new, p.relation, p.score) for p in rep.refined if p.old and p.new]   # (by rule key)
     if path is not None:
         rule_keys = [(keys.get(o), keys.get(n)) for o, n in ids]
-        write_atomic(path, pickle.dumps((rule_keys, rest), protocol=pickle.HIGHEST_PROTOCOL))
-    return key, ids, rest
+        write_atomic(path, pickle.dumps((rule_keys, rest, added), protocol=pickle.HIGHEST_PROTOCOL))
+    ids_of: dict[str | None, int] = {k: i for i, k in keys.items()}
+    return key, ids, rest, [(ids_of[o], ids_of[n], rel, score) for o, n, rel, score in added]
 
 
-def _cached(path: Path, keys: dict[int, str]) -> tuple[list[tuple[int | None, int | None]], bytes] | None:
-    """A pair's rule ids and pickled other values from its cache file (``keys``: rule id -> key), or None."""
+def _cached(path: Path, keys: dict[int, str]) -> tuple[list[tuple[int | None, int | None]], bytes, list] | None:
+    """A pair's rule ids, pickled other values and refined links from its cache file (``keys``: rule id -> key), or
+    None."""
     try:
-        rule_keys, rest = pickle.loads(path.read_bytes())
+        rule_keys, rest, added = pickle.loads(path.read_bytes())
     except (OSError, pickle.UnpicklingError, EOFError, TypeError, ValueError):
         return None
     ids = {key: id_ for id_, key in keys.items()}
-    return [(ids.get(o), ids.get(n)) for o, n in rule_keys], rest
+    if any(o not in ids or n not in ids for o, n, _, _ in added):
+        return None
+    return [(ids.get(o), ids.get(n)) for o, n in rule_keys], rest, [(ids[o], ids[n], r, s) for o, n, r, s in added]
 
 
 def rows_of(ids: list[tuple[int | None, int | None]], rest: bytes) -> Iterator[tuple]:
@@ -329,11 +340,14 @@ class Pending:
         # ``id`` is left out: the new table numbers the rows 1, 2, ... in insertion order
         sql = f"insert into diffs ({', '.join(_VALUES)}) values ({', '.join('?' * len(_VALUES))})"
         current = set()
+        refined: list[tuple] = []
         with collector_paused():   # the rows it unpickles and inserts make no cycles
-            for key, ids, rest in self.values:
+            for key, ids, rest, added in self.values:
                 with db.conn:
                     db.conn.executemany(sql, rows_of(ids, rest))
                 current.add(key)
+                refined += added
+        add_refined(db.conn, refined)
         if self.cache is not None:
             for path in self.cache.glob("*.pickle"):
                 if path.stem not in current:
@@ -353,6 +367,34 @@ where d.change_class != 'unchanged'""")
             self.pool.shutdown(cancel_futures=True)
             self.pool = None
         _DB_PATH.clear()
+
+
+def add_refined(conn, links: list[tuple]) -> None:
+    """The links the refinement added (old rule id, new rule id, relation, score) joined to the lineage: stored with
+    the alignments of their pair, in the direction the pair is stored (``method`` "diff-refine")."""
+    if not links:
+        return
+    eds = dict(conn.execute("select id, edition_id from rules where id in (select value from json_each(?))",
+                            [json.dumps(sorted({i for o, n, _, _ in links for i in (o, n)}))]).fetchall())
+    stored = {(s, t) for s, t in conn.execute("select distinct source_edition, target_edition from alignments")}
+    nums = dict(conn.execute("select id, norm from rules where id in (select value from json_each(?))",
+                             [json.dumps(sorted({i for o, n, _, _ in links for i in (o, n)}))]).fetchall())
+    rejected = {(s, t) for s, t in conn.execute("select source_rule_id, target_rule_id from alignment_reviews "
+                                                  "where verdict = 'reject'")} \
+        if conn.execute("select 1 from sqlite_master where name = 'alignment_reviews'").fetchone() else set()
+    rows = []
+    for o, n, rel, score in links:
+        if (o, n) in rejected or (n, o) in rejected:   # a person said no: the refinement does not bring it back
+            continue
+        a, b = eds[o], eds[n]
+        s_id, t_id, s_ed, t_ed, rel = (o, n, a, b, rel) if (a, b) in stored or (b, a) not in stored else \
+            (n, o, b, a, FLIP.get(rel, rel))
+        rows.append((f"{s_ed} → {t_ed}", s_ed, t_ed, s_id, t_id, nums[s_id], nums[t_id], score, rel, "diff-refine",
+                     "{}"))
+    with conn:
+        conn.executemany("""insert into alignments (pair, source_edition, target_edition, source_rule_id,
+                            target_rule_id, source_number, target_number, score, relation, method, evidence)
+                            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""", rows)
 
 
 def start(db, cache_dir: Path | None = None, workers: int | None = None) -> Pending:

@@ -19,8 +19,10 @@ kept in memory for the life of the server.
 from __future__ import annotations
 
 import ast
+import asyncio
 import json
 from collections import OrderedDict
+from functools import partial
 from pathlib import Path
 
 from datasette.utils.asgi import Response
@@ -37,6 +39,19 @@ from .urls import Urls
 
 #: how many diff reports (edition pairs) are kept in memory
 REPORTS_KEPT = 6
+#: how long a diff page waits for a diff computed on demand before it answers "being computed" (the computation
+#: goes on and the next request gets it)
+DIFF_TIME_LIMIT_S = 10.0
+
+
+class DiffPending(Exception):
+    """The diff of two editions is still being computed."""
+
+
+def _compare(old: str, new: str, conn):
+    from ..diff import compare
+
+    return compare(conn, old, new)
 
 
 class Site:
@@ -47,6 +62,7 @@ class Site:
         self._index: search_mod.Index | None = None
         self._glossaries: dict[str, Glossary] = {}
         self._reports: OrderedDict = OrderedDict()
+        self._pending: dict[tuple[str, str], asyncio.Future] = {}
 
     @property
     def db(self):
@@ -67,15 +83,28 @@ class Site:
         return self._glossaries[edition]
 
     async def report(self, old: str, new: str):
-        from ..diff import compare
-
+        """The diff of two editions: kept once computed; one still being computed after
+        :data:`DIFF_TIME_LIMIT_S` raises :class:`DiffPending` (the computation goes on, and keeps its answer)."""
         key = (old, new)
         if key not in self._reports:
-            self._reports[key] = await self.db.execute_fn(lambda conn: compare(conn, old, new))
-            while len(self._reports) > REPORTS_KEPT:
-                self._reports.popitem(last=False)
+            task = self._pending.get(key)
+            if task is None:
+                task = self._pending[key] = asyncio.ensure_future(self.db.execute_fn(partial(_compare, old, new)))
+                task.add_done_callback(partial(self._done, key))
+            try:
+                await asyncio.wait_for(asyncio.shield(task), timeout=DIFF_TIME_LIMIT_S)
+            except asyncio.TimeoutError:
+                raise DiffPending(old, new) from None
         self._reports.move_to_end(key)
         return self._reports[key]
+
+    def _done(self, key: tuple[str, str], task: asyncio.Future) -> None:
+        self._pending.pop(key, None)
+        if task.cancelled() or task.exception() is not None:   # (the request that waited for it has the error)
+            return
+        self._reports[key] = task.result()
+        while len(self._reports) > REPORTS_KEPT:
+            self._reports.popitem(last=False)
 
     async def render(self, template: str, context: dict, request, status: int = 200) -> Response:
         urls = self.urls()
@@ -108,7 +137,8 @@ async def home(datasette, request):
         return read.editions(conn), aligned_edition_pairs(conn), read.has_table(conn, "enforces")
 
     editions, pairs, has_engine = await s.db.execute_fn(load)
-    return await s.render("site_home.html", {"editions": editions, "pairs": pairs, "has_engine": has_engine,
+    return await s.render("site_home.html", {"editions": editions, "groups": read.edition_groups(editions),
+                                             "pairs": pairs, "has_engine": has_engine,
                                              "queries": sorted((await datasette.get_canned_queries(
                                                  s.db.name, None)).items())}, request)
 
@@ -184,13 +214,16 @@ def _with_diffs(page: dict) -> None:
     this = page["rule"]
     lang = page["edition"]["language"]
     date = str(page["edition"]["date"] or "")
-    for c in page["counterparts"]["rules"]:
+    made: dict[tuple[str, str], object] = {}   # (the archive repeats a text in many editions: each diffed once)
+    for c in page["counterparts"]["rules"] + page["counterparts"].get("folded", []):
         c["diff_html"] = None
         if c["language"] != lang or not (c["text"] and this["text"]) or c["text"] == this["text"]:
             continue
         older_is_other = str(c["date"] or "") <= date
         old, new = (c["text"], this["text"]) if older_is_other else (this["text"], c["text"])
-        c["diff_html"] = inline_html(word_diff(old, new, lang=lang), fold=True)
+        if (old, new) not in made:
+            made[old, new] = inline_html(word_diff(old, new, lang=lang), fold=True)
+        c["diff_html"] = made[old, new]
         c["diff_direction"] = (c["edition"], this["edition_id"]) if older_is_other else (this["edition_id"],
                                                                                            c["edition"])
 
@@ -282,7 +315,8 @@ def rule_json(pages: list[dict], edition_id: str, number: str, ed: dict | None, 
                           "owner": numbers.normalize(c["owner_number"]) if c["owner_number"] else None,
                           "url": citer_url(c, urls)} for c in p["cited_by"]],
             "counterparts": [{**{k: c[k] for k in ("edition", "language", "number", "title", "text", "relation",
-                                                   "score", "method")},
+                                                   "score", "method", "review")},
+                              "lineage": {"relation": c["lineage_relation"], "confidence": c["score"]},
                               "url": urls.rule(c["edition"], c["norm"]),
                               "word_diff_html": str(c["diff_html"]) if c.get("diff_html") else None}
                              for c in cp["rules"]],
@@ -375,6 +409,12 @@ async def diff(datasette, request):
     rule_no = (request.args.get("rule") or "").strip() or None
     try:
         rep = await s.report(old, new)
+    except DiffPending:
+        return await s.render("site_pending.html", {
+            "what": f"The diff of {old} → {new} is being computed",
+            "why": f"No stored pair joins the two editions, so their alignment is composed or computed now, and that "
+                   f"takes longer than {DIFF_TIME_LIMIT_S:g} s.", "again": request.path + (
+                       f"?{request.query_string}" if request.query_string else "")}, request, status=202)
     except LookupError as e:
         return await s.render("site_missing.html", {"what": str(e.args[0] if e.args else e), "editions": None},
                               request, status=404)

@@ -8,6 +8,7 @@ alignment and engine indexes); no query runs once per row of an edition.
 """
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 
 from ingest import numbers
@@ -76,6 +77,32 @@ def editions(conn) -> list[dict]:
         e["glossary"] = e["items"].get("glossary", 0)
         e["index"] = e["items"].get("index", 0)
     return eds
+
+
+#: a language with more editions than this shows its newest year in full and folds the older years
+FOLD_EDITIONS_FROM = 10
+
+
+def edition_groups(eds: list[dict]) -> list[dict]:
+    """The editions by language (the language with the most editions first), each language's newest first: the
+    editions of its newest year in full and, when it has more than :data:`FOLD_EDITIONS_FROM`, the older years
+    folded (year, its editions, newest first)."""
+    by_lang: dict[str, list[dict]] = defaultdict(list)
+    for e in eds:
+        by_lang[e["language"]].append(e)
+    out = []
+    for lang, group in sorted(by_lang.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        group.sort(key=lambda e: (str(e["date"] or ""), e["id"]), reverse=True)
+        if len(group) <= FOLD_EDITIONS_FROM:
+            out.append({"language": lang, "count": len(group), "rows": group, "folded": []})
+            continue
+        newest = str(group[0]["date"] or "")[:4]
+        years: dict[str, list[dict]] = {}
+        for e in group:
+            years.setdefault(str(e["date"] or "")[:4], []).append(e)
+        out.append({"language": lang, "count": len(group), "rows": years.pop(newest),
+                    "folded": [{"year": y, "editions": es} for y, es in years.items()]})
+    return out
 
 
 def edition(conn, edition_id: str) -> dict | None:
@@ -259,39 +286,27 @@ def _relation(a: dict, this_lang: str, other_lang: str | None) -> str:
 
 
 def counterparts(conn, rule: dict, lang: str) -> dict:
-    """Aligned rules of other editions, items aligned to this rule, and the pairs with no counterpart."""
-    aligned = rows(conn, """
-        select a.id, a.pair, a.relation, a.score, a.method, a.source_rule_id, a.target_rule_id,
-               a.source_item_id, a.target_item_id, a.source_edition, a.target_edition,
-               o.id o_id, o.edition_id o_edition, o.number o_number, o.norm o_norm, o.title o_title,
-               o.text o_text, e.language o_lang, e.date o_date
-        from alignments a
-        left join rules o on o.id = case when a.source_rule_id = :id then a.target_rule_id else a.source_rule_id end
-        left join editions e on e.id = o.edition_id
-        where (a.source_rule_id = :id or a.target_rule_id = :id)
-        order by e.date desc, a.score desc""", {"id": rule["id"]})
-    rules_out, missing, seen = [], [], {rule["id"]}
-    for a in aligned:
-        if a["o_id"] is None:
-            if a["relation"] == "no counterpart":
-                other = a["target_edition"] if a["source_rule_id"] == rule["id"] else a["source_edition"]
-                missing.append({"edition": other, "method": a["method"]})
-            continue
-        seen.add(a["o_id"])
-        rules_out.append({"kind": "rule", "edition": a["o_edition"], "language": a["o_lang"], "date": a["o_date"],
-                          "number": a["o_number"], "norm": a["o_norm"], "title": a["o_title"], "text": a["o_text"],
-                          "relation": _relation(a, lang, a["o_lang"]), "score": a["score"], "method": a["method"]})
-    if rule.get("concept_id") is not None:
-        for r in rows(conn, """select r.id, r.edition_id, r.number, r.norm, r.title, r.text, e.language, e.date
-                               from rules r join editions e on e.id = r.edition_id
-                               where r.concept_id = ? order by e.date desc""", (rule["concept_id"],)):
-            if r["id"] in seen:
-                continue
-            seen.add(r["id"])
-            rules_out.append({"kind": "rule", "edition": r["edition_id"], "language": r["language"],
-                              "date": r["date"], "number": r["number"], "norm": r["norm"], "title": r["title"],
-                              "text": r["text"], "score": None, "method": "concept",
-                              "relation": "translation" if r["language"] != lang else "same concept"})
+    """The rule's links to every other edition (:func:`kb.lineage.of_rule`: the one lineage every view reads),
+    items aligned to this rule, and the pairs with no counterpart."""
+    from .. import lineage
+
+    links = lineage.of_rule(conn, rule["id"])
+    info = {r["id"]: r for r in rows(conn, """select r.id, r.title, r.text, r.norm, e.language, e.date
+                                              from rules r join editions e on e.id = r.edition_id
+                                              where r.id in (select value from json_each(:ids))""",
+                                     {"ids": json.dumps([lk.target_id for lk in links])})}
+    rules_out = []
+    for lk in links:
+        o = info[lk.target_id]
+        rules_out.append({"kind": "rule", "edition": lk.target_edition, "language": o["language"], "date": o["date"],
+                          "number": lk.target_number, "norm": o["norm"], "title": o["title"], "text": o["text"],
+                          "relation": _relation({"relation": lk.relation}, lang, o["language"]),
+                          "lineage_relation": lk.relation, "score": lk.confidence, "method": lk.method,
+                          "review": lk.review})
+    missing = [{"edition": a["other"], "method": a["method"]} for a in rows(conn, """
+        select case when a.source_rule_id = :id then a.target_edition else a.source_edition end other, a.method
+        from alignments a where a.source_rule_id = :id and a.relation = 'no counterpart'""", {"id": rule["id"]})]
+    folded = fold_identical(rules_out)
     items = rows(conn, """
         select i.id, i.kind, i.edition_id, i.label, i.title, i.text, i.line_start, i.rule_id, owner.norm owner_norm,
                a.relation, a.score, a.method
@@ -300,7 +315,24 @@ def counterparts(conn, rule: dict, lang: str) -> dict:
         order by i.edition_id, i.seq""", (rule["id"],))
     for it in items:
         it["relation"] = ITEM_RELATIONS.get(it["kind"], it["kind"])
-    return {"rules": rules_out, "items": items, "missing": missing}
+    return {"rules": rules_out, "folded": folded, "items": items, "missing": missing}
+
+
+def fold_identical(cards: list[dict]) -> list[dict]:
+    """The counterparts with the same number, title, text and relation in several editions of one language as one
+    card (the newest), which names how many editions print it and from when to when ("same text in 47 editions,
+    2009-07-11 → 2024-08-02") and the range of the confidences."""
+    groups: dict[tuple, list[dict]] = {}
+    for c in cards:
+        groups.setdefault((c["language"], c["number"], c["title"], c["text"], c["relation"], c["review"]), []).append(c)
+    out = []
+    for same in groups.values():
+        dates = sorted(str(c["date"] or "") for c in same)
+        scores = [c["score"] for c in same if c["score"] is not None]
+        out.append({**same[0], "count": len(same), "first": dates[0], "last": dates[-1],
+                    "editions": [c["edition"] for c in same],
+                    "score_min": min(scores) if scores else None, "score_max": max(scores) if scores else None})
+    return out
 
 
 def changes(conn, rule: dict, languages: dict[str, str]) -> list[dict]:
@@ -378,9 +410,19 @@ def history(conn, rule: dict) -> dict | None:
     if rule.get("concept_id") is None or not numbers.is_number(rule["norm"] or ""):
         return None
     try:
-        return kb_history.history(conn, rule["norm"], rule["edition_id"]).as_dict()
+        h = kb_history.history(conn, rule["norm"], rule["edition_id"]).as_dict()
     except kb_history.HistoryError:
         return None
+    for chain in h["chains"]:   # the timeline: a row where something changed, the quiet editions between counted
+        shown, quiet = [], 0
+        for ev in chain["events"]:
+            if ev["kind"] == "unchanged":
+                quiet += 1
+                continue
+            shown.append({**ev, "unchanged_before": quiet})
+            quiet = 0
+        chain["rows"], chain["unchanged_after"] = shown, quiet
+    return h
 
 
 def rule_pages(conn, edition_id: str, number: str) -> list[dict]:

@@ -81,6 +81,39 @@ class Hit:
     snippet: Markup
     url: str
     score: float
+    #: the editions that print this same text (newest first), when several do: the hit names the newest
+    editions: list[str] = field(default_factory=list)
+    #: the first and the last of their dates
+    span: tuple[str, str] | None = None
+
+
+_NOT_WORD = re.compile(r"[^\w]+")
+#: rows read per language before identical texts are folded (an archive prints most texts in dozens of editions),
+#: per result shown, and at most (each row makes a snippet)
+FOLD_READ = 20
+FOLD_READ_MAX = 4_000
+
+
+def fold_identical(hits: list[Hit], dates: dict[str, str]) -> list[Hit]:
+    """Hits of one text printed in several editions (same kind, language, number, title and words: quotes and
+    apostrophes aside) as one hit of the newest of them, at the best score of the group, naming how many print it
+    and from when to when ("same words in 47 editions, 2009-07-11 → 2024-08-02")."""
+    groups: dict[tuple, list[Hit]] = {}
+    for h in hits:
+        words = " ".join(_NOT_WORD.sub(" ", h.snippet.striptags().lower()).split())   # (typography aside)
+        groups.setdefault((h.kind, h.language, (h.number or "").rstrip("."), (h.title or "").lower(), words),
+                          []).append(h)
+    out = []
+    for same in groups.values():
+        same.sort(key=lambda h: (dates.get(h.edition, ""), h.edition), reverse=True)
+        first = same[0]
+        if len(same) > 1:
+            first.editions = [h.edition for h in same]
+            first.span = (dates.get(same[-1].edition, ""), dates.get(first.edition, ""))
+            first.score = min(h.score for h in same)
+        out.append(first)
+    out.sort(key=lambda h: h.score)
+    return out
 
 
 @dataclass
@@ -108,7 +141,8 @@ class Result:
                 "widened": self.widened, "notes": self.notes, "suggestions": self.suggestions,
                 "glossary": self.glossary, "keywords": self.keywords, "languages": self.languages,
                 "hits": [{"kind": h.kind, "edition": h.edition, "language": h.language, "number": h.number,
-                          "title": h.title, "snippet": str(h.snippet), "url": h.url, "score": h.score}
+                          "title": h.title, "snippet": str(h.snippet), "url": h.url, "score": h.score,
+                          "editions": h.editions, "span": list(h.span) if h.span else None}
                          for h in self.hits]}
 
 
@@ -271,11 +305,12 @@ def search(conn, idx: Index, q: str, lang: str | None = None, edition: str | Non
         marks = {w.lower() for w in words} | {_lemma(w, lg) for w in words} | {
             _lemma(x, lg) for xs in extra.values() for x in xs}
         match = fts_query(words, lg, extra)
-        hits.extend(_hits(conn, match, lg, res.edition, marks, res.first + limit + 1, urls))
+        hits.extend(_hits(conn, match, lg, res.edition, marks,
+                          min((res.first + limit + 1) * FOLD_READ, FOLD_READ_MAX), urls))
         res.total += _count(conn, match, lg, res.edition)
-    hits.sort(key=lambda h: h.score)
-    res.hits = hits[res.first:res.first + limit]
-    res.more = len(hits) > res.first + limit
+    folded = fold_identical(hits, {e["id"]: str(e["date"] or "") for e in idx.editions})
+    res.hits = folded[res.first:res.first + limit]
+    res.more = len(folded) > res.first + limit
     if not res.hits and res.total:
         res.notes.append(f"page {res.page} is past the last result ({res.total} in all)")
     elif not res.hits:

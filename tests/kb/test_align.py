@@ -222,7 +222,7 @@ def test_store_tables(db):
         assert isinstance(__import__("json").loads(r["evidence"]), dict)
 
 
-def test_store_aligns_again_only_the_pairs_of_a_changed_edition(db, db_path, tmp_path, monkeypatch):
+def test_store_aligns_again_only_the_pairs_of_a_changed_edition(db, db_path, tmp_path, monkeypatch, seed_data_dir):
     """store() on a copy of the session KB with its alignment cache: nothing is aligned and the same rows are
     written; once a rule of it-wiki changes, the pairs of it-wiki, and only those, are aligned again."""
     store_module = importlib.import_module("kb.align.store")
@@ -233,7 +233,8 @@ def test_store_aligns_again_only_the_pairs_of_a_changed_edition(db, db_path, tmp
     real = store_module.align_input
     monkeypatch.setattr(store_module, "align_input", lambda inp: aligned.append(inp.pair) or real(inp))
 
-    align.store(copy, cache_dir=tmp_path / "cache", workers=1)
+    reviews = seed_data_dir / "alignment_reviews.tsv"   # (those of the session KB's editions)
+    align.store(copy, cache_dir=tmp_path / "cache", workers=1, reviews_file=reviews)
     assert aligned == []
     for table in ("alignments", "concepts", "edition_pairs"):
         assert list(copy.query(f"select * from {table} order by 1, 2, 3")) == \
@@ -243,7 +244,7 @@ def test_store_aligns_again_only_the_pairs_of_a_changed_edition(db, db_path, tmp
 
     copy.execute("update rules set text_norm = text_norm || ' (geändert)' where key = 'it-wiki/601.2c'")
     copy.conn.commit()
-    align.store(copy, cache_dir=tmp_path / "cache", workers=1)
+    align.store(copy, cache_dir=tmp_path / "cache", workers=1, reviews_file=reviews)
     it_wiki = {(p.source, p.target, p.kind) for p in align.planned_pairs(copy) if "it-wiki" in (p.source, p.target)}
     assert it_wiki and {(p.source, p.target, p.kind) for p in aligned} == it_wiki
 

@@ -1,6 +1,5 @@
 """The built KB on the real seed documents: lossless, defects visible, references, symbols, search."""
 import re
-import shutil
 import sqlite3
 from collections import defaultdict
 
@@ -9,7 +8,7 @@ import sqlite_utils
 
 from kb.build import BuildError, build
 from kb.manifest import load
-from tests.helpers import ROOT
+from tests.helpers import seed_data
 
 
 @pytest.fixture(scope="module")
@@ -24,10 +23,10 @@ def q(conn, sql, *params):
     return [dict(r) for r in conn.execute(sql, params)]
 
 
-def test_every_document_is_rebuilt_exactly_from_its_records(conn):
-    manifest = load(ROOT / "data" / "manifest.toml")
+def test_every_document_is_rebuilt_exactly_from_its_records(conn, seed_data_dir):
+    manifest = load(seed_data_dir / "manifest.toml")
     for doc in manifest.documents:
-        with open(ROOT / "data" / doc.path, encoding="utf-8-sig", newline="") as f:
+        with open(seed_data_dir / doc.path, encoding="utf-8-sig", newline="") as f:
             source = re.split(r"\r\n|\r|\n", f.read())
         expected = {no: line for no, line in enumerate(source, 1) if line.strip()}
         segments = defaultdict(list)
@@ -138,8 +137,7 @@ def test_full_text_search_on_lemmas_finds_inflected_forms(conn, lemma, inflected
 
 
 def test_changed_source_is_refused_and_old_database_kept(tmp_path):
-    data = tmp_path / "data"
-    shutil.copytree(ROOT / "data", data, ignore=shutil.ignore_patterns("gold", "scenarios", "cards"))
+    data = seed_data(tmp_path / "data")
     target = data / "sources" / "000_b7e6c10b3fc15808.txt"
     target.write_bytes(target.read_bytes().replace(b"Teilzahlungen", b"Teilzahlung!n", 1))
     db = tmp_path / "kb.db"
@@ -151,14 +149,15 @@ def test_changed_source_is_refused_and_old_database_kept(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
-def test_strict_build_fails_on_source_warnings(tmp_path):
+def test_strict_build_fails_on_source_warnings(tmp_path, seed_data_dir):
     with pytest.raises(BuildError, match=r"--strict; first: data/sources/\S+:\d+: "):
-        build(tmp_path / "kb.db", strict=True, stages=False)
+        build(tmp_path / "kb.db", seed_data_dir, strict=True, stages=False)
     assert not (tmp_path / "kb.db").exists()
 
 
 def test_a_build_that_fails_after_the_diffs_began_stops_their_workers_and_keeps_the_old_database(tmp_path,
-                                                                                                 monkeypatch):
+                                                                                                 monkeypatch,
+                                                                                                 seed_data_dir):
     import multiprocessing
 
     import kb.rulesets
@@ -180,13 +179,14 @@ def test_a_build_that_fails_after_the_diffs_began_stops_their_workers_and_keeps_
     db.write_bytes(b"previous build")
     before = set(multiprocessing.active_children())   # (what other tests of this process may have left running)
     with pytest.raises(RuntimeError, match="planted failure"):
-        build(db, workers=2)
+        build(db, seed_data_dir, workers=2)
     assert db.read_bytes() == b"previous build"
     assert began[0].pool is None and set(multiprocessing.active_children()) <= before
     assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
 
 
-def test_the_views_made_while_the_rules_are_written_are_those_the_kb_gives_back(tmp_path, monkeypatch):
+def test_the_views_made_while_the_rules_are_written_are_those_the_kb_gives_back(tmp_path, monkeypatch,
+                                                                                 seed_data_dir):
     import importlib
 
     from kb.align.views import views_from_db
@@ -200,7 +200,7 @@ def test_the_views_made_while_the_rules_are_written_are_those_the_kb_gives_back(
         return real_store(db, *args, views=views, **kwargs)
 
     monkeypatch.setattr(module, "store", store)
-    build(tmp_path / "kb.db")
+    build(tmp_path / "kb.db", seed_data_dir)
     db = sqlite_utils.Database(tmp_path / "kb.db")
     editions = [e for (e,) in db.execute("select distinct edition_id from rules order by 1")]
     assert len(editions) >= 5 and sorted(made) == editions
@@ -233,7 +233,8 @@ def test_a_broken_terminology_line_is_named_and_never_read_as_a_vanished_term(tm
     assert [(t.old, t.new) for t in terminology.load(path, "de")] == [("Pseudospruch", "")]
 
 
-def test_a_broken_terminology_table_stops_the_build_before_the_database_is_touched(tmp_path, monkeypatch):
+def test_a_broken_terminology_table_stops_the_build_before_the_database_is_touched(tmp_path, monkeypatch,
+                                                                                  seed_data_dir):
     from kb import terminology
 
     path = tmp_path / "terminology.tsv"
@@ -242,5 +243,5 @@ def test_a_broken_terminology_table_stops_the_build_before_the_database_is_touch
     db = tmp_path / "kb.db"
     db.write_bytes(b"previous build")
     with pytest.raises(BuildError, match=r"terminology.tsv:3: not a row of"):
-        build(db, stages=False)
+        build(db, seed_data_dir, stages=False)
     assert db.read_bytes() == b"previous build"

@@ -1,0 +1,240 @@
+"""The lineage: one answer to "how does this rule relate to that one", read by every view.
+
+The build stores the direct links (``alignments``): each rule of an edition to its predecessor(s) in the previous
+edition of its family (the chain), to its original where the edition is a translation, and the few other pairs the
+data names; the diffs stage adds the split and merge parts it completes from word evidence, and the reviews of
+``data/alignment_reviews.tsv`` are applied (:mod:`kb.align.reviews`).  Any other pair of editions is composed along
+those links (:mod:`kb.align.ondemand`: the shortest path of stored pairs, one rule of composition
+:mod:`kb.align.compose`), with the reviews of its two ends applied.
+
+Two entry points, both over the same links:
+
+* :func:`pair` — every link of two editions (``kb align export``, ``kb diff``, the diff pages);
+* :func:`of_rule` — every link of one rule to every other edition (the rule page, its JSON, ``kb history``).
+
+A :class:`Link` names its relation read from the older edition to the newer (a split is a split from whichever
+side it is seen) and its confidence (1.0 for a reviewed link, with the review's mark).
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import sqlite_utils
+
+from .align import compose, ondemand, reviews
+from .align.pairs import when
+from .align.views import Alignment
+
+FLIP = ondemand.FLIP
+
+
+@dataclass(frozen=True)
+class Link:
+    source_id: int
+    source_edition: str
+    source_number: str
+    target_id: int
+    target_edition: str
+    target_number: str
+    #: read from the older edition to the newer
+    relation: str
+    confidence: float
+    #: how the link was found: the aligner's method, "composed via A → B → C", or "review"
+    method: str
+    #: "confirmed by R on D" for a reviewed link, else ""
+    review: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def _db(conn) -> sqlite_utils.Database:
+    return conn if isinstance(conn, sqlite_utils.Database) else sqlite_utils.Database(conn)
+
+
+def _raw(conn):
+    return getattr(conn, "conn", conn)
+
+
+def older_first(relation: str, source_date: str, target_date: str) -> str:
+    """A relation read from source to target, read from the older edition to the newer instead."""
+    return FLIP.get(relation, relation) if when(target_date) < when(source_date) else relation
+
+
+# --------------------------------------------------------------------------- two editions
+
+
+def pair(conn, a: str, b: str) -> ondemand.Answer:
+    """Every link of edition ``a`` to edition ``b``: stored (reviews applied by the build), else composed or computed,
+    then the reviews of the two editions applied (:func:`kb.align.ondemand.between`; ``LookupError`` for an
+    unknown edition).  Relations are read from ``a`` to ``b``."""
+    db = _db(conn)
+    answer = ondemand.between(db, a, b)
+    if answer.method == "stored":
+        marks = _review_marks(_raw(conn), a, b)
+        if marks:
+            for lk in answer.links:
+                if lk.target is not None and (lk.source.id, lk.target.id) in marks:
+                    lk.evidence = {**lk.evidence, "review": marks[lk.source.id, lk.target.id]}
+        return answer
+    found = reviews.for_pair(_raw(conn), a, b)
+    if not found:
+        return answer
+    rules_b = {v.id: v for v in ondemand._rules_of(db)(b)}
+    links = _reviewed(answer.links, found, rules_b)
+    return ondemand.Answer(links, answer.method, answer.path)
+
+
+def _review_marks(conn, a: str, b: str) -> dict[tuple[Any, Any], str]:
+    if "review" not in {r[1] for r in conn.execute("pragma table_info(alignments)")}:
+        return {}
+    out = {}
+    for s, t, s_ed, mark in conn.execute("""select source_rule_id, target_rule_id, source_edition, review
+            from alignments where review is not null and ((source_edition = ? and target_edition = ?)
+            or (source_edition = ? and target_edition = ?))""", [a, b, b, a]):
+        out[(s, t) if s_ed == a else (t, s)] = mark
+    return out
+
+
+def _reviewed(links: list[Alignment], found: list[reviews.Review], rules_b: dict) -> list[Alignment]:
+    """Composed or computed links with the reviews of their two editions applied (oriented ``a`` → ``b``)."""
+    by_source: dict[Any, list[Alignment]] = {}
+    order: list[Any] = []
+    sources: dict[Any, Any] = {}
+    for lk in links:
+        if lk.source.id not in by_source:
+            order.append(lk.source.id)
+            by_source[lk.source.id] = []
+        sources[lk.source.id] = lk.source
+        if lk.target is not None:
+            by_source[lk.source.id].append(lk)
+    for r in found:
+        if r.source_id not in sources or r.target_id not in rules_b:
+            continue
+        have = by_source[r.source_id]
+        kept = [lk for lk in have if lk.target.id != r.target_id]   # type: ignore[union-attr]
+        if r.verdict != "reject":
+            kept.append(Alignment(sources[r.source_id], rules_b[r.target_id], reviews.REVIEWED,
+                                  "", "review", {"review": r.mark}))
+        for lk in kept:
+            assert lk.target is not None
+            lk.relation = ondemand.composed_relation("" if lk.method == "review" else lk.relation, len(kept),
+                                                     lk.target.norm == lk.source.norm) if len(kept) > 1 or \
+                lk.method == "review" else lk.relation
+        by_source[r.source_id] = kept
+    out: list[Alignment] = []
+    for sid in order:
+        out.extend(by_source[sid] or [Alignment(sources[sid], None, 0.0, "no counterpart", "review")])
+    return out
+
+
+# --------------------------------------------------------------------------- one rule
+
+
+def of_rule(conn, rule_id: int) -> list[Link]:
+    """Every link of rule ``rule_id`` to the other editions of the KB, the same links :func:`pair` gives for its
+    edition and each other one (editions no stored pairs connect to it are left out: they would be aligned now)."""
+    raw, db = _raw(conn), _db(conn)
+    got = raw.execute("select edition_id, norm, number from rules where id = ?", [rule_id]).fetchone()
+    if got is None or "edition_pairs" not in db.table_names():
+        return []
+    a, norm, number = got
+    specs = {e.id: e for e in ondemand.edition_specs(db)}
+    stored = {(s, t) for s, t, kind in raw.execute("select source_edition, target_edition, kind from edition_pairs")
+              if kind in ondemand.RULE_KINDS}
+    graph = ondemand._graph(db)
+    steps: dict[tuple[str, str], ondemand.Step] = {}
+    frontiers: dict[tuple[str, ...], compose.Frontier] = {(a,): compose.start(rule_id)}
+
+    def frontier(path: tuple[str, ...]) -> dict:
+        if path not in frontiers:
+            x, y = path[-2], path[-1]
+            if (x, y) not in steps:
+                steps[x, y] = ondemand._links_of_rule(raw, x, y)
+            frontiers[path] = compose.step(frontier(path[:-1]), steps[x, y])
+        return frontiers[path]
+
+    found: list[tuple[str, int, float, str, str, str]] = []   # edition, target, confidence, relation, method, review
+    for x in sorted(specs):
+        if x == a:
+            continue
+        if (a, x) in stored or (x, a) in stored:
+            found += [(x, *row) for row in _direct(raw, rule_id, a, x)]
+            continue
+        path = ondemand._path(graph, specs, a, x)
+        if path is None or len(path) < 3:
+            continue
+        reached = frontier(tuple(path))
+        via = ondemand.composed_method(path)
+        composed = [(x, t, conf, rel, via, "") for t, (conf, rel) in reached.items()]
+        found += _composed_links(raw, composed, norm, len(reached))
+        found = _review_rule(raw, found, rule_id, a, x, norm)
+    return _links(raw, found, rule_id, a, number or norm, specs)
+
+
+def _direct(conn, rule_id: int, a: str, x: str) -> list[tuple[int, float, str, str, str]]:
+    """The stored links of a rule of ``a`` to ``x`` (target, score, relation read from ``a``, method, review)."""
+    has_review = "review" in {r[1] for r in conn.execute("pragma table_info(alignments)")}
+    review = "review" if has_review else "null"
+    rows = conn.execute(f"""select target_rule_id, score, relation, method, {review} from alignments
+                            where source_rule_id = ? and +target_edition = ? and target_rule_id is not null
+                            order by id""", [rule_id, x]).fetchall()
+    turned = conn.execute(f"""select source_rule_id, score, relation, method, {review} from alignments
+                              where target_rule_id = ? and +source_edition = ? and source_rule_id is not null
+                              order by id""", [rule_id, x]).fetchall()
+    return [(t, s, rel, m, rv or "") for t, s, rel, m, rv in rows] + \
+           [(t, s, FLIP.get(rel, rel), m, rv or "") for t, s, rel, m, rv in turned]
+
+
+def _composed_links(conn, composed: list, norm: str, reached: int) -> list[tuple]:
+    norms = _norms(conn, [c[1] for c in composed])
+    return [(x, t, conf, ondemand.composed_relation(rel, reached, norms.get(t) == norm), via, rv)
+            for x, t, conf, rel, via, rv in composed]
+
+
+def _norms(conn, ids: list[int]) -> dict[int, str]:
+    if not ids:
+        return {}
+    marks = ", ".join("?" for _ in ids)
+    return dict(conn.execute(f"select id, norm from rules where id in ({marks})", ids).fetchall())
+
+
+def _review_rule(conn, found: list[tuple], rule_id: int, a: str, x: str, norm: str) -> list[tuple]:
+    """``found`` with the reviews of (this rule, a rule of ``x``) applied to its links to ``x``."""
+    mine = [r for r in reviews.for_pair(conn, a, x) if r.source_id == rule_id]
+    if not mine:
+        return found
+    rest = [f for f in found if f[0] != x]
+    here = [f for f in found if f[0] == x]
+    for r in mine:
+        here = [f for f in here if f[1] != r.target_id]
+        if r.verdict != "reject":
+            here.append((x, r.target_id, reviews.REVIEWED, "", "review", r.mark))
+    norms = _norms(conn, [f[1] for f in here])
+    out = []
+    for f in here:
+        rel = f[3] if f[4] != "review" and len(here) == 1 else ondemand.composed_relation(
+            "" if f[4] == "review" else f[3], len(here), norms.get(f[1]) == norm)
+        out.append((f[0], f[1], f[2], rel, f[4], f[5]))
+    return rest + out
+
+
+def _links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs: dict) -> list[Link]:
+    ids = [f[1] for f in found]
+    info: dict[int, tuple[str, str]] = {}
+    if ids:
+        marks = ", ".join("?" for _ in ids)
+        info = {i: (ed, num or norm) for i, ed, num, norm in conn.execute(
+            f"select id, edition_id, number, norm from rules where id in ({marks})", ids)}
+    out = []
+    for x, t, conf, rel, method, review in found:
+        rel = older_first(rel, specs[a].date, specs[x].date)
+        out.append(Link(rule_id, a, number, t, x, info[t][1], rel, round(conf, 3), method, review))
+    out.sort(key=lambda lk: (-when(specs[lk.target_edition].date).toordinal(), lk.target_edition, lk.target_id))
+    return out
+
+
+def link_between(conn, source_id: int, target_id: int) -> Link | None:
+    """The lineage link of two rules (None when the lineage does not link them)."""
+    return next((lk for lk in of_rule(conn, source_id) if lk.target_id == target_id), None)
