@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ingest
+from ingest.complete import in_order
 from kb.add import AddOptions, add_files
 from kb.manifest import load
 from tests.helpers import SEEDS
@@ -77,6 +78,43 @@ def test_a_chapter_the_contents_lists_must_have_rules(tmp_path):
     assert len(kept) < len(lines)
     message = refused(tmp_path, "no-chapter-9.txt", b"\n".join(kept))
     assert "chapter 9" in message and "no rule of it" in message
+
+
+def test_a_rules_text_without_the_glossary_its_contents_lists_is_refused(tmp_path):
+    # case from /work/indep/documents.tsv (independent case writer): en-2024-11-08 with its Glossary removed
+    lines = (CORPUS / "en-2024-11-08.txt").read_bytes().split(b"\n")
+    start = next(i for i, line in enumerate(lines) if line.strip() == b"Glossary" and i > 300)
+    end = next(i for i, line in enumerate(lines) if line.strip() == b"Credits" and i > start)
+    message = refused(tmp_path, "no-glossary.txt", b"\n".join(lines[:start] + lines[end:]))
+    assert "'Glossary'" in message and "no glossary entry" in message
+
+
+def test_two_editions_glued_together_are_refused(tmp_path):
+    # case from /work/indep/documents.tsv: en-2024-08-02 followed by en-2024-11-08 in one file
+    first = (CORPUS / "en-2024-08-02.txt").read_bytes()
+    second = (CORPUS / "en-2024-11-08.txt").read_bytes().removeprefix(b"\xef\xbb\xbf")
+    message = refused(tmp_path, "glued.txt", first + b"\r\n" + second)
+    assert "glued together" in message
+
+
+def test_every_rule_printed_twice_is_out_of_order(tmp_path):
+    lines = (CORPUS / "en-2024-11-08.txt").read_bytes().split(b"\n")
+    twice = [x for i, line in enumerate(lines)    # every rule of the body printed twice (the contents left as it is)
+             for x in ([line, line] if i > 300 and line[:3].isdigit() and b"." in line[:7] else [line])]
+    message = refused(tmp_path, "twice.txt", b"\n".join(twice))
+    assert "rule numbers out of order" in message
+
+
+@pytest.mark.parametrize("keys, kept", [
+    ([1, 2, 3, 4], [True] * 4),
+    ([1, 9, 2, 3, 4], [True, False, True, True, True]),        # one misprinted number costs one rule
+    ([1, 2, 3, 1, 2, 3], [True, True, True, False, False, False]),  # a copy glued on: its second half
+    ([1, 2, 2, 3], [True, True, False, True]),                 # a repeated number is out of place once
+    ([3, 2, 1], [True, False, False]),
+    ([], []),
+])
+def test_the_rules_in_order_are_a_longest_increasing_run_the_earliest_one(keys, kept):
+    assert in_order(keys) == kept
 
 
 BOOKLET_OPTS = dict(parser="cr-1999-pdf", edition="de-1999-cut", language="de", date="1999-04-02")
