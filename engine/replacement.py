@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .loops import bounded
 from .printed import statics_on_battlefield
 from .registry import applied, enforces
 
@@ -118,6 +119,7 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     forbids = FORBIDS.get(kind)
     cant = forbids is not None and forbids(game, kind, ev)
     while ev is not None:
+        bounded(game, "616.1f", rounds, f"applying replacement effects to one {kind} event")
         found = [r for r in candidates(game, kind, ev)
                  if r.key not in used and APPLIES.get(r.how, _always)(game, r, ev)]
         if cant:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .characteristics import continuous
 from .errors import IllegalAction
 from .instead import destruction
+from .loops import mandatory_loop, spend
 from .players import lose_game
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
@@ -21,20 +22,33 @@ D = "de-1999/"
 
 @enforces(EN + "704.3")
 def check_state_based_actions(game) -> bool:
-    """Perform all state-based actions that apply, as one event; repeat until none applies.  Did any apply?"""
+    """Perform all state-based actions that apply, as one event; repeat while any was performed.  Did any?
+
+    An action whose condition holds but that changes nothing — an indestructible creature with lethal damage is
+    "destroyed" and stays (702.12b) — is not performed, so it does not make the check repeat: the check repeats
+    only when the game changed.  A check that keeps changing the game is a loop of mandatory actions: after
+    :data:`engine.loops.MAX_ROUNDS` rounds the game is a draw (104.4b)."""
     st = game.state
     performed = False
+    rounds = 0
     while not st.over:
         found = _conditions(game)
         applied(EN + "704.3")
         if not any(found.values()):
             return performed
-        performed = True
+        before = st.copy()
         graveyard: list[int] = []
         for key, handler in ACTIONS:
             if found[key]:
                 handler(game, found[key], graveyard)
         _to_graveyard(game, graveyard)
+        if game.state == before:
+            return performed  # nothing was performed: the check is not repeated
+        performed = True
+        rounds += 1
+        spend(game, EN + "704.3")
+        if mandatory_loop(game, rounds):
+            break
     return performed
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .copies import becomes_copy_as_it_enters, copiable_values
 from .effects import Resolution, effect
+from .loops import spend
 from .oneshot import remember_linked
 from .printed import base
 from .registry import applied, enforces
@@ -57,6 +58,7 @@ def _create(ctx: Resolution, spec: dict, name: str, copy_of) -> None:
             ev = replace_event(game, "create_token", ev, p)
         if ev is None:
             continue
+        spend(game, "614.16", ev["amount"])  # a number of tokens no game could hold is refused (engine.loops)
         for _ in range(ev["amount"]):
             obj = st.new_object(name, p, BATTLEFIELD, token=True)
             if copy_of is not None:
