@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .carddefs import CardDef
-from .layers import NONE, Active, compute, effects_in_force
+from .layers import NONE, Active, compute, counter_modifiers, effects_in_force
 from .printed import (  # noqa: F401 (read here)
     ABILITY,
     NO_STATICS,
@@ -135,7 +135,10 @@ def _modified(game, obj, which: str) -> int | None:
     n = _printed_or_defined(game, obj, which)
     if n is None:
         return None
-    return n + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    if not obj.counters:
+        return n
+    dp, dt = counter_modifiers(obj)
+    return n + (dp if which == "power" else dt)
 
 
 def power(game, obj) -> int | None:

@@ -15,6 +15,7 @@ comes here.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .carddefs import CardDef
@@ -371,12 +372,12 @@ def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
 @enforces("613.4c", "613.7c", "613.1g")
 def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7c: effects and counters that modify power and/or toughness."""
-    plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-    if plus and res.power is not None:
+    dp, dt = counter_modifiers(obj) if obj.counters else (0, 0)
+    if (dp or dt) and res.power is not None:
         applied("613.4c")
         applied("613.7c")
-        res.power += plus
-        res.toughness = (res.toughness or 0) + plus
+        res.power += dp
+        res.toughness = (res.toughness or 0) + dt
     if effects:
         _run(game, obj, res, "7c", effects)
 
@@ -386,6 +387,31 @@ def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7d: effects that switch power and toughness."""
     if effects:
         _run(game, obj, res, "7d", effects)
+
+
+_PT_COUNTER = re.compile(r"([+-]\d+)/([+-]\d+)")
+#: counter kind -> what one such counter adds to power and toughness, (0, 0) for other kinds (kept for good)
+_PT_OF: dict[str, tuple[int, int]] = {}
+
+
+@enforces(EN + "122.1a")
+def counter_modifiers(obj) -> tuple[int, int]:
+    """What the +X/+Y and -X/-Y counters on an object add to its power and toughness (122.1a): every such kind,
+    not only +1/+1 and -1/-1."""
+    dp = dt = 0
+    for kind, n in obj.counters.items():
+        pt = _PT_OF.get(kind)
+        if pt is None:
+            m = _PT_COUNTER.fullmatch(kind)
+            pt = (int(m[1]), int(m[2])) if m else (0, 0)
+            if len(_PT_OF) < 10_000:
+                _PT_OF[kind] = pt
+        if pt != (0, 0) and n:
+            dp += pt[0] * n
+            dt += pt[1] * n
+    if dp or dt:
+        applied(EN + "122.1a")
+    return dp, dt
 
 
 #: layers that have something to do without effects: face-down (1b), defined power (7a), counters (7c)

@@ -21,7 +21,7 @@ from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
 from .triggers import Triggered, emit
-from .zones import move_all, tap_all
+from .zones import move_all, put_counters_on, tap_all
 
 EN = "en-2024-11-08/"
 ZONE_OF = {"hand": HAND, "graveyard": GRAVEYARD, "exile": EXILE, "battlefield": BATTLEFIELD,
@@ -300,12 +300,7 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
     n = ctx.amount(spec.get("amount", 1))
     for obj in ctx.objects(spec["on"]):
         if obj.zone == BATTLEFIELD and n > 0:
-            got = n
-            if exists(ctx.game, "counters"):
-                ev = replace_event(ctx.game, "counters", {"obj": obj.id, "kind": spec["kind"], "amount": n},
-                                   obj.controller)
-                got = ev["amount"] if ev is not None else 0
-            obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + got
+            put_counters_on(ctx.game, obj, spec["kind"], n)
 
 
 @effect("sacrifice", required=("who",),
