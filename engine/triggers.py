@@ -183,18 +183,18 @@ def emit(game, events: list[Event]) -> None:
 
 def listeners(game) -> dict[str, list]:
     """The triggered abilities on the battlefield by the event kind they wait for: (object id, TriggerDef),
-    kept until the battlefield changes (an object id always names the same object, and triggered abilities
-    come with the object's card)."""
+    kept until the battlefield or the effects of resolved spells and abilities change (an object id always names
+    the same object; the abilities it has are its characteristics through the layers, 613.1f)."""
     st = game.state
     cache = game.holders_cache
-    if cache is not None and cache[0] == st.battlefield:
+    if cache is not None and cache[0] == st.battlefield and cache[2] == st.effects:
         return cache[1]
     index: dict[str, list] = {}
     for oid in st.battlefield:
         for trig in game.characteristics(st.objects[oid]).triggers:
             kind = TRIGGERS[trig.when][0] if trig.when in TRIGGERS else trig.when
             index.setdefault(kind, []).append((oid, trig))
-    game.holders_cache = (st.battlefield[:], index)
+    game.holders_cache = (st.battlefield[:], index, st.effects[:])
     return index
 
 
@@ -205,7 +205,9 @@ def _listening(game, events: list[Event], ev: Event):
     for oid, trig in listeners(game).get(ev.kind, ()):
         obj = st.objects.get(oid)
         if obj is not None and obj.zone == BATTLEFIELD:
-            yield obj, game.characteristics(obj), trig, TRIGGERS[trig.when][1]
+            ch = game.characteristics(obj)
+            if trig in ch.triggers:  # it still has the ability (a face turned, an effect removed it: 613.1f)
+                yield obj, ch, trig, TRIGGERS[trig.when][1]
     if ev.kind in LOOK_BACK:
         for other in events:  # objects that left the battlefield in this event, as they last existed
             if other.kind == "zone" and other.from_zone == BATTLEFIELD and other.before_ch is not None:
