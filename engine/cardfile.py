@@ -111,7 +111,8 @@ def words(known, what: str) -> Spec:
 FILTER_FIELDS: dict[str, Spec] = {
     "types": words(CARD_TYPES, "card type"), "all_types": words(CARD_TYPES, "card type"),
     "not_types": words(CARD_TYPES, "card type"), "subtypes": ListOf(NAME, one_or_more=True),
-    "supertypes": words(SUPERTYPES, "supertype"),
+    "supertypes": words(SUPERTYPES, "supertype"), "not_supertypes": words(SUPERTYPES, "supertype"),
+    "mana_value_max": SMALL, "token": Bool(), "attacking": Bool(),
     "colors": words(COLORS, "colour"), "not_colors": words(COLORS, "colour"),
     "controller": Word(("you", "opponent"), "controller"), "owner": Word(("you", "opponent"), "owner"),
     "tapped": Bool(), "zone": Word(ZONES, "zone"),
@@ -206,7 +207,7 @@ LAYER_CHANGES: dict[str, Spec] = {
     "exchange_text": Bool(), "full_text_of": Word(("top_of_graveyard",), "object"), "all_names": Bool(),
     "name_word": Str(40, r"\S+", "one word (no spaces)"), "position": Int(0, 20),
     "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
-    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
+    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10), "set_land_types": ListOf(NAME, 10),
     "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
     "colors": ListOf(Word(COLORS, "colour"), 5), "add_colors": ListOf(Word(COLORS, "colour"), 5),
     "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),

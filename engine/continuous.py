@@ -36,6 +36,7 @@ LAYER_OF = {
     "control": "2",
     "change_text": "3", "set_name": "3",
     "types": "4", "add_types": "4", "add_subtypes": "4", "set_subtypes": "4", "lose_supertypes": "4",
+    "set_land_types": "4",
     "name_word": "3", "position": "3", "exchange_text": "3", "full_text_of": "3", "all_names": "3",
     "change_subtype": "3",
     "colors": "5", "add_colors": "5",

@@ -11,6 +11,7 @@ from dataclasses import fields
 from operator import attrgetter
 
 from .carddefs import CardDef
+from .landtypes import set_land_types
 from .printed import defined_number
 from .registry import _ACTIVE as TRACING
 from .registry import applied
@@ -77,6 +78,8 @@ def _types(game, obj, res, eff) -> None:
         p.get("add_subtypes", ()))
     supertypes = ch.supertypes - frozenset(p.get("lose_supertypes", ()))
     ch.types, ch.subtypes, ch.supertypes = types, subtypes, supertypes
+    if "set_land_types" in p:
+        set_land_types(game, ch, p["set_land_types"])
 
 
 def _colors(game, obj, res, eff) -> None:

@@ -304,7 +304,8 @@ def _criteria_based(eff: Continuous) -> bool:
 
 
 #: the criteria that what a layer changes can make true or false
-CRITERIA_OF = {"2": ("controller",), "4": ("types", "all_types", "not_types", "subtypes", "supertypes"),
+CRITERIA_OF = {"2": ("controller",), "4": ("types", "all_types", "not_types", "subtypes", "supertypes",
+                                            "not_supertypes"),
                "5": ("colors", "not_colors"), "7b": ("power_max", "power_min"), "7c": ("power_max", "power_min"),
                "7d": ("power_max", "power_min")}
 

@@ -175,7 +175,7 @@ def emit(game, events: list[Event]) -> None:
     for ev in events:
         for holder, ch, trig, match in _listening(game, events, ev):
             if match(game, trig, holder, ev):
-                trigger(game, trig, holder, ch, ev)
+                trigger(game, trig, holder, ch, ev, events)
         if st.delayed:
             _delayed(game, ev)
     check_state_triggers(game)
@@ -218,7 +218,7 @@ def _listening(game, events: list[Event], ev: Event):
 
 @enforces("603.1", "603.2", "603.2a", "603.2c", "603.3a", "603.6a", "603.6c", "603.6e", "603.10", "603.10a",
           "603.10c", "603.10e", "603.10f", "603.2b", "603.2f", "603.2i", "603.4")
-def trigger(game, trig, holder, ch, ev: Event) -> None:
+def trigger(game, trig, holder, ch, ev: Event, events: tuple = ()) -> None:
     """The ability triggers: it is remembered with its controller (the controller of its source now)."""
     st = game.state
     if trig.once_each_turn and holder.memory.get(f"once:{trig.index}") == st.turn:
@@ -240,7 +240,7 @@ def trigger(game, trig, holder, ch, ev: Event) -> None:
             live.memory[f"once:{trig.index}"] = st.turn
     if any(p.definition is trig and p.source_uid == holder.uid for p in st.pending):
         applied("603.2c")  # one event with several occurrences: once for each
-    for _ in range(1 + extra_times(game, trig.when, holder.controller)):
+    for _ in range(1 + extra_times(game, trig.when, holder.controller, events if ev.kind in LOOK_BACK else ())):
         st.pending.append(Triggered(trig.ability, trig, holder.id, holder.uid, ch.name, holder.controller, ev))
 
 
@@ -268,15 +268,25 @@ def _record_kind(game, trig, holder, ev: Event) -> None:
         applied("603.10f")
 
 
-@enforces("603.2d")
-def extra_times(game, when: str, controller: int) -> int:
-    """How many additional times a static ability makes a triggered ability of a permanent trigger (603.2d)."""
+@enforces("603.2d", "603.10a")
+def extra_times(game, when: str, controller: int, events: tuple = ()) -> int:
+    """How many additional times a static ability makes a triggered ability of a permanent trigger (603.2d) —
+    counting, for an event that looks back in time, the static abilities of permanents that left the battlefield
+    in that same event, as they last existed (603.10a)."""
     st = game.state
     n = 0
     for oid, static in statics_on_battlefield(game).get("extra_trigger", ()):
         if static.params["when"] == when and st.objects[oid].controller == controller:
             applied("603.2d")
             n += 1
+    for other in events:
+        if other.kind == "zone" and other.from_zone == BATTLEFIELD and other.before_ch is not None \
+                and other.before.controller == controller:
+            for static in other.before_ch.statics:
+                if static.kind == "extra_trigger" and static.params["when"] == when:
+                    applied("603.2d")
+                    applied("603.10a")  # its source left in this event: the game looks back at it
+                    n += 1
     return n
 
 
