@@ -28,11 +28,26 @@ MORPH = "de-morph-2007/"
 EN = "en-2024-11-08/"
 
 
+#: what the game keeps for one state of the battlefield (a read "as if face up" must not leave them behind)
+_CACHES = ("statics_cache", "holders_cache", "sba_cache", "continuous_cache", "layer_order_cache")
+
+
+@enforces(EN + "702.37e")
 def morph_cost(game, obj) -> ManaCost | None:
-    """The morph cost the permanent would have face up (None: it has no morph ability face up)."""
-    for static in game.db.cards[obj.card].statics:
+    """The morph cost the permanent would have face up (None: it has no morph ability face up, 702.37e): its
+    face-up characteristics through the layers — an effect that removes abilities takes the morph ability too."""
+    face, caches = obj.face, {k: getattr(game, k, None) for k in _CACHES}
+    obj.face = None  # as it would be face up, for this one read: the caches made meanwhile are dropped
+    try:
+        statics = game.characteristics(obj).statics
+    finally:
+        obj.face = face
+        for k, v in caches.items():
+            setattr(game, k, v)
+    for static in statics:
         if static.kind == "morph":
             return static.params["cost"]
+    applied(EN + "702.37e")
     return None
 
 
