@@ -244,8 +244,20 @@ def _kept(game, ids: list[int]) -> int:
             wanted.remove(ref)
             return found
     obj = st.objects[ids[0]]
+    if all(_indistinguishable(game, st.objects[i], obj) for i in ids):
+        return ids[0]  # nothing tells them apart: which one is kept changes nothing
     raise IllegalAction(EN + "704.5j", f"{st.players[obj.controller].name} controls {len(ids)} legendary "
                                        f"{obj.card} and chooses one to keep (add 'keep: LABEL' to the step)")
+
+
+def _indistinguishable(game, a, b) -> bool:
+    """Permanents no later rule or choice could tell apart: same card, face, state, counters, memory, and nothing
+    attached to either."""
+    if any(o.attached_to in (a.id, b.id) for o in game.state.objects.values()):
+        return False
+    return (a.card, a.face, a.controller, a.owner, a.tapped, a.damage, a.counters, a.attached_to, a.token,
+            a.since_turn, a.memory) == (b.card, b.face, b.controller, b.owner, b.tapped, b.damage, b.counters,
+                                        b.attached_to, b.token, b.since_turn, b.memory)
 
 
 @enforces(D + "420.5e")
