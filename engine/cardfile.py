@@ -112,7 +112,7 @@ FILTER_FIELDS: dict[str, Spec] = {
     "types": words(CARD_TYPES, "card type"), "all_types": words(CARD_TYPES, "card type"),
     "not_types": words(CARD_TYPES, "card type"), "subtypes": ListOf(NAME, one_or_more=True),
     "supertypes": words(SUPERTYPES, "supertype"), "not_supertypes": words(SUPERTYPES, "supertype"),
-    "mana_value_max": SMALL, "token": Bool(), "attacking": Bool(),
+    "mana_value_max": SMALL, "token": Bool(), "attacking": Bool(), "face_down": Bool(),
     "colors": words(COLORS, "colour"), "not_colors": words(COLORS, "colour"),
     "controller": Word(("you", "opponent"), "controller"), "owner": Word(("you", "opponent"), "owner"),
     "tapped": Bool(), "zone": Word(ZONES, "zone"),
@@ -156,7 +156,8 @@ class Amount(Spec):
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
              "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
              "remembered": Word(("discarded", "sacrificed"), "remembered objects"), "linked": NAME,
-             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True)}
+             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True),
+             "devotion": ListOf(Word(COLORS, "colour"), 5)}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
@@ -232,7 +233,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "controller": Word(("you",), "controller"),
     "kind": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\" or \"loyalty\""),
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
-    "reflexive_each": Bool(),
+    "reflexive_each": Bool(), "tapped": Bool(), "face_down": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     "step": Word((*STEPS, "turn"), "step or turn"), "discard_unless": FILTER, "then": ListOf(EFFECT, 10),
     **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
@@ -266,8 +267,10 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
                   describe="a condition (a table of tests that must all hold)")
 #: a number a characteristic-defining ability defines: a count, or the total of the cards a linked ability exiled
 DEFINED = Either(((dict,), Table({"count": FILTER, "plus": Int(-100, 100),
-                                  "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME})),
-                 describe="{ count = criteria, plus = N } or { exiled_total = \"power\", link = NAME }")
+                                  "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME,
+                                  "devotion": ListOf(Word(COLORS, "colour"), 5)})),
+                 describe="{ count = criteria, plus = N }, { devotion = [\"B\"] } or { exiled_total = \"power\", "
+                          "link = NAME }")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
              "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
@@ -382,4 +385,5 @@ CARD_FIELDS["faces"] = ListOf(Table(FACE_FIELDS, required=("name", "way"),
                                     describe="alternative characteristics (a table with name and way)"), 5)
 CARD = Table(CARD_FIELDS, required=("name", "types"), describe="a card")
 TOKEN_FIELDS: dict[str, Spec] = {k: CARD_FIELDS[k] for k in ("name", "types", "subtypes", "supertypes", "colors",
-                                                             "power", "toughness", "keywords", "text")}
+                                                             "power", "toughness", "keywords", "text", "abilities",
+                                                             "statics", "triggers")}

@@ -191,6 +191,7 @@ def restamp(game, obj, rule: str) -> None:
     """``obj`` receives a new timestamp (613.7e: attached; 613.7f: turned face up or down; …)."""
     obj.memory["timestamp"] = new_timestamp(game.state)
     obj.memory["stamped"] = rule
+    game.holders_cache = None  # turned face up, transformed: the triggered abilities it has may have changed
     for hook in RESTAMPED:
         hook(game, obj)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .devotion import devotion
 from .errors import IllegalAction
 from .filters import matches
 from .lastknown import Known, known, source_memory
@@ -295,6 +296,7 @@ AMOUNTS: dict[str, Callable[[Resolution, object, object], int]] = {
     "announced_x": lambda ctx, st, arg: announced_x(ctx),
     "sacrificed": lambda ctx, st, arg: len(ctx.ann.sacrificed),
     "discarded": lambda ctx, st, arg: len(ctx.ann.discarded),
+    "devotion": lambda ctx, st, arg: devotion(ctx.game, ctx.controller, arg),
 }
 
 

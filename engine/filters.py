@@ -34,6 +34,7 @@ FILTER_KEYS = {
     "mana_value_max": "mana value at most this (\"mana value N or less\")",
     "token": "true: a token; false: not a token (a card or a copy of a spell)",
     "attacking": "true: an attacking creature; false: not attacking",
+    "face_down": "true: a face-down permanent or spell (708); false: not face down",
     "other": "true: not the object the filter belongs to",
     "spell": "on the stack: true = spells only (default), false = abilities too",
     "ability": "on the stack: true = activated or triggered abilities only",
@@ -68,6 +69,7 @@ class Filter:
     mana_value_max: int | None = None
     token: bool | None = None
     attacking: bool | None = None
+    face_down: bool | None = None
 
     @staticmethod
     def from_table(table: dict, where: str) -> "Filter":
@@ -168,11 +170,18 @@ def _relations_and_name(flt: Filter, obj, ch, perspective: int) -> bool:
         return False
     if flt.token is not None and obj.token != flt.token:
         return False
+
     return not (flt.names and ch.name not in flt.names and not flt.names & ch.also_names)
+
+
+def _face_down(game, obj) -> bool:
+    return obj.face is not None and obj.card in game.db and game.db[obj.card].faces[obj.face].way == "face_down"
 
 
 def _numbers(game, flt: Filter, obj, ch, x: int, source_id=None) -> bool:
     if flt.attacking is not None and (obj.id in game.state.attackers) != flt.attacking:
+        return False
+    if flt.face_down is not None and _face_down(game, obj) != flt.face_down:
         return False
     if flt.mana_value_max is not None and game.mana_value(obj) > flt.mana_value_max:
         return False

@@ -18,11 +18,14 @@ from __future__ import annotations
 from .continuous import restamp
 from .costs import ManaCost, find_payment
 from .errors import IllegalAction
+from .events import Event
 from .facedown import is_face_down
+from .priority import give_priority
 from .procedures import activate_mana_ability
 from .registry import applied, enforces
 from .state import BATTLEFIELD
 from .timing import has_priority
+from .triggers import emit
 
 MORPH = "de-morph-2007/"
 EN = "en-2024-11-08/"
@@ -64,7 +67,7 @@ def as_turned_face_up(game, obj, queue: list) -> None:
             obj.memory[static.params.get("link", "chosen")] = queue.pop(0)
 
 
-@enforces(MORPH + "702.34d", MORPH + "702.34b", EN + "116.2b", "613.7f", EN + "708.7", EN + "708.8")
+@enforces(MORPH + "702.34d", MORPH + "702.34b", EN + "116.2b", "613.7f", EN + "708.7", EN + "708.8", EN + "116.3")
 def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     """Turn a face-down permanent one controls face up: a special action with priority, paying its morph cost;
     the morph effect ends and it has its normal characteristics again (counters, damage, Auras stay)."""
@@ -95,3 +98,6 @@ def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     as_turned_face_up(game, obj, choices.resolve)
     obj.face = None
     restamp(game, obj, "613.7f")
+    emit(game, [Event("turned_face_up", obj=obj.id, player=player)])  # "when … is turned face up" (708.8)
+    applied(EN + "116.3")
+    give_priority(game, player)  # after a special action its player receives priority again: triggers go on the stack

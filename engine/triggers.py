@@ -162,6 +162,7 @@ TRIGGERS: dict[str, tuple[str, Callable]] = {
     "mana_added": ("mana_added", _player_event("mana_added")),
     "unattached": ("unattached", _object_event("unattached")),
     "damage_prevented": ("prevented", _player_event("prevented")),
+    "turned_face_up": ("turned_face_up", _object_event("turned_face_up")),
 }
 #: event kinds whose trigger conditions are checked as the objects last existed (603.10)
 LOOK_BACK = ("zone", "lost", "countered", "unattached")
