@@ -162,23 +162,28 @@ class Amount(Spec):
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
 
+    def __init__(self, signed: bool = False):
+        self.signed = signed  # a change of power or toughness may be negative ("-2/-2", "-X/-X": times = -1)
+
     def check(self, value, path) -> None:
         if isinstance(value, bool):
             raise self.fail(path, value)
         if isinstance(value, int):
-            SMALL.check(value, path)
+            (Int(-1000, 1000) if self.signed else SMALL).check(value, path)
             return
         if isinstance(value, str):
             Word(("X", "divided"), "amount").check(value, path)
             return
         if not isinstance(value, dict):
             raise self.fail(path, value)
-        Table({**self.BASES, "times": Int(1, 100), "plus": Int(-1000, 1000)}).check(value, path)
+        Table({**self.BASES, "times": Int(-100, 100) if self.signed else Int(1, 100),
+               "plus": Int(-1000, 1000)}).check(value, path)
         if sum(1 for k in value if k in self.BASES) != 1:
             raise SchemaError(path, f"expected {self.describe}")
 
 
 AMOUNT = Amount()
+SIGNED_AMOUNT = Amount(signed=True)
 
 
 class Effect(Spec):
@@ -213,7 +218,11 @@ LAYER_CHANGES: dict[str, Spec] = {
     "colors": ListOf(Word(COLORS, "colour"), 5), "add_colors": ListOf(Word(COLORS, "colour"), 5),
     "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
     "lose_all_abilities": Bool(),
-    "set_power": Int(-100, 100), "set_toughness": Int(-100, 100), "switch": Bool(),
+    "set_power": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+                        describe="a number or a number the game computes ({ count = criteria } …)"),
+    "set_toughness": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+                            describe="a number or a number the game computes ({ count = criteria } …)"),
+    "switch": Bool(),
     "set_pt_count": FILTER,  # power and toughness each equal to the number of objects that meet these criteria
     "grants": Table(lambda: STATIC_KINDS["modify"], describe="a static ability it gives the object (like 'modify')"),
 }
@@ -236,7 +245,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "reflexive_each": Bool(), "tapped": Bool(), "face_down": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     "step": Word((*STEPS, "turn"), "step or turn"), "discard_unless": FILTER, "then": ListOf(EFFECT, 10),
-    **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
+    **LAYER_CHANGES, "power": SIGNED_AMOUNT, "toughness": SIGNED_AMOUNT,
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
     "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
     "new_targets": Bool(),
@@ -266,9 +275,10 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
                    "chosen": Table({"link": NAME, "value": NAME}, required=("link", "value"))},
                   describe="a condition (a table of tests that must all hold)")
 #: a number a characteristic-defining ability defines: a count, or the total of the cards a linked ability exiled
-DEFINED = Either(((dict,), Table({"count": FILTER, "plus": Int(-100, 100),
-                                  "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME,
-                                  "devotion": ListOf(Word(COLORS, "colour"), 5)})),
+DEFINED_FIELDS: dict[str, Spec] = {"count": FILTER, "plus": Int(-100, 100),
+                                   "devotion": ListOf(Word(COLORS, "colour"), 5)}
+DEFINED = Either(((dict,), Table({**DEFINED_FIELDS,
+                                  "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME})),
                  describe="{ count = criteria, plus = N }, { devotion = [\"B\"] } or { exiled_total = \"power\", "
                           "link = NAME }")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
@@ -285,7 +295,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
                "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
-               **{k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")}},
+               **{k: v for k, v in LAYER_CHANGES.items() if k != "copy_of"}},
     "cda": {"power": DEFINED, "toughness": DEFINED,
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},

@@ -98,7 +98,7 @@ def _anything(game) -> bool:
         obj = objects[oid]
         if obj.damage or obj.deathtouched or obj.token or obj.counters:
             return True
-    if creatures and continuous(game):  # a static ability may lower toughness
+    if creatures and (st.effects or continuous(game)):  # a static ability or a resolved effect may lower toughness
         if any((game.toughness(objects[oid]) or 0) <= 0 for oid in creatures):
             return True
     return any(o.token and o.zone != BATTLEFIELD for o in objects.values())
