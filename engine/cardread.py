@@ -306,6 +306,11 @@ def _static(data: dict, path: Path) -> StaticDef:
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":
         params.update(event="damage", how="prevent")
+    if "unless" in params:
+        params["unless"] = conditions.read(params["unless"])
+    if data["kind"] == "replace" and "token" in params:  # the token a replacement effect creates (exile_and_token)
+        params["_token"] = _card({**params["token"], "types": params["token"].get("types", ["creature"])}, "",
+                                 (*path, "token"), [], token=True)
     for key in ("power", "toughness", "set_power", "set_toughness"):
         value = params.get(key)
         if (data["kind"] == "cda" or key.startswith("set_")) and isinstance(value, dict) and "count" in value:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from . import conditions
 from .continuous import new_timestamp
 from .effects import Resolution, effect
 from .registry import applied, enforces
@@ -150,7 +151,8 @@ def _enters_affected(game, r: Replacement, ev: dict) -> bool:
         if obj is not None:
             applied("614.12")
         return False
-    return True
+    unless = r.params.get("unless")
+    return not unless or not conditions.holds(game, unless, obj, r.controller)  # "enters tapped unless …"
 
 
 @handler("draw_instead_of_life")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from . import conditions
 from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
@@ -180,8 +181,8 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
         applied("614.1c")  # "enters with …", "as … enters": a replacement effect of the permanent itself
         applied("614.12")
         p = static.params
-        if p.get("tapped"):
-            obj.tapped = True
+        if p.get("tapped") and not ("unless" in p and conditions.holds(game, p["unless"], obj, obj.controller)):
+            obj.tapped = True  # "enters tapped" — "unless you control a Forest" (614.1d)
         for kind, n in p.get("counters", {}).items():
             n = obj.memory.get("x", 0) if n == "X" else n  # X: as announced for the spell it was
             put_counters_on(game, obj, kind, n, entering=True)
