@@ -287,6 +287,8 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
              "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
     "loyalty_cost": {"abilities_of": FILTER, "increase": Int(-20, 20), "text": TEXT},
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
+    "prohibit_activate": {"players": Word(("opponents", "you", "all"), "players"), "abilities_of": FILTER,
+                          "mana_abilities": Bool(), "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
     "enters": {"tapped": Bool(), "unless": CONDITION,
                "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
