@@ -135,6 +135,7 @@ COST_FIELDS: dict[str, Spec] = {
     "mana": MANA_COST, "tap": Bool(), "untap": Bool(), "sacrifice": REQUIREMENTS, "discard": REQUIREMENTS,
     "life": Either(((int,), SMALL), ((str,), X), describe="a number or \"X\""),
     "loyalty": Int(-99, 99),
+    "counters": Table(lambda: _CostCounters(), describe="counters put on this as a cost: KIND = N"),
 }
 COST = Either(((str,), Check(_cost_string, "a cost like \"{2}{T}\"")), ((dict,), Table(COST_FIELDS)),
               describe="a cost: a string like \"{2}{T}\" or a table")
@@ -379,6 +380,14 @@ class _CounterTable(dict):
 
 def _counter_table() -> dict[str, Spec]:
     return _CounterTable()
+
+
+class _CostCounters(_CounterTable):
+    """Any counter kind: a whole number from 1 (counters put on the permanent as a cost)."""
+
+    def __getitem__(self, key):
+        return Int(1, 100)
+
 WHEN = Word(tuple(triggers.TRIGGERS) + ("state",), "trigger event")
 TRIGGER_FIELDS: dict[str, Spec] = {
     "when": WHEN, "what": Either(((str,), Word(("self", "any", "enchanted"), "object")), ((dict,), FILTER),
