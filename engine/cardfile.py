@@ -20,6 +20,7 @@ from . import (  # noqa: F401  # noqa: F401
     effects,
     flashback,
     instead,
+    insteadmore,
     instructions,
     nextspell,
     oneshot,
@@ -109,9 +110,11 @@ def words(known, what: str) -> Spec:
 
 
 FILTER_FIELDS: dict[str, Spec] = {
-    "types": words(CARD_TYPES, "card type"), "all_types": words(CARD_TYPES, "card type"),
+    "types": words((*CARD_TYPES, "permanent"), "card type (or \"permanent\": any permanent type)"),
+    "all_types": words(CARD_TYPES, "card type"),
     "not_types": words(CARD_TYPES, "card type"), "subtypes": ListOf(NAME, one_or_more=True),
-    "supertypes": words(SUPERTYPES, "supertype"),
+    "supertypes": words(SUPERTYPES, "supertype"), "not_supertypes": words(SUPERTYPES, "supertype"),
+    "mana_value_max": SMALL, "token": Bool(), "attacking": Bool(), "face_down": Bool(),
     "colors": words(COLORS, "colour"), "not_colors": words(COLORS, "colour"),
     "controller": Word(("you", "opponent"), "controller"), "owner": Word(("you", "opponent"), "owner"),
     "tapped": Bool(), "zone": Word(ZONES, "zone"),
@@ -132,6 +135,7 @@ COST_FIELDS: dict[str, Spec] = {
     "mana": MANA_COST, "tap": Bool(), "untap": Bool(), "sacrifice": REQUIREMENTS, "discard": REQUIREMENTS,
     "life": Either(((int,), SMALL), ((str,), X), describe="a number or \"X\""),
     "loyalty": Int(-99, 99),
+    "counters": Table(lambda: _CostCounters(), describe="counters put on this as a cost: KIND = N"),
 }
 COST = Either(((str,), Check(_cost_string, "a cost like \"{2}{T}\"")), ((dict,), Table(COST_FIELDS)),
               describe="a cost: a string like \"{2}{T}\" or a table")
@@ -155,28 +159,34 @@ class Amount(Spec):
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
              "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
              "remembered": Word(("discarded", "sacrificed"), "remembered objects"), "linked": NAME,
-             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True)}
+             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True),
+             "devotion": ListOf(Word(COLORS, "colour"), 5)}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
+
+    def __init__(self, signed: bool = False):
+        self.signed = signed  # a change of power or toughness may be negative ("-2/-2", "-X/-X": times = -1)
 
     def check(self, value, path) -> None:
         if isinstance(value, bool):
             raise self.fail(path, value)
         if isinstance(value, int):
-            SMALL.check(value, path)
+            (Int(-1000, 1000) if self.signed else SMALL).check(value, path)
             return
         if isinstance(value, str):
             Word(("X", "divided"), "amount").check(value, path)
             return
         if not isinstance(value, dict):
             raise self.fail(path, value)
-        Table({**self.BASES, "times": Int(1, 100), "plus": Int(-1000, 1000)}).check(value, path)
+        Table({**self.BASES, "times": Int(-100, 100) if self.signed else Int(1, 100),
+               "plus": Int(-1000, 1000)}).check(value, path)
         if sum(1 for k in value if k in self.BASES) != 1:
             raise SchemaError(path, f"expected {self.describe}")
 
 
 AMOUNT = Amount()
+SIGNED_AMOUNT = Amount(signed=True)
 
 
 class Effect(Spec):
@@ -206,14 +216,24 @@ LAYER_CHANGES: dict[str, Spec] = {
     "exchange_text": Bool(), "full_text_of": Word(("top_of_graveyard",), "object"), "all_names": Bool(),
     "name_word": Str(40, r"\S+", "one word (no spaces)"), "position": Int(0, 20),
     "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
-    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
+    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10), "set_land_types": ListOf(NAME, 10),
     "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
     "colors": ListOf(Word(COLORS, "colour"), 5), "add_colors": ListOf(Word(COLORS, "colour"), 5),
     "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
     "lose_all_abilities": Bool(),
-    "set_power": Int(-100, 100), "set_toughness": Int(-100, 100), "switch": Bool(),
+    "set_power": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+                        describe="a number or a number the game computes ({ count = criteria } …)"),
+    "set_toughness": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+                            describe="a number or a number the game computes ({ count = criteria } …)"),
+    "switch": Bool(),
     "set_pt_count": FILTER,  # power and toughness each equal to the number of objects that meet these criteria
     "grants": Table(lambda: STATIC_KINDS["modify"], describe="a static ability it gives the object (like 'modify')"),
+}
+#: what a prevention effect does with the damage it prevented (615.5, engine.prevention.RIDERS)
+PREVENTION_RIDERS: dict[str, Spec] = {
+    "gain_prevented": Bool(), "source_controller_draws": Bool(),
+    "counters_per_prevented": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""),
+    "remove_counter": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""),
 }
 REF = NAME  # a target word or a player word; which is checked when the card is read
 COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
@@ -231,12 +251,12 @@ EFFECT_KEYS: dict[str, Spec] = {
     "controller": Word(("you",), "controller"),
     "kind": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\" or \"loyalty\""),
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
-    "reflexive_each": Bool(),
+    "reflexive_each": Bool(), "tapped": Bool(), "face_down": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     "step": Word((*STEPS, "turn"), "step or turn"), "discard_unless": FILTER, "then": ListOf(EFFECT, 10),
-    **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
+    **LAYER_CHANGES, "power": SIGNED_AMOUNT, "toughness": SIGNED_AMOUNT,
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
-    "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
+    "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), **PREVENTION_RIDERS,
     "new_targets": Bool(),
     "of": Word(("most_life", "fewest_life"), "what is compared"), "tie": Word(("each", "none"), "what a tie does"),
     "becomes": Table(lambda: {k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")},
@@ -264,16 +284,23 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
                    "chosen": Table({"link": NAME, "value": NAME}, required=("link", "value"))},
                   describe="a condition (a table of tests that must all hold)")
 #: a number a characteristic-defining ability defines: a count, or the total of the cards a linked ability exiled
-DEFINED = Either(((dict,), Table({"count": FILTER, "plus": Int(-100, 100),
+DEFINED_FIELDS: dict[str, Spec] = {"count": FILTER, "plus": Int(-100, 100),
+                                   "devotion": ListOf(Word(COLORS, "colour"), 5)}
+DEFINED = Either(((dict,), Table({**DEFINED_FIELDS,
                                   "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME})),
-                 describe="{ count = criteria, plus = N } or { exiled_total = \"power\", link = NAME }")
+                 describe="{ count = criteria, plus = N }, { devotion = [\"B\"] } or { exiled_total = \"power\", "
+                          "link = NAME }")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
              "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
     "loyalty_cost": {"abilities_of": FILTER, "increase": Int(-20, 20), "text": TEXT},
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
+    "damage_unpreventable": {"from": FILTER, "text": TEXT},
+    "prohibit_activate": {"players": Word(("opponents", "you", "all"), "players"), "abilities_of": FILTER,
+                          "mana_abilities": Bool(), "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
-    "enters": {"tapped": Bool(), "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
+    "enters": {"tapped": Bool(), "unless": CONDITION,
+               "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
                "choose": Word(("color", "word"), "choice"), "options": ListOf(NAME, 10),
                "pay_life": Either(((bool,), Bool()), ((int,), Int(1, 100)), describe="true (any amount) or N"),
                "tapped_unless_paid": Bool(), "exile": FILTER,
@@ -281,7 +308,10 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
                "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
-               **{k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")}},
+               "grants_triggers": ListOf(Table(lambda: TRIGGER_FIELDS, required=("when",),
+                                               describe="a triggered ability it gives the object"), 5),
+               "grants_abilities": ListOf(ABILITY, 5),
+               **{k: v for k, v in LAYER_CHANGES.items() if k != "copy_of"}},
     "cda": {"power": DEFINED, "toughness": DEFINED,
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
@@ -298,12 +328,16 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",
                              "return_instead_of_draw", "enter_as_copy", "redirect_to_self", "double_counters",
                              "enters_under_your_control", "exile_top_instead", "double_tokens",
-                             "draw_two_instead", "enters_transformed"),
+                             "draw_two_instead", "enters_transformed", "plus_one", "additional_counter",
+                             "win_instead_of_draw", "exile_and_token"),
                             "replacement"),
-                "objects": FILTER, "text": TEXT},
-    "prevent": {"to": Either(((str,), Word(("you",), "player")), ((dict,), FILTER),
-                             describe="\"you\" or object criteria"),
-                "from": FILTER, "amount": Int(1, 100), "text": TEXT},
+                "counter": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""), "unless": CONDITION,
+                "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
+                "objects": FILTER, "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"),
+                                                "zone"), "text": TEXT},
+    "prevent": {"to": Either(((str,), Word(("you", "self"), "player or self")), ((dict,), FILTER),
+                             describe="\"you\", \"self\" or object criteria"),
+                "from": FILTER, "amount": Int(1, 100), "text": TEXT, **PREVENTION_RIDERS},
     "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
     "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
     "cast_from": {"zone": Word(("library_top", "graveyard"), "zone"), "spells": FILTER,
@@ -346,6 +380,14 @@ class _CounterTable(dict):
 
 def _counter_table() -> dict[str, Spec]:
     return _CounterTable()
+
+
+class _CostCounters(_CounterTable):
+    """Any counter kind: a whole number from 1 (counters put on the permanent as a cost)."""
+
+    def __getitem__(self, key):
+        return Int(1, 100)
+
 WHEN = Word(tuple(triggers.TRIGGERS) + ("state",), "trigger event")
 TRIGGER_FIELDS: dict[str, Spec] = {
     "when": WHEN, "what": Either(((str,), Word(("self", "any", "enchanted"), "object")), ((dict,), FILTER),
@@ -380,4 +422,5 @@ CARD_FIELDS["faces"] = ListOf(Table(FACE_FIELDS, required=("name", "way"),
                                     describe="alternative characteristics (a table with name and way)"), 5)
 CARD = Table(CARD_FIELDS, required=("name", "types"), describe="a card")
 TOKEN_FIELDS: dict[str, Spec] = {k: CARD_FIELDS[k] for k in ("name", "types", "subtypes", "supertypes", "colors",
-                                                             "power", "toughness", "keywords", "text")}
+                                                             "power", "toughness", "keywords", "text", "abilities",
+                                                             "statics", "triggers")}

@@ -19,7 +19,7 @@ from .filters import Filter
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
 FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless", "set_pt_count")
-COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
+COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty", "counters")
 
 
 def read_card(data: dict, file: str) -> tuple[CardDef, list[CardDef]]:
@@ -159,7 +159,8 @@ def _cost(data) -> Cost:
     return Cost(mana=base.mana, tap=base.tap or data.get("tap", False), untap=base.untap or data.get("untap", False),
                 sacrifice=tuple(_requirement(r) for r in _listify(data.get("sacrifice"))),
                 discard=tuple(_requirement(r) for r in _listify(data.get("discard"))),
-                life=data.get("life", 0), loyalty=data.get("loyalty"))
+                life=data.get("life", 0), loyalty=data.get("loyalty"),
+                counters=tuple(data.get("counters", {}).items()))
 
 
 def _listify(value) -> list:
@@ -258,7 +259,8 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
         for key in ("increase", "reduce"):
             if key in spec:
                 spec[key] = ManaCost.parse(spec[key])
-    for field in ("amount", "power", "toughness"):  # an amount; a continuous effect's +N/+N may be one (611.2d)
+    for field in ("amount", "power", "toughness", "set_power", "set_toughness"):  # an amount; a continuous effect's
+        # changes of power and toughness may be one (611.2d)
         amount = spec.get(field)
         if not isinstance(amount, dict):
             continue
@@ -285,6 +287,19 @@ def _check_slots(ab: AbilityDef, data: dict, path: Path) -> None:
             _names_cost(slot.if_paid, cost_names, path)
 
 
+def _granted(params: dict, path: Path) -> None:
+    """The abilities a static ability gives another object: a static one (613.7a), triggered and activated ones
+    (613.1f) — read like the card's own."""
+    if "grants" in params:
+        params["grants"] = _static({"kind": "modify", **params["grants"]}, (*path, "grants"))
+    if "grants_triggers" in params:
+        params["grants_triggers"] = tuple(_trigger(t, i + 1, (*path, "grants_triggers", i), [], "")
+                                          for i, t in enumerate(params["grants_triggers"]))
+    if "grants_abilities" in params:
+        params["grants_abilities"] = tuple(_ability(a, i + 1, (*path, "grants_abilities", i), [], "")
+                                           for i, a in enumerate(params["grants_abilities"]))
+
+
 def _static(data: dict, path: Path) -> StaticDef:
     params = {k: v for k, v in data.items() if k != "kind"}
     for key in ("spells", "per", "abilities_of"):
@@ -298,14 +313,19 @@ def _static(data: dict, path: Path) -> StaticDef:
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    if "grants" in params:  # a static ability it gives another object (613.7a)
-        params["grants"] = _static({"kind": "modify", **params["grants"]}, (*path, "grants"))
+    _granted(params, path)
     for key in ("objects", "to", "from", "of", "exile", "set_pt_count"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":
         params.update(event="damage", how="prevent")
-    for key in ("power", "toughness"):
-        if data["kind"] == "cda" and "count" in params.get(key, {}):
-            params[key] = {**params[key], "count": Filter.from_table(params[key]["count"], "")}
+    if "unless" in params:
+        params["unless"] = conditions.read(params["unless"])
+    if data["kind"] == "replace" and "token" in params:  # the token a replacement effect creates (exile_and_token)
+        params["_token"] = _card({**params["token"], "types": params["token"].get("types", ["creature"])}, "",
+                                 (*path, "token"), [], token=True)
+    for key in ("power", "toughness", "set_power", "set_toughness"):
+        value = params.get(key)
+        if (data["kind"] == "cda" or key.startswith("set_")) and isinstance(value, dict) and "count" in value:
+            params[key] = {**value, "count": Filter.from_table(value["count"], "")}
     return StaticDef(data["kind"], params)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from .effects import Resolution, effect
 from .filters import Filter, matches
+from .printed import continuous as continuous_statics
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces
 from .state import BATTLEFIELD
@@ -36,10 +37,12 @@ LAYER_OF = {
     "control": "2",
     "change_text": "3", "set_name": "3",
     "types": "4", "add_types": "4", "add_subtypes": "4", "set_subtypes": "4", "lose_supertypes": "4",
+    "set_land_types": "4",
     "name_word": "3", "position": "3", "exchange_text": "3", "full_text_of": "3", "all_names": "3",
     "change_subtype": "3",
     "colors": "5", "add_colors": "5",
     "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6", "grants": "6",
+    "grants_triggers": "6", "grants_abilities": "6",
     "set_power": "7b", "set_toughness": "7b", "set_pt_count": "7b",
     "power": "7c", "toughness": "7c",
     "switch": "7d",
@@ -47,6 +50,8 @@ LAYER_OF = {
 #: the function that gives an object's copiable values (engine.copies puts it here; copies need the layers)
 COPIABLE_VALUES: list = []
 #: how long an effect of a resolved spell or ability lasts
+#: changes only a static ability makes (its abilities are read with the card: engine.cardread)
+STATIC_ONLY = ("grants_triggers", "grants_abilities")
 DURATIONS = ("end_of_turn", "while_controlled", "indefinite")
 #: called as ``hook(game, obj)`` after an object received a new timestamp (stickers follow it, 613.7k)
 RESTAMPED: list = []
@@ -91,7 +96,8 @@ def layered(st) -> list:
     return [e for e in st.effects if isinstance(e, Continuous)]
 
 
-@effect("continuous", optional=("what", "all", "duration", "choose_color", *LAYER_OF))
+@effect("continuous", optional=("what", "all", "duration", "choose_color",
+                                 *(k for k in LAYER_OF if k not in STATIC_ONLY)))
 @enforces("611.1", "611.2", "611.2a", "611.2c", "611.2d", "613.6", "613.7b", "609.2")
 def create_continuous(ctx: Resolution, spec: dict) -> None:
     """A continuous effect of a resolving spell or ability: the objects it affects are determined now and locked
@@ -164,6 +170,8 @@ def from_statics(game, statics: list) -> list[Continuous]:
         parts = parts_of(static.params)
         if not parts:
             continue
+        if parts.get("2", {}).get("control") == "you":  # "you control enchanted creature": its source's controller
+            parts = {**parts, "2": {"control": source.controller}}
         applied("611.3")
         applied("611.3a")
         applied("611.3b")
@@ -190,6 +198,7 @@ def restamp(game, obj, rule: str) -> None:
     """``obj`` receives a new timestamp (613.7e: attached; 613.7f: turned face up or down; …)."""
     obj.memory["timestamp"] = new_timestamp(game.state)
     obj.memory["stamped"] = rule
+    game.holders_cache = None  # turned face up, transformed: the triggered abilities it has may have changed
     for hook in RESTAMPED:
         hook(game, obj)
 
@@ -231,6 +240,8 @@ def refresh(game) -> None:
     control is brought up to date with layer 2 (:func:`sync_control`)."""
     st = game.state
     if not st.effects:
+        if _control_statics(game) or any("base_controller" in st.objects[o].memory for o in st.battlefield):
+            sync_control(game)
         return
     kept = []
     for e in st.effects:
@@ -262,14 +273,22 @@ def end_of_turn(game) -> None:
 
 
 @enforces("613.1b", "611.2b")
+def _control_statics(game) -> list:
+    """The static abilities on the battlefield that change control ("you control enchanted creature")."""
+    return [(oid, s) for oid, s in continuous_statics(game) if "control" in s.params]
+
+
+@enforces("613.1b")
 def sync_control(game) -> None:
     """Control is read from ``Obj.controller`` everywhere; after effects began or ended it is brought up to date
     with what layer 2 says (the value before any control-changing effect is kept as the base)."""
     st = game.state
     effects = [e for e in layered(st) if "2" in e.parts]
+    statics = from_statics(game, _control_statics(game))
     for oid in st.battlefield:
         obj = st.objects[oid]
         mine = [e for e in effects if e.locked is not None and oid in e.locked]
+        mine += [e for e in statics if affects(game, e, obj, game.characteristics(obj))]  # 613.1b, 611.3a
         if not mine and "base_controller" not in obj.memory:
             continue
         base = obj.memory.setdefault("base_controller", obj.controller)
