@@ -8,8 +8,9 @@ the ability is put on the stack and the steps of casting 601.2b–h are followed
 """
 from __future__ import annotations
 
-from . import loyalty, timing
+from . import loyalty, statics, timing
 from .errors import IllegalAction
+from .filters import matches
 from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK, Announcement
 
@@ -73,6 +74,9 @@ def check_activation_instructions(game, player: int, src, ab) -> None:
 def may_begin_activating(game, player: int, src, ab, mana_ability: bool = False, while_paying: bool = False) -> None:
     """A player cannot begin to activate an ability that is forbidden to be activated."""
     applied("602.5")
+    for source, flt, mana_too in statics.activation_prohibitions(game, player):
+        if (mana_too or not mana_ability) and (flt is None or matches(game, src, flt, source.controller)):
+            raise IllegalAction("602.5", f"{source.card}: abilities of {src.card} can't be activated")
     check_controller(game, player, src)
     check_tap_symbol(game, player, src, ab)
     if loyalty.is_loyalty_ability(ab):

@@ -34,6 +34,27 @@ def prepare() -> tuple[Game, int, Choices]:
     return game, shock, Choices(targets={"ziel": (player_target(1),)})
 
 
+#: the machinery game's sixteen permanents besides the small game's four — (card, controller): replacement effects
+#: (one redirects Schock's damage every cycle; the others are asked and their criteria checked), static abilities
+#: in layers 5 and 7c (one with criteria another layer changes, 613.9), triggered abilities checked on every event
+MACHINERY = (("Beispiel-Leibwächter", 1), ("Beispiel-Verdoppler", 1), ("Zeit der Verdopplung", 1),
+             ("Beispiel-Seelenbannerin", 1), ("Beispiel-Ehrenbanner", 0), ("Beispiel-Ehrenbanner", 0),
+             ("Beispiel-Ehrenbanner", 1), ("Beispiel-Weißer Herold", 0), ("Beispiel-Weißes Banner", 0),
+             ("Beispiel-Weißes Banner", 1), ("Beispiel-Tappwächter", 0), ("Beispiel-Tappwächter", 1),
+             ("Beispiel-Totenglocke", 0), ("Beispiel-Totenglocke", 1), ("Beispiel-Schmerzwandler", 1),
+             ("Beispiel-Landfriedhof", 0))
+
+
+def prepare_machinery() -> tuple[Game, int, Choices]:
+    """Twenty permanents with static, triggered and replacement abilities, all of them active in every cycle: the
+    layers compute the creatures' characteristics, every event is offered to the triggered abilities, and Schock's
+    damage to Bob is redirected to his Leibwächter by a replacement effect (614.9)."""
+    game, shock, choices = prepare()
+    for name, player in MACHINERY:
+        game.put(name, "battlefield", player)
+    return game, shock, choices
+
+
 def prepare_busy() -> tuple[Game, int, Choices]:
     """The small game plus fifty permanents with triggered or static abilities (half of them Bob's)."""
     game, shock, choices = prepare()
@@ -63,7 +84,9 @@ def cycles(seconds: float = 2.0, clock: Callable[[], float] = time.perf_counter,
         now = clock()
         if now >= deadline:
             break
-    if game.state.players[1].life != 18 or game.state.stack:
+    st = game.state
+    redirected = any(st.objects[o].card == "Beispiel-Leibwächter" and st.objects[o].damage == 2 for o in st.battlefield)
+    if st.players[1].life != (20 if redirected else 18) or st.stack:
         raise RuntimeError("benchmark spell did not resolve as expected")
     return n, now - start
 
@@ -111,6 +134,9 @@ def main(seconds: float = 2.0) -> float:
     n, elapsed = cycles(seconds)
     rate = n / elapsed
     print(f"{rate:,.0f} cast-and-resolve cycles/s ({n} cycles of Schock in {elapsed:.2f} s)")
+    n, elapsed = cycles(seconds, setup=prepare_machinery)
+    print(f"{n / elapsed:,.0f} cast-and-resolve cycles/s with 20 permanents with static, triggered and replacement "
+          f"abilities, all active ({n} cycles in {elapsed:.2f} s)")
     n, elapsed = cycles(seconds, setup=prepare_busy)
     print(f"{n / elapsed:,.0f} cast-and-resolve cycles/s with 50 permanents with triggered or static abilities "
           f"({n} cycles in {elapsed:.2f} s)")

@@ -20,7 +20,8 @@ from .registry import applied, enforces
 from .replacement import FORBIDS
 
 #: the word of a "can't" static ability -> the events (engine.replacement.EVENTS) it says can't happen
-EVENTS = {"life_change": ("gain_life", "lose_life", "pay_life"), "gain_life": ("gain_life",)}
+EVENTS = {"life_change": ("gain_life", "lose_life", "pay_life"), "gain_life": ("gain_life",),
+          "lose_game": ("lose_game",)}
 
 
 def _affects(source, who: str, player: int) -> bool:

@@ -20,6 +20,7 @@ from . import (  # noqa: F401  # noqa: F401
     effects,
     flashback,
     instead,
+    insteadmore,
     instructions,
     nextspell,
     oneshot,
@@ -111,7 +112,8 @@ def words(known, what: str) -> Spec:
 FILTER_FIELDS: dict[str, Spec] = {
     "types": words(CARD_TYPES, "card type"), "all_types": words(CARD_TYPES, "card type"),
     "not_types": words(CARD_TYPES, "card type"), "subtypes": ListOf(NAME, one_or_more=True),
-    "supertypes": words(SUPERTYPES, "supertype"),
+    "supertypes": words(SUPERTYPES, "supertype"), "not_supertypes": words(SUPERTYPES, "supertype"),
+    "mana_value_max": SMALL, "token": Bool(), "attacking": Bool(), "face_down": Bool(),
     "colors": words(COLORS, "colour"), "not_colors": words(COLORS, "colour"),
     "controller": Word(("you", "opponent"), "controller"), "owner": Word(("you", "opponent"), "owner"),
     "tapped": Bool(), "zone": Word(ZONES, "zone"),
@@ -155,28 +157,34 @@ class Amount(Spec):
     BASES = {"count": FILTER, "greatest_power": NAME, "sacrificed": Const(True), "discarded": Const(True),
              "power_of": NAME, "mana_value_of": NAME, "event_amount": Const(True), "counters": Str(30),
              "remembered": Word(("discarded", "sacrificed"), "remembered objects"), "linked": NAME,
-             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True)}
+             "announced_x": Const(True), "noted": NAME, "paid_as_entered": NAME, "colors_spent": Const(True),
+             "devotion": ListOf(Word(COLORS, "colour"), 5)}
     describe = ("a number, \"X\", \"divided\" or a table with one of count = {criteria}, greatest_power = WORD, "
                 "power_of = WORD, mana_value_of = WORD, counters = KIND, event_amount = true, sacrificed = true, "
                 "discarded = true (and optionally times = N, plus = N)")
+
+    def __init__(self, signed: bool = False):
+        self.signed = signed  # a change of power or toughness may be negative ("-2/-2", "-X/-X": times = -1)
 
     def check(self, value, path) -> None:
         if isinstance(value, bool):
             raise self.fail(path, value)
         if isinstance(value, int):
-            SMALL.check(value, path)
+            (Int(-1000, 1000) if self.signed else SMALL).check(value, path)
             return
         if isinstance(value, str):
             Word(("X", "divided"), "amount").check(value, path)
             return
         if not isinstance(value, dict):
             raise self.fail(path, value)
-        Table({**self.BASES, "times": Int(1, 100), "plus": Int(-1000, 1000)}).check(value, path)
+        Table({**self.BASES, "times": Int(-100, 100) if self.signed else Int(1, 100),
+               "plus": Int(-1000, 1000)}).check(value, path)
         if sum(1 for k in value if k in self.BASES) != 1:
             raise SchemaError(path, f"expected {self.describe}")
 
 
 AMOUNT = Amount()
+SIGNED_AMOUNT = Amount(signed=True)
 
 
 class Effect(Spec):
@@ -206,12 +214,16 @@ LAYER_CHANGES: dict[str, Spec] = {
     "exchange_text": Bool(), "full_text_of": Word(("top_of_graveyard",), "object"), "all_names": Bool(),
     "name_word": Str(40, r"\S+", "one word (no spaces)"), "position": Int(0, 20),
     "types": ListOf(Word(CARD_TYPES, "card type"), 5), "add_types": ListOf(Word(CARD_TYPES, "card type"), 5),
-    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10),
+    "add_subtypes": ListOf(NAME, 10), "set_subtypes": ListOf(NAME, 10), "set_land_types": ListOf(NAME, 10),
     "lose_supertypes": ListOf(Word(SUPERTYPES, "supertype"), 4),
     "colors": ListOf(Word(COLORS, "colour"), 5), "add_colors": ListOf(Word(COLORS, "colour"), 5),
     "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
     "lose_all_abilities": Bool(),
-    "set_power": Int(-100, 100), "set_toughness": Int(-100, 100), "switch": Bool(),
+    "set_power": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+                        describe="a number or a number the game computes ({ count = criteria } …)"),
+    "set_toughness": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+                            describe="a number or a number the game computes ({ count = criteria } …)"),
+    "switch": Bool(),
     "set_pt_count": FILTER,  # power and toughness each equal to the number of objects that meet these criteria
     "grants": Table(lambda: STATIC_KINDS["modify"], describe="a static ability it gives the object (like 'modify')"),
 }
@@ -231,10 +243,10 @@ EFFECT_KEYS: dict[str, Spec] = {
     "controller": Word(("you",), "controller"),
     "kind": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\" or \"loyalty\""),
     "mana": MANA, "one_of": ListOf(MANA, 10), "optional": Bool(), "whole_hand": Bool(), "produced": Bool(),
-    "reflexive_each": Bool(),
+    "reflexive_each": Bool(), "tapped": Bool(), "face_down": Bool(),
     "otherwise": ListOf(EFFECT, 10), "rule": RULE,
     "step": Word((*STEPS, "turn"), "step or turn"), "discard_unless": FILTER, "then": ListOf(EFFECT, 10),
-    **LAYER_CHANGES, "power": AMOUNT, "toughness": AMOUNT,
+    **LAYER_CHANGES, "power": SIGNED_AMOUNT, "toughness": SIGNED_AMOUNT,
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
     "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
     "new_targets": Bool(),
@@ -264,16 +276,22 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
                    "chosen": Table({"link": NAME, "value": NAME}, required=("link", "value"))},
                   describe="a condition (a table of tests that must all hold)")
 #: a number a characteristic-defining ability defines: a count, or the total of the cards a linked ability exiled
-DEFINED = Either(((dict,), Table({"count": FILTER, "plus": Int(-100, 100),
+DEFINED_FIELDS: dict[str, Spec] = {"count": FILTER, "plus": Int(-100, 100),
+                                   "devotion": ListOf(Word(COLORS, "colour"), 5)}
+DEFINED = Either(((dict,), Table({**DEFINED_FIELDS,
                                   "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME})),
-                 describe="{ count = criteria, plus = N } or { exiled_total = \"power\", link = NAME }")
+                 describe="{ count = criteria, plus = N }, { devotion = [\"B\"] } or { exiled_total = \"power\", "
+                          "link = NAME }")
 STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "cost": {"spells": FILTER, "applies": Const("self"), "increase": MANA_COST, "reduce": MANA_COST,
              "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
     "loyalty_cost": {"abilities_of": FILTER, "increase": Int(-20, 20), "text": TEXT},
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
+    "prohibit_activate": {"players": Word(("opponents", "you", "all"), "players"), "abilities_of": FILTER,
+                          "mana_abilities": Bool(), "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
-    "enters": {"tapped": Bool(), "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
+    "enters": {"tapped": Bool(), "unless": CONDITION,
+               "counters": Table(lambda: _counter_table(), describe="counters: KIND = N or \"X\""),
                "choose": Word(("color", "word"), "choice"), "options": ListOf(NAME, 10),
                "pay_life": Either(((bool,), Bool()), ((int,), Int(1, 100)), describe="true (any amount) or N"),
                "tapped_unless_paid": Bool(), "exile": FILTER,
@@ -281,7 +299,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
                "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
-               **{k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")}},
+               **{k: v for k, v in LAYER_CHANGES.items() if k != "copy_of"}},
     "cda": {"power": DEFINED, "toughness": DEFINED,
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},
     "reveal_draws": {"first_each_turn": Bool(), "link": NAME, "text": TEXT},
@@ -298,9 +316,13 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "how": Word(("double", "exile_instead", "library_instead", "enters_tapped", "draw_instead_of_life",
                              "return_instead_of_draw", "enter_as_copy", "redirect_to_self", "double_counters",
                              "enters_under_your_control", "exile_top_instead", "double_tokens",
-                             "draw_two_instead", "enters_transformed"),
+                             "draw_two_instead", "enters_transformed", "plus_one", "additional_counter",
+                             "win_instead_of_draw", "exile_and_token"),
                             "replacement"),
-                "objects": FILTER, "text": TEXT},
+                "counter": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""), "unless": CONDITION,
+                "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
+                "objects": FILTER, "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"),
+                                                "zone"), "text": TEXT},
     "prevent": {"to": Either(((str,), Word(("you",), "player")), ((dict,), FILTER),
                              describe="\"you\" or object criteria"),
                 "from": FILTER, "amount": Int(1, 100), "text": TEXT},
@@ -380,4 +402,5 @@ CARD_FIELDS["faces"] = ListOf(Table(FACE_FIELDS, required=("name", "way"),
                                     describe="alternative characteristics (a table with name and way)"), 5)
 CARD = Table(CARD_FIELDS, required=("name", "types"), describe="a card")
 TOKEN_FIELDS: dict[str, Spec] = {k: CARD_FIELDS[k] for k in ("name", "types", "subtypes", "supertypes", "colors",
-                                                             "power", "toughness", "keywords", "text")}
+                                                             "power", "toughness", "keywords", "text", "abilities",
+                                                             "statics", "triggers")}

@@ -258,7 +258,8 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
         for key in ("increase", "reduce"):
             if key in spec:
                 spec[key] = ManaCost.parse(spec[key])
-    for field in ("amount", "power", "toughness"):  # an amount; a continuous effect's +N/+N may be one (611.2d)
+    for field in ("amount", "power", "toughness", "set_power", "set_toughness"):  # an amount; a continuous effect's
+        # changes of power and toughness may be one (611.2d)
         amount = spec.get(field)
         if not isinstance(amount, dict):
             continue
@@ -305,7 +306,13 @@ def _static(data: dict, path: Path) -> StaticDef:
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":
         params.update(event="damage", how="prevent")
-    for key in ("power", "toughness"):
-        if data["kind"] == "cda" and "count" in params.get(key, {}):
-            params[key] = {**params[key], "count": Filter.from_table(params[key]["count"], "")}
+    if "unless" in params:
+        params["unless"] = conditions.read(params["unless"])
+    if data["kind"] == "replace" and "token" in params:  # the token a replacement effect creates (exile_and_token)
+        params["_token"] = _card({**params["token"], "types": params["token"].get("types", ["creature"])}, "",
+                                 (*path, "token"), [], token=True)
+    for key in ("power", "toughness", "set_power", "set_toughness"):
+        value = params.get(key)
+        if (data["kind"] == "cda" or key.startswith("set_")) and isinstance(value, dict) and "count" in value:
+            params[key] = {**value, "count": Filter.from_table(value["count"], "")}
     return StaticDef(data["kind"], params)

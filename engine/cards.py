@@ -17,7 +17,7 @@ from pathlib import Path
 from .carddefs import PERMANENT_TYPES, AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlot  # noqa: F401 (re-exported)
 from .cardfile import CARD
 from .cardread import read_card
-from .cardschema import SchemaError, locate, show
+from .cardschema import MAX_DEPTH, SchemaError, deep_value, locate, show, too_deep
 from .paths import CARDS_DIR, ROOT
 
 #: a card file larger than this is refused before it is parsed
@@ -93,6 +93,9 @@ def load_file(path: Path) -> list[CardDef]:
         raise CardError(f"{rel}: cannot read: {e.strerror}") from None
     except UnicodeDecodeError as e:
         raise CardError(f"{rel}: not UTF-8 text ({e.reason})") from None
+    deep = too_deep(text)
+    if deep is not None:
+        raise CardError(f"{rel}:{deep}: lists and tables nested more than {MAX_DEPTH} deep; not a card file")
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -101,6 +104,10 @@ def load_file(path: Path) -> list[CardDef]:
         where = f"{rel}:{line}" if line else rel
         raise CardError(f"{where}: TOML syntax: {_TOML_LINE.sub('', str(e)).strip()}") from None
     name = data.get("name") if isinstance(data.get("name"), str) else "?"
+    deep_path = deep_value(data)
+    if deep_path is not None:
+        raise CardError(f"{rel}:{locate(text, deep_path[:2])}: {name}: {show(deep_path[:2])}: values nested more than "
+                        f"{MAX_DEPTH} deep; not a card file")
     try:
         CARD.check(data, ())
         card, tokens = read_card(data, rel)

@@ -179,6 +179,37 @@ class Const(Spec):
 _HEADER = re.compile(r"^[ \t]*\[(\[?)[ \t]*([^\[\]]+?)[ \t]*\]\]?[ \t]*(?:#.*)?$", re.M)
 
 
+#: how deeply lists and tables may nest in a card file (the deepest real card needs 6); deeper is refused before
+#: the TOML parser sees it, whose recursion a few thousand levels would exhaust
+MAX_DEPTH = 32
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> int | None:
+    """The 1-based line on which lists and tables (``[``, ``{``) first nest deeper than ``limit``, or None."""
+    depth = 0
+    for i, c in _scan_all(text, 0):
+        if c in "[{":
+            depth += 1
+            if depth > limit:
+                return text.count("\n", 0, i) + 1
+        else:
+            depth = max(depth - 1, 0)
+    return None
+
+
+def deep_value(data, limit: int = MAX_DEPTH) -> Path | None:
+    """The path of a value nested more than ``limit`` deep in parsed data (dotted keys nest without brackets), or
+    None; iterative, so that any depth is safe to look at."""
+    todo: list[tuple[object, Path]] = [(data, ())]
+    while todo:
+        value, path = todo.pop()
+        if len(path) > limit:
+            return path
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        todo.extend((v, (*path, k)) for k, v in items)
+    return None
+
+
 def locate(text: str, path: Path) -> int:
     """The 1-based line on which the value at ``path`` was written (or the nearest enclosing one found)."""
     headers = [(m.start(), m.end(), m.group(2), bool(m.group(1))) for m in _HEADER.finditer(text)]
@@ -253,7 +284,7 @@ def _scan(text: str, start: int, end: int):
 
 
 def _find_key(text: str, start: int, end: int, key: str) -> int | None:
-    pattern = re.compile(rf"(?:{re.escape(key)}|\"{re.escape(key)}\")[ \t]*=")
+    pattern = re.compile(rf"(?:{re.escape(key)}|\"{re.escape(key)}\")[ \t]*[=.]")  # "key =" or a dotted "key.sub ="
     expect_key = True
     for i, c in _scan(text, start, end):
         if expect_key and not c.isspace() and c not in ",{":

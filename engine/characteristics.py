@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .carddefs import CardDef
-from .layers import NONE, Active, compute, effects_in_force
+from .layers import NONE, START, Active, compute, counter_modifiers, effects_in_force
 from .printed import (  # noqa: F401 (read here)
     ABILITY,
     NO_STATICS,
@@ -29,14 +29,21 @@ from .state import BATTLEFIELD, STACK
 EN = "en-2024-11-08/"
 
 
-def characteristics(game, obj) -> CardDef:
-    """Current characteristics: the layers applied when a continuous effect that changes them is in force (613),
-    else printed or alternative ones with characteristic-defining abilities (604.3)."""
+def starting(game, obj) -> CardDef:
+    """The values the layers start from: printed or alternative characteristics, with characteristic-defining
+    abilities (604.3) and the abilities an anchor word chose (614.12b)."""
     card = base(game, obj)
     if card.cda:
         card = _defined(card)
     if card.anchored:
         card = anchored(card, obj)
+    return card
+
+
+def characteristics(game, obj) -> CardDef:
+    """Current characteristics: the layers applied when a continuous effect that changes them is in force (613),
+    else printed or alternative ones with characteristic-defining abilities (604.3)."""
+    card = starting(game, obj)
     active = _effects(game, obj)
     if not active.shapes:
         return card
@@ -80,6 +87,8 @@ def _defined(card: CardDef) -> CardDef:
             changes["colors"] = frozenset(static.params["colors"])
     return replace(card, **changes)
 
+
+START.append(starting)
 
 #: creature types a changeling has (the ones the cards here use; 205.3m lists them all)
 ALL_CREATURE_TYPES = frozenset({"Goblin", "Elf", "Druid", "Beast", "Bear", "Human", "Soldier", "Wizard", "Zombie",
@@ -135,7 +144,10 @@ def _modified(game, obj, which: str) -> int | None:
     n = _printed_or_defined(game, obj, which)
     if n is None:
         return None
-    return n + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    if not obj.counters:
+        return n
+    dp, dt = counter_modifiers(obj)
+    return n + (dp if which == "power" else dt)
 
 
 def power(game, obj) -> int | None:

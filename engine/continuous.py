@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from .effects import Resolution, effect
 from .filters import Filter, matches
+from .printed import continuous as continuous_statics
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces
 from .state import BATTLEFIELD
@@ -36,6 +37,7 @@ LAYER_OF = {
     "control": "2",
     "change_text": "3", "set_name": "3",
     "types": "4", "add_types": "4", "add_subtypes": "4", "set_subtypes": "4", "lose_supertypes": "4",
+    "set_land_types": "4",
     "name_word": "3", "position": "3", "exchange_text": "3", "full_text_of": "3", "all_names": "3",
     "change_subtype": "3",
     "colors": "5", "add_colors": "5",
@@ -164,6 +166,8 @@ def from_statics(game, statics: list) -> list[Continuous]:
         parts = parts_of(static.params)
         if not parts:
             continue
+        if parts.get("2", {}).get("control") == "you":  # "you control enchanted creature": its source's controller
+            parts = {**parts, "2": {"control": source.controller}}
         applied("611.3")
         applied("611.3a")
         applied("611.3b")
@@ -190,6 +194,7 @@ def restamp(game, obj, rule: str) -> None:
     """``obj`` receives a new timestamp (613.7e: attached; 613.7f: turned face up or down; …)."""
     obj.memory["timestamp"] = new_timestamp(game.state)
     obj.memory["stamped"] = rule
+    game.holders_cache = None  # turned face up, transformed: the triggered abilities it has may have changed
     for hook in RESTAMPED:
         hook(game, obj)
 
@@ -231,6 +236,8 @@ def refresh(game) -> None:
     control is brought up to date with layer 2 (:func:`sync_control`)."""
     st = game.state
     if not st.effects:
+        if _control_statics(game) or any("base_controller" in st.objects[o].memory for o in st.battlefield):
+            sync_control(game)
         return
     kept = []
     for e in st.effects:
@@ -262,14 +269,22 @@ def end_of_turn(game) -> None:
 
 
 @enforces("613.1b", "611.2b")
+def _control_statics(game) -> list:
+    """The static abilities on the battlefield that change control ("you control enchanted creature")."""
+    return [(oid, s) for oid, s in continuous_statics(game) if "control" in s.params]
+
+
+@enforces("613.1b")
 def sync_control(game) -> None:
     """Control is read from ``Obj.controller`` everywhere; after effects began or ended it is brought up to date
     with what layer 2 says (the value before any control-changing effect is kept as the base)."""
     st = game.state
     effects = [e for e in layered(st) if "2" in e.parts]
+    statics = from_statics(game, _control_statics(game))
     for oid in st.battlefield:
         obj = st.objects[oid]
         mine = [e for e in effects if e.locked is not None and oid in e.locked]
+        mine += [e for e in statics if affects(game, e, obj, game.characteristics(obj))]  # 613.1b, 611.3a
         if not mine and "base_controller" not in obj.memory:
             continue
         base = obj.memory.setdefault("base_controller", obj.controller)

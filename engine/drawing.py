@@ -6,6 +6,7 @@ Cited from the English 2024 rules.  A static ability may reveal the first card a
 from __future__ import annotations
 
 from .events import Event
+from .loops import spend
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import HAND
@@ -30,6 +31,7 @@ def draw_card(game, player: int) -> tuple[list, bool]:
             return [], True  # replaced: the draw never happens (614.6), even from an empty library (614.11)
         amount = ev["amount"]
     drawn = []
+    spend(game, EN + "121.2", amount)
     for _ in range(amount):
         applied(EN + "121.2")
         if not p.library:

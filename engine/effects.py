@@ -17,8 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from .devotion import devotion
 from .errors import IllegalAction
 from .filters import matches
+from .lastknown import Known, known, source_memory
 from .registry import applied, enforces
 from .state import object_target, player_target
 
@@ -212,12 +214,11 @@ def find_source(ctx: Resolution) -> int | None:
 def linked_objects(ctx: Resolution, name: str) -> list[int]:
     """"The cards exiled with [this]": only what the linked ability of this object moved, where it moved it —
     a card that left that zone since is a new object (607.1); several of them are each meant (607.3)."""
-    source_id = ctx.source_object_id()
-    if source_id is None:
+    remembered = source_memory(ctx).get(name, ())
+    if not remembered:
         return []
     applied("607.1")
     applied("607.2")
-    remembered = ctx.state.objects[source_id].memory.get(name, ())
     if ctx.trigger is None and ctx.obj.ability is not None and ctx.obj.abdef is not None and any(
             e.get("link") == name for m in ctx.obj.abdef.modes for e in m.effects):
         applied("607.1c")  # an ability linked to itself
@@ -227,18 +228,19 @@ def linked_objects(ctx: Resolution, name: str) -> list[int]:
     return found
 
 
-def _last_known(ctx: Resolution, ref: str):
-    """An object a word refers to, as it is now or — gone — as it last existed (608.2h): (object, characteristics)."""
+def _last_known(ctx: Resolution, ref: str) -> Known | None:
+    """An object a word refers to, as it is now or — gone — as it last existed (608.2h)."""
     if ref in ctx.memory:
         remembered = ctx.memory[ref]
-        return remembered[0] if remembered else None
+        return known(ctx.game, remembered[0][0].id, remembered[0][1]) if remembered else None
     objs = ctx.objects(ref)
     if objs:
-        return objs[0], ctx.game.characteristics(objs[0])
+        return known(ctx.game, objs[0].id)
     event = ctx.trigger.event if ctx.trigger is not None else None
     if ref == "it" and event is not None and event.before is not None:
-        return event.before, event.before_ch
-    return None
+        return known(ctx.game, event.before.id)
+    ids = [oid for kind, oid in ctx.legal.get(ref, ()) if kind == "O"]
+    return known(ctx.game, ids[0]) if ids else None  # a target that has left: as it last existed
 
 
 @enforces("608.2h")
@@ -264,15 +266,12 @@ def _greatest_power(ctx, st, arg) -> int:
 
 def _power_of(ctx, st, arg) -> int:
     found = _last_known(ctx, arg)
-    if found is None:
-        return 0
-    obj, ch = found
-    return (ch.power or 0) + obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
+    return (found.power or 0) if found is not None else 0
 
 
 def _mana_value_of(ctx, st, arg) -> int:
     found = _last_known(ctx, arg)
-    return found[1].mana_cost.mana_value() if found is not None else 0
+    return found.ch.mana_cost.mana_value() if found is not None else 0
 
 
 def _event_amount(ctx, st, arg) -> int:
@@ -297,6 +296,7 @@ AMOUNTS: dict[str, Callable[[Resolution, object, object], int]] = {
     "announced_x": lambda ctx, st, arg: announced_x(ctx),
     "sacrificed": lambda ctx, st, arg: len(ctx.ann.sacrificed),
     "discarded": lambda ctx, st, arg: len(ctx.ann.discarded),
+    "devotion": lambda ctx, st, arg: devotion(ctx.game, ctx.controller, arg),
 }
 
 
@@ -305,13 +305,7 @@ def remembered_value(ctx: Resolution, link: str, rule: str) -> int:
     """What a linked ability of the same object noted, or the cost paid as it entered (607.2e, 607.2g) — of the
     object as it last existed if it has left the battlefield."""
     applied(rule)
-    oid = ctx.source_object_id()
-    obj = ctx.state.objects.get(oid) if oid is not None else None
-    if obj is not None and link in obj.memory:
-        return obj.memory[link]
-    event = ctx.trigger.event if ctx.trigger is not None else None
-    before = event.before if event is not None else None
-    return before.memory.get(link, 0) if before is not None else 0
+    return source_memory(ctx).get(link, 0)
 
 
 @enforces("607.2j")

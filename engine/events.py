@@ -24,6 +24,7 @@ KINDS = {
     "resolved": "a spell or ability resolved", "revealed": "a card was revealed", "target": "an object became a target",
     "sacrificed": "a permanent was sacrificed", "mana_added": "mana was added to a player's mana pool",
     "prevented": "damage that would have been dealt to a player or to a permanent a player controls was prevented",
+    "turned_face_up": "a face-down permanent was turned face up (708.8)",
 }
 
 

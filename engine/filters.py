@@ -30,6 +30,11 @@ FILTER_KEYS = {
     "power_max": "power at most this",
     "power_min": "power at least this",
     "supertypes": "has at least one of these supertypes (legendary, basic, …)",
+    "not_supertypes": "has none of these supertypes (\"nonbasic\": [\"basic\"])",
+    "mana_value_max": "mana value at most this (\"mana value N or less\")",
+    "token": "true: a token; false: not a token (a card or a copy of a spell)",
+    "attacking": "true: an attacking creature; false: not attacking",
+    "face_down": "true: a face-down permanent or spell (708); false: not face down",
     "other": "true: not the object the filter belongs to",
     "spell": "on the stack: true = spells only (default), false = abilities too",
     "ability": "on the stack: true = activated or triggered abilities only",
@@ -60,6 +65,11 @@ class Filter:
     ability: bool = False
     names: frozenset = frozenset()
     chosen_color: str | None = None
+    not_supertypes: frozenset = frozenset()
+    mana_value_max: int | None = None
+    token: bool | None = None
+    attacking: bool | None = None
+    face_down: bool | None = None
 
     @staticmethod
     def from_table(table: dict, where: str) -> "Filter":
@@ -67,7 +77,8 @@ class Filter:
         for key, value in table.items():
             if key not in FILTER_KEYS:
                 raise ValueError(f"{where}: unknown filter key {key!r} (known: {', '.join(FILTER_KEYS)})")
-            if key in ("types", "all_types", "not_types", "subtypes", "supertypes", "colors", "not_colors", "names"):
+            if key in ("types", "all_types", "not_types", "subtypes", "supertypes", "not_supertypes", "colors",
+                       "not_colors", "names"):
                 if isinstance(value, str):
                     value = [value]
                 kw[key] = frozenset(value)
@@ -133,6 +144,8 @@ def _types_and_colors(flt: Filter, ch) -> bool:
         return False
     if flt.supertypes and not (flt.supertypes & ch.supertypes):
         return False
+    if flt.not_supertypes and flt.not_supertypes & ch.supertypes:
+        return False
     if flt.colors or flt.not_colors:
         return color_criteria(flt, ch)
     return True
@@ -155,10 +168,23 @@ def _relations_and_name(flt: Filter, obj, ch, perspective: int) -> bool:
         return False
     if flt.tapped is not None and obj.tapped != flt.tapped:
         return False
+    if flt.token is not None and obj.token != flt.token:
+        return False
+
     return not (flt.names and ch.name not in flt.names and not flt.names & ch.also_names)
 
 
+def _face_down(game, obj) -> bool:
+    return obj.face is not None and obj.card in game.db and game.db[obj.card].faces[obj.face].way == "face_down"
+
+
 def _numbers(game, flt: Filter, obj, ch, x: int, source_id=None) -> bool:
+    if flt.attacking is not None and (obj.id in game.state.attackers) != flt.attacking:
+        return False
+    if flt.face_down is not None and _face_down(game, obj) != flt.face_down:
+        return False
+    if flt.mana_value_max is not None and game.mana_value(obj) > flt.mana_value_max:
+        return False
     if flt.mana_value is not None or flt.mana_value_parity:
         mv = game.mana_value(obj)
         want = x if flt.mana_value == "X" else flt.mana_value

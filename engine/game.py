@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from . import actions, command, players, procedures, rulesets, sba, turn, variants
+from . import actions, command, loops, players, procedures, rulesets, sba, turn, variants
 from .cards import CardDB, default_db
 from .characteristics import characteristics, keywords, mana_value, power, toughness
 from .choices import NO_CHOICES, Choices, ManaActivation
@@ -54,6 +54,8 @@ class Game:
         self.sba_cache: tuple | None = None
         #: mana abilities being activated right now, (object id, index) — none between actions (605.3c)
         self.activating: list = []
+        #: the engine work this game may still do before an action is refused (engine.loops)
+        self.budget = loops.BUDGET
 
     @staticmethod
     def new(names: list[str], life: int = 20, db: CardDB | None = None, namer: Namer | None = None,

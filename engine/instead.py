@@ -16,19 +16,14 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
+from . import conditions
 from .continuous import new_timestamp
 from .effects import Resolution, effect
-from .filters import matches
 from .registry import applied, enforces
 from .replacement import Replacement, applies_when, exists, handler, replace_event, use
 from .state import EXILE, GRAVEYARD, HAND, LIBRARY
 
 EN = "en-2024-11-08/"
-
-
-def _source_matches(game, r: Replacement, obj, ch=None) -> bool:
-    flt = r.params.get("objects")
-    return flt is None or matches(game, obj, flt, r.controller, r.source_id, ch=ch, any_zone=True)
 
 
 @handler("double")
@@ -42,8 +37,7 @@ def double(game, r: Replacement, ev: dict) -> dict:
 
 @applies_when("double")
 def _doubles(game, r: Replacement, ev: dict) -> bool:
-    source = ev["source"]
-    return source.controller == r.controller and _source_matches(game, r, source, ev["source_ch"])
+    return ev["source"].controller == r.controller  # "a source you control" (its criteria: criteria_hold)
 
 
 @handler("redirect_to_self")
@@ -90,8 +84,7 @@ def enters_under_your_control(game, r: Replacement, ev: dict) -> dict:
 @applies_when("enters_under_your_control")
 def _opponents_enter(game, r: Replacement, ev: dict) -> bool:
     obj = game.state.objects.get(ev["obj"])
-    return obj is not None and obj.id != r.source_id and obj.controller != r.controller and \
-        _source_matches(game, r, obj)
+    return obj is not None and obj.id != r.source_id and obj.controller != r.controller
 
 
 @handler("exile_instead")
@@ -158,7 +151,8 @@ def _enters_affected(game, r: Replacement, ev: dict) -> bool:
         if obj is not None:
             applied("614.12")
         return False
-    return _source_matches(game, r, obj)
+    unless = r.params.get("unless")
+    return not unless or not conditions.holds(game, unless, obj, r.controller)  # "enters tapped unless …"
 
 
 @handler("draw_instead_of_life")

@@ -11,6 +11,7 @@ from dataclasses import fields
 from operator import attrgetter
 
 from .carddefs import CardDef
+from .landtypes import set_land_types
 from .printed import defined_number
 from .registry import _ACTIVE as TRACING
 from .registry import applied
@@ -77,6 +78,8 @@ def _types(game, obj, res, eff) -> None:
         p.get("add_subtypes", ()))
     supertypes = ch.supertypes - frozenset(p.get("lose_supertypes", ()))
     ch.types, ch.subtypes, ch.supertypes = types, subtypes, supertypes
+    if "set_land_types" in p:
+        set_land_types(game, ch, p["set_land_types"])
 
 
 def _colors(game, obj, res, eff) -> None:
@@ -108,8 +111,12 @@ def _set_pt(game, obj, res, eff) -> None:
     p = eff.parts["7b"]
     if "set_pt_count" in p:  # "… are each equal to the number of …": counted whenever it is read
         res.power = res.toughness = defined_number(game, obj, {"count": p["set_pt_count"]})
-    res.power = p.get("set_power", res.power)
-    res.toughness = p.get("set_toughness", res.toughness)
+    for key in ("set_power", "set_toughness"):
+        value = p.get(key)
+        if isinstance(value, dict):  # a static ability's number the game computes, whenever it is read
+            value = defined_number(game, obj, value)
+        if value is not None:
+            setattr(res, key[4:], value)
 
 
 def _modify_pt(game, obj, res, eff) -> None:

@@ -15,6 +15,7 @@ comes here.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .carddefs import CardDef
@@ -109,11 +110,26 @@ def _of_type(game, eff: Continuous, obj, ch) -> bool:
         and eff.source_id in game.state.objects
 
 
-@enforces("613.8a", "613.6")
+#: the layers applied before abilities are removed (layer 6)
+_BEFORE_6 = frozenset({"1a", "2", "3", "4", "5"})
+
+
+@enforces("613.6")
+def _began_before_layer_6(eff: Continuous) -> bool:
+    """An effect with a part in a layer before 6 has begun to apply before any ability is removed: it goes on
+    applying in its later layers, even if the ability that generates it is removed meanwhile (613.6)."""
+    if _BEFORE_6.isdisjoint(eff.parts):
+        return False
+    applied("613.6")
+    return True
+
+
+@enforces("613.8a")
 def still_has_ability(game, eff: Continuous) -> bool:
-    """An effect of a static ability exists only while its source has that ability: an effect that removes
-    abilities (layer 6) can end another effect — which then does not apply in any layer, not even in the earlier
-    ones (613.8a: it changes whether the other exists)."""
+    """An effect of a static ability that applies only in layer 6 or later exists only while its source has that
+    ability after layer 6: an effect that removes abilities ends it (613.8a: in layer 6 it changes whether the
+    other exists; later layers come after the removal).  Effects that began to apply earlier are kept
+    (:func:`_began_before_layer_6`)."""
     if eff.duration != "static":
         return True
     source = game.state.objects.get(eff.source_id)
@@ -143,7 +159,7 @@ def effects_in_force(game) -> Active:
     active = _grouped(game, all_effects)
     game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     if any(p.get("lose_all_abilities") for e in active.by_layer.get("6", ()) for p in (e.parts["6"],)):
-        kept = [e for e in all_effects if still_has_ability(game, e)]
+        kept = [e for e in all_effects if _began_before_layer_6(e) or still_has_ability(game, e)]
         if len(kept) != len(all_effects):
             active = _grouped(game, kept)
     game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
@@ -162,9 +178,10 @@ _CURRENT: list = []
 
 
 @enforces("613.1", "613.5", "613.3")
-def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Result:
+def compute(game, obj, card: CardDef, active: Active, finish: bool = True, stop: str | None = None) -> Result:
     """Apply the layers in order (613.1) to ``card``, the object's values after layer 1 (``finish``: also make the
-    characteristics a CardDef again — not needed when only power and toughness are read)."""
+    characteristics a CardDef again — not needed when only power and toughness are read; ``stop``: the layer
+    before which to stop, for the values an object has as that layer begins)."""
     if obj.id in _COMPUTING:  # an effect's criterion asks about the object being computed: its values so far
         return Result(card, obj.controller, card.power, card.toughness)
     _COMPUTING.add(obj.id)
@@ -180,6 +197,8 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True) -> Re
         _CURRENT.append(active)
         try:
             for fn, effects in active.plan:
+                if stop is not None and _LAYER_OF[fn] == stop:
+                    break
                 fn(game, obj, res, effects)
         finally:
             _CURRENT.pop()
@@ -218,13 +237,49 @@ def in_order(game, obj, res: Result, layer: str, effects: list[Continuous]) -> l
         applied("613.7")
     if len(rest) < 2 or not any(_sensitive(e, layer) for e in rest):  # no effect's criteria can change here
         return cdas + rest
+    return cdas + dependency_order(game, obj, res, layer, rest)
+
+
+#: the objects whose values as a layer begins are looked at to order its effects (613.8a: "what it applies to")
+def _probes(game, obj, res: Result, layer: str) -> list:
+    st = game.state
+    others = [st.objects[oid] for oid in st.battlefield if oid != obj.id and oid not in _COMPUTING]
+    active = _CURRENT[-1]
+    out = [(obj, _copy_result(res))]
+    for other in others:
+        start = START[0](game, other) if START else base(game, other)
+        out.append((other, compute(game, other, start, active, finish=False, stop=layer)))
+    return out
+
+
+def _order_key(game, layer: str, effects: list) -> tuple:
+    st = game.state
+    objs = st.objects
+    return (layer, id(_CURRENT[-1]), st.next_id, tuple(map(id, effects)),
+            tuple((oid, objs[oid].controller, objs[oid].face, tuple(objs[oid].counters.items()))
+                  for oid in st.battlefield))
+
+
+@enforces("613.8", "613.8a", "613.8b", "613.8c")
+def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous]) -> list[Continuous]:
+    """The order of a layer's effects (in timestamp order) with dependencies: judged over every object the effects
+    may apply to (613.8a: applying one changes *what* the other applies to — the set, not one object), the effect
+    that depends on others waiting until just after them (613.8b), re-evaluated after each effect applied
+    (613.8c); effects in a dependency loop, and only those, in timestamp order.  The order is the same for every
+    object, so it is made once per state of the game."""
+    key = _order_key(game, layer, rest)
+    cache = getattr(game, "layer_order_cache", None)
+    if cache is not None and cache[0] == key and not TRACING:
+        return list(cache[1])
+    probes = _probes(game, obj, res, layer)
     ordered: list[Continuous] = []
-    probe = _copy_result(res)
+    rest = list(rest)
     while rest:
-        pick = next((a for a in rest if not any(depends(game, obj, probe, layer, a, b) for b in rest if b is not a)),
-                    None)
+        waiting = {id(a) for a in rest if any(
+            depends(game, o, probe, layer, a, b) for b in rest if b is not a for o, probe in probes)}
+        pick = next((a for a in rest if id(a) not in waiting), None)
         if pick is None:
-            pick = rest[0]  # a dependency loop: timestamp order (613.8b)
+            pick = rest[0]  # every one waits for another: a dependency loop, timestamp order (613.8b)
         elif pick is not rest[0]:
             applied("613.8")
             applied("613.8b")
@@ -232,9 +287,11 @@ def in_order(game, obj, res: Result, layer: str, effects: list[Continuous]) -> l
         rest.remove(pick)
         ordered.append(pick)
         with silenced():
-            if affects(game, pick, obj, probe.ch):
-                APPLY[layer](game, obj, probe, pick)
-    return cdas + ordered
+            for o, probe in probes:
+                if affects(game, pick, o, probe.ch):
+                    APPLY[layer](game, o, probe, pick)
+    game.layer_order_cache = (key, tuple(ordered))
+    return ordered
 
 
 def _copy_result(res: Result) -> Result:
@@ -247,7 +304,8 @@ def _criteria_based(eff: Continuous) -> bool:
 
 
 #: the criteria that what a layer changes can make true or false
-CRITERIA_OF = {"2": ("controller",), "4": ("types", "all_types", "not_types", "subtypes", "supertypes"),
+CRITERIA_OF = {"2": ("controller",), "4": ("types", "all_types", "not_types", "subtypes", "supertypes",
+                                            "not_supertypes"),
                "5": ("colors", "not_colors"), "7b": ("power_max", "power_min"), "7c": ("power_max", "power_min"),
                "7d": ("power_max", "power_min")}
 
@@ -371,12 +429,12 @@ def layer_7b(game, obj, res: Result, effects: list[Continuous]) -> None:
 @enforces("613.4c", "613.7c", "613.1g")
 def layer_7c(game, obj, res: Result, effects: list[Continuous]) -> None:
     """Layer 7c: effects and counters that modify power and/or toughness."""
-    plus = obj.counters.get("+1/+1", 0) - obj.counters.get("-1/-1", 0)
-    if plus and res.power is not None:
+    dp, dt = counter_modifiers(obj) if obj.counters else (0, 0)
+    if (dp or dt) and res.power is not None:
         applied("613.4c")
         applied("613.7c")
-        res.power += plus
-        res.toughness = (res.toughness or 0) + plus
+        res.power += dp
+        res.toughness = (res.toughness or 0) + dt
     if effects:
         _run(game, obj, res, "7c", effects)
 
@@ -388,10 +446,39 @@ def layer_7d(game, obj, res: Result, effects: list[Continuous]) -> None:
         _run(game, obj, res, "7d", effects)
 
 
+_PT_COUNTER = re.compile(r"([+-]\d+)/([+-]\d+)")
+#: counter kind -> what one such counter adds to power and toughness, (0, 0) for other kinds (kept for good)
+_PT_OF: dict[str, tuple[int, int]] = {}
+
+
+@enforces(EN + "122.1a")
+def counter_modifiers(obj) -> tuple[int, int]:
+    """What the +X/+Y and -X/-Y counters on an object add to its power and toughness (122.1a): every such kind,
+    not only +1/+1 and -1/-1."""
+    dp = dt = 0
+    for kind, n in obj.counters.items():
+        pt = _PT_OF.get(kind)
+        if pt is None:
+            m = _PT_COUNTER.fullmatch(kind)
+            pt = (int(m[1]), int(m[2])) if m else (0, 0)
+            if len(_PT_OF) < 10_000:
+                _PT_OF[kind] = pt
+        if pt != (0, 0) and n:
+            dp += pt[0] * n
+            dt += pt[1] * n
+    if dp or dt:
+        applied(EN + "122.1a")
+    return dp, dt
+
+
 #: layers that have something to do without effects: face-down (1b), defined power (7a), counters (7c)
 ALWAYS = frozenset({"1a", "7a", "7c"})
 LAYER_FUNCTIONS = {"1a": layer_1, "2": layer_2, "3": layer_3, "4": layer_4, "5": layer_5, "6": layer_6,
                    "7a": layer_7a, "7b": layer_7b, "7c": layer_7c, "7d": layer_7d}
+_LAYER_OF = {fn: layer for layer, fn in LAYER_FUNCTIONS.items()}
+#: how an object's values before the layers are found (engine.characteristics registers it: printed or
+#: alternative characteristics with characteristic-defining abilities)
+START: list = []
 
 
 @enforces("611.3c", "603.6b")

@@ -18,21 +18,39 @@ from __future__ import annotations
 from .continuous import restamp
 from .costs import ManaCost, find_payment
 from .errors import IllegalAction
+from .events import Event
 from .facedown import is_face_down
+from .priority import give_priority
 from .procedures import activate_mana_ability
 from .registry import applied, enforces
 from .state import BATTLEFIELD
 from .timing import has_priority
+from .triggers import emit
 
 MORPH = "de-morph-2007/"
 EN = "en-2024-11-08/"
 
 
+#: what the game keeps for one state of the battlefield (a read "as if face up" must not leave them behind)
+_CACHES = ("statics_cache", "holders_cache", "sba_cache", "continuous_cache", "layer_order_cache")
+
+
+@enforces(EN + "702.37e")
 def morph_cost(game, obj) -> ManaCost | None:
-    """The morph cost the permanent would have face up (None: it has no morph ability face up)."""
-    for static in game.db.cards[obj.card].statics:
+    """The morph cost the permanent would have face up (None: it has no morph ability face up, 702.37e): its
+    face-up characteristics through the layers — an effect that removes abilities takes the morph ability too."""
+    face, caches = obj.face, {k: getattr(game, k, None) for k in _CACHES}
+    obj.face = None  # as it would be face up, for this one read: the caches made meanwhile are dropped
+    try:
+        statics = game.characteristics(obj).statics
+    finally:
+        obj.face = face
+        for k, v in caches.items():
+            setattr(game, k, v)
+    for static in statics:
         if static.kind == "morph":
             return static.params["cost"]
+    applied(EN + "702.37e")
     return None
 
 
@@ -49,7 +67,7 @@ def as_turned_face_up(game, obj, queue: list) -> None:
             obj.memory[static.params.get("link", "chosen")] = queue.pop(0)
 
 
-@enforces(MORPH + "702.34d", MORPH + "702.34b", EN + "116.2b", "613.7f", EN + "708.7", EN + "708.8")
+@enforces(MORPH + "702.34d", MORPH + "702.34b", EN + "116.2b", "613.7f", EN + "708.7", EN + "708.8", EN + "116.3")
 def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     """Turn a face-down permanent one controls face up: a special action with priority, paying its morph cost;
     the morph effect ends and it has its normal characteristics again (counters, damage, Auras stay)."""
@@ -80,3 +98,6 @@ def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     as_turned_face_up(game, obj, choices.resolve)
     obj.face = None
     restamp(game, obj, "613.7f")
+    emit(game, [Event("turned_face_up", obj=obj.id, player=player)])  # "when … is turned face up" (708.8)
+    applied(EN + "116.3")
+    give_priority(game, player)  # after a special action its player receives priority again: triggers go on the stack

@@ -21,7 +21,7 @@ from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
 from .triggers import Triggered, emit
-from .zones import move_all, tap_all
+from .zones import move_all, put_counters_on, tap_all
 
 EN = "en-2024-11-08/"
 ZONE_OF = {"hand": HAND, "graveyard": GRAVEYARD, "exile": EXILE, "battlefield": BATTLEFIELD,
@@ -94,7 +94,7 @@ def counter(ctx: Resolution, spec: dict) -> None:
         emit(game, [Event("countered", player=before.controller, before=before, before_ch=before_ch)])
 
 
-@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount", "becomes"))
+@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount", "becomes", "face_down"))
 @enforces("610.1", "607.3")
 def move(ctx: Resolution, spec: dict) -> None:
     """Move objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom) at once;
@@ -113,6 +113,8 @@ def move(ctx: Resolution, spec: dict) -> None:
         return
     controller = ctx.controller if spec.get("controller") == "you" else None
     setup = (lambda old, made: enters_as(ctx, made, spec["becomes"])) if "becomes" in spec else None
+    if spec.get("face_down") and zone == "battlefield":
+        setup = lambda old, made: put_face_down(ctx.game, made)  # noqa: E731
     new = move_all(ctx.game, [o.id for o in objs], ZONE_OF[zone], controller=controller,
                    bottom=zone == "library_bottom", queue=ctx.queue, setup=setup)
     if "link" in spec:
@@ -132,6 +134,19 @@ def remember_linked(ctx: Resolution, link: str, objs: list, zone: str) -> None:
     applied("607.2a" if zone == "exile" else "607.2c")
     memory = ctx.state.objects[source_id].memory
     memory[link] = tuple(memory.get(link, ())) + tuple((o.uid, o.zone) for o in objs)
+
+
+@enforces(EN + "708.2", EN + "708.2a")
+def put_face_down(game, obj) -> None:
+    """"Put … onto the battlefield face down": it enters with the face-down characteristics its card file gives
+    (708.2a: a 2/2 creature without name, text, subtypes or mana cost) — never face up first."""
+    face = next((name for name, f in game.db.cards[obj.card].faces.items() if f.way == "face_down"), None)
+    if face is None:
+        raise NotExecutable(f"{obj.card}: its card file gives no face-down characteristics ([[faces]] way = "
+                            f"\"face_down\"); it cannot be put onto the battlefield face down yet")
+    applied(EN + "708.2")
+    applied(EN + "708.2a")
+    obj.face = face
 
 
 @effect("draw", required=("who",), optional=("amount", "discard_unless"))
@@ -300,12 +315,7 @@ def put_counters(ctx: Resolution, spec: dict) -> None:
     n = ctx.amount(spec.get("amount", 1))
     for obj in ctx.objects(spec["on"]):
         if obj.zone == BATTLEFIELD and n > 0:
-            got = n
-            if exists(ctx.game, "counters"):
-                ev = replace_event(ctx.game, "counters", {"obj": obj.id, "kind": spec["kind"], "amount": n},
-                                   obj.controller)
-                got = ev["amount"] if ev is not None else 0
-            obj.counters[spec["kind"]] = obj.counters.get(spec["kind"], 0) + got
+            put_counters_on(ctx.game, obj, spec["kind"], n)
 
 
 @effect("sacrifice", required=("who",),

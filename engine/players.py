@@ -7,6 +7,7 @@ Abilities that trigger on a player losing see the game as it was just before (60
 """
 from __future__ import annotations
 
+from .cant import forbidden
 from .events import Event
 from .registry import applied, enforces
 from .state import EXILE
@@ -20,6 +21,10 @@ EN = "en-2024-11-08/"
 def lose_game(game, players: list[int], rule: str) -> None:
     """``players`` lose the game at the same time (``rule`` says why); they leave it."""
     st = game.state
+    if rule != EN + "104.3a":  # conceding can't be stopped; anything else can ("you can't lose the game", 614.17)
+        players = [p for p in players if not forbidden(game, "lose_game", {"player": p})]
+        if not players:
+            return
     applied(EN + "104.3")
     for p in players:
         st.players[p].lost = True

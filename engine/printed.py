@@ -7,6 +7,7 @@ the engine reads.
 from __future__ import annotations
 
 from .carddefs import CardDef
+from .devotion import devotion
 from .filters import matches
 from .registry import applied, enforces
 
@@ -83,6 +84,8 @@ def defined_number(game, obj, value) -> int:
     """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
     if "exiled_total" in value:
         return exiled_total(game, obj, value)
+    if "devotion" in value:
+        return devotion(game, obj.controller, value["devotion"]) + value.get("plus", 0)
     applied("604.3")
     st = game.state
     flt = value["count"]

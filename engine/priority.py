@@ -2,13 +2,15 @@
 
 Each time a player would receive priority, the game performs all state-based actions as one event
 and repeats until none is performed (704.3); then the triggered abilities waiting are put on the
-stack (603.3b); and this repeats until neither happens.  Only then does the player receive
+stack (603.3b); and this repeats until neither happens — a loop of these mandatory actions that does not
+end is a draw (104.4b, :mod:`engine.loops`).  Only then does the player receive
 priority — a player who has left the game never does: the next player in turn order receives it
 instead (800.4j).  Chapter 1 and 7 rules are cited from the English 2024 rules.
 """
 from __future__ import annotations
 
 from . import continuous, sba, stacking, triggers
+from .loops import mandatory_loop, spend
 from .registry import applied, enforces
 
 EN = "en-2024-11-08/"
@@ -23,6 +25,7 @@ def give_priority(game, player: int, passing: bool = False) -> None:
     st = game.state
     applied(EN + "117.5")
     stacked = False
+    rounds = 0
     while not st.over:
         continuous.refresh(game)
         sba.check_state_based_actions(game)
@@ -31,6 +34,10 @@ def give_priority(game, player: int, passing: bool = False) -> None:
             break
         stacking.put_triggered_abilities_on_stack(game)
         stacked = True
+        rounds += 1
+        spend(game, EN + "117.5")
+        if mandatory_loop(game, rounds):  # triggers that keep triggering as they go on the stack: a draw (104.4b)
+            break
     if not passing or stacked:
         st.passes = 0
     if st.over:

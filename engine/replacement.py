@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .filters import matches
+from .loops import bounded
 from .printed import statics_on_battlefield
 from .registry import applied, enforces
 
@@ -118,8 +120,9 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     forbids = FORBIDS.get(kind)
     cant = forbids is not None and forbids(game, kind, ev)
     while ev is not None:
+        bounded(game, "616.1f", rounds, f"applying replacement effects to one {kind} event")
         found = [r for r in candidates(game, kind, ev)
-                 if r.key not in used and APPLIES.get(r.how, _always)(game, r, ev)]
+                 if r.key not in used and criteria_hold(game, r, kind, ev) and APPLIES.get(r.how, _always)(game, r, ev)]
         if cant:
             found = only_self_replacement(found)
         if not found:
@@ -154,6 +157,43 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     elif cant and (not rounds or forbids is None or forbids(game, kind, ev)):
         return None  # it can't happen (614.17) — nor what a self-replacement effect made of it, if that can't
     return ev
+
+
+def _event_object(game, ev: dict):
+    obj = game.state.objects.get(ev.get("obj"))
+    return (obj, None) if obj is not None else None
+
+
+#: what an event of each kind is about, for a replacement effect's object criteria: fn(game, event) -> (object,
+#: its characteristics or None for its current ones), or None — damage: its source ("damage a source you control
+#: would deal"); the others: the object the event happens to
+SUBJECTS: dict[str, Callable] = {
+    "damage": lambda game, ev: (ev["source"], ev["source_ch"]),
+    "destroy": _event_object, "to_graveyard": _event_object, "enters": _event_object, "counters": _event_object,
+}
+
+
+@enforces("614.1a")
+def criteria_hold(game, r: Replacement, kind: str, ev: dict) -> bool:
+    """Does the event match what the replacement effect's text describes (614.1a: "if [this] would happen")?  The
+    one place where the criteria written in a card file are applied, for every kind of replacement: ``objects``
+    (what the event is about: a creature, one an opponent controls, a token …, judged as it is now) and
+    ``from_zone`` (the zone it leaves: "would die" is from the battlefield).  Each handler's own test
+    (:data:`APPLIES`) adds only what its kind of effect means."""
+    p = r.params
+    flt = p.get("objects")
+    if flt is not None:
+        subject = SUBJECTS.get(kind, _nothing)(game, ev)
+        if subject is None or not matches(game, subject[0], flt, r.controller, r.source_id, ch=subject[1],
+                                          any_zone=True):
+            return False
+    if "from_zone" in p and ev.get("from") != p["from_zone"]:
+        return False
+    return True
+
+
+def _nothing(game, ev: dict) -> None:
+    return None
 
 
 @enforces("614.17c")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .characteristics import continuous
 from .errors import IllegalAction
 from .instead import destruction
+from .loops import mandatory_loop, spend
 from .players import lose_game
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
@@ -21,20 +22,33 @@ D = "de-1999/"
 
 @enforces(EN + "704.3")
 def check_state_based_actions(game) -> bool:
-    """Perform all state-based actions that apply, as one event; repeat until none applies.  Did any apply?"""
+    """Perform all state-based actions that apply, as one event; repeat while any was performed.  Did any?
+
+    An action whose condition holds but that changes nothing — an indestructible creature with lethal damage is
+    "destroyed" and stays (702.12b) — is not performed, so it does not make the check repeat: the check repeats
+    only when the game changed.  A check that keeps changing the game is a loop of mandatory actions: after
+    :data:`engine.loops.MAX_ROUNDS` rounds the game is a draw (104.4b)."""
     st = game.state
     performed = False
+    rounds = 0
     while not st.over:
         found = _conditions(game)
         applied(EN + "704.3")
         if not any(found.values()):
             return performed
-        performed = True
+        before = st.copy()
         graveyard: list[int] = []
         for key, handler in ACTIONS:
             if found[key]:
                 handler(game, found[key], graveyard)
         _to_graveyard(game, graveyard)
+        if game.state == before:
+            return performed  # nothing was performed: the check is not repeated
+        performed = True
+        rounds += 1
+        spend(game, EN + "704.3")
+        if mandatory_loop(game, rounds):
+            break
     return performed
 
 
@@ -84,7 +98,7 @@ def _anything(game) -> bool:
         obj = objects[oid]
         if obj.damage or obj.deathtouched or obj.token or obj.counters:
             return True
-    if creatures and continuous(game):  # a static ability may lower toughness
+    if creatures and (st.effects or continuous(game)):  # a static ability or a resolved effect may lower toughness
         if any((game.toughness(objects[oid]) or 0) <= 0 for oid in creatures):
             return True
     return any(o.token and o.zone != BATTLEFIELD for o in objects.values())
@@ -230,8 +244,20 @@ def _kept(game, ids: list[int]) -> int:
             wanted.remove(ref)
             return found
     obj = st.objects[ids[0]]
+    if all(_indistinguishable(game, st.objects[i], obj) for i in ids):
+        return ids[0]  # nothing tells them apart: which one is kept changes nothing
     raise IllegalAction(EN + "704.5j", f"{st.players[obj.controller].name} controls {len(ids)} legendary "
                                        f"{obj.card} and chooses one to keep (add 'keep: LABEL' to the step)")
+
+
+def _indistinguishable(game, a, b) -> bool:
+    """Permanents no later rule or choice could tell apart: same card, face, state, counters, memory, and nothing
+    attached to either."""
+    if any(o.attached_to in (a.id, b.id) for o in game.state.objects.values()):
+        return False
+    return (a.card, a.face, a.controller, a.owner, a.tapped, a.damage, a.counters, a.attached_to, a.token,
+            a.since_turn, a.memory) == (b.card, b.face, b.controller, b.owner, b.tapped, b.damage, b.counters,
+                                        b.attached_to, b.token, b.since_turn, b.memory)
 
 
 @enforces(D + "420.5e")

@@ -171,6 +171,8 @@ class GameState:
     effects: list = field(default_factory=list)
     command: list[int] = field(default_factory=list)  # the command zone (shared, like the battlefield)
     phased_out: list[int] = field(default_factory=list)  # phased-out permanents (engine.phasing)
+    #: objects that left their zones, as they last existed: old id -> engine.lastknown.Known (608.2h)
+    last_known: dict = field(default_factory=dict)
 
     def copy(self) -> "GameState":
         return GameState([p.copy() for p in self.players], {k: o.copy() for k, o in self.objects.items()},
@@ -178,7 +180,7 @@ class GameState:
                          self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
                          dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
                          self.pending[:], self.delayed[:], self.effects[:], self.command[:],
-                         self.phased_out[:])
+                         self.phased_out[:], dict(self.last_known))
 
     @property
     def phase(self) -> str:

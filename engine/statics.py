@@ -114,6 +114,15 @@ def prohibitions(game, player: int, zone: str = BATTLEFIELD):
             yield obj, s.params.get("spells")
 
 
+def activation_prohibitions(game, player: int):
+    """Static abilities that forbid ``player`` to activate abilities ("Activated abilities of artifacts can't be
+    activated"): (source, criteria of the objects whose abilities, whether mana abilities too)."""
+    for obj, s in _statics(game, "prohibit_activate"):
+        who = s.params.get("players", "all")
+        if who == "all" or (who == "you") == (obj.controller == player):
+            yield obj, s.params.get("abilities_of"), s.params.get("mana_abilities", True)
+
+
 @enforces("608.3e", "614.17", "614.17d")
 def cant_enter(game, obj, ch=None) -> bool:
     """Objects like this (with characteristics ``ch``: what it would enter as) cannot enter the battlefield

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .copies import becomes_copy_as_it_enters, copiable_values
 from .effects import Resolution, effect
+from .loops import spend
 from .oneshot import remember_linked
 from .printed import base
 from .registry import applied, enforces
@@ -22,7 +23,7 @@ from .zones import created
 EN = "en-2024-11-08/"
 
 
-@effect("create_token", required=("token",), optional=("amount", "who", "link"))
+@effect("create_token", required=("token",), optional=("amount", "who", "link", "tapped"))
 @enforces("610.1")
 def create_token(ctx: Resolution, spec: dict) -> None:
     """Create tokens under a player's control."""
@@ -33,7 +34,7 @@ def create_token(ctx: Resolution, spec: dict) -> None:
     _create(ctx, spec, token.name, None)
 
 
-@effect("create_copy_token", required=("copy_of",), optional=("amount", "who", "link"))
+@effect("create_copy_token", required=("copy_of",), optional=("amount", "who", "link", "tapped"))
 @enforces("610.1", EN + "707.2")
 def create_copy_token(ctx: Resolution, spec: dict) -> None:
     """"Create a token that's a copy of [permanent]": its copiable values now (707.2)."""
@@ -57,8 +58,10 @@ def _create(ctx: Resolution, spec: dict, name: str, copy_of) -> None:
             ev = replace_event(game, "create_token", ev, p)
         if ev is None:
             continue
+        spend(game, "614.16", ev["amount"])  # a number of tokens no game could hold is refused (engine.loops)
         for _ in range(ev["amount"]):
             obj = st.new_object(name, p, BATTLEFIELD, token=True)
+            obj.tapped = bool(spec.get("tapped"))  # "create a tapped token": it is created, and enters, tapped
             if copy_of is not None:
                 becomes_copy_as_it_enters(game, obj, copy_of)
             made.append(obj)

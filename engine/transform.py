@@ -10,7 +10,6 @@ permanent on the battlefield, modal double-faced cards, melding.
 """
 from __future__ import annotations
 
-from .filters import matches
 from .registry import applied, enforces
 from .replacement import Replacement, applies_when, handler
 from .state import BATTLEFIELD
@@ -40,7 +39,4 @@ def enters_transformed(game, r: Replacement, ev: dict) -> dict:
 @applies_when("enters_transformed")
 def _front_face_up(game, r: Replacement, ev: dict) -> bool:
     obj = game.state.objects.get(ev["obj"])
-    if obj is None or obj.zone != BATTLEFIELD or obj.face is not None or back_face(game, obj) is None:
-        return False
-    flt = r.params.get("objects")
-    return flt is None or matches(game, obj, flt, r.controller, r.source_id, any_zone=True)
+    return obj is not None and obj.zone == BATTLEFIELD and obj.face is None and back_face(game, obj) is not None

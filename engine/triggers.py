@@ -162,6 +162,7 @@ TRIGGERS: dict[str, tuple[str, Callable]] = {
     "mana_added": ("mana_added", _player_event("mana_added")),
     "unattached": ("unattached", _object_event("unattached")),
     "damage_prevented": ("prevented", _player_event("prevented")),
+    "turned_face_up": ("turned_face_up", _object_event("turned_face_up")),
 }
 #: event kinds whose trigger conditions are checked as the objects last existed (603.10)
 LOOK_BACK = ("zone", "lost", "countered", "unattached")
@@ -175,7 +176,7 @@ def emit(game, events: list[Event]) -> None:
     for ev in events:
         for holder, ch, trig, match in _listening(game, events, ev):
             if match(game, trig, holder, ev):
-                trigger(game, trig, holder, ch, ev)
+                trigger(game, trig, holder, ch, ev, events)
         if st.delayed:
             _delayed(game, ev)
     check_state_triggers(game)
@@ -183,18 +184,18 @@ def emit(game, events: list[Event]) -> None:
 
 def listeners(game) -> dict[str, list]:
     """The triggered abilities on the battlefield by the event kind they wait for: (object id, TriggerDef),
-    kept until the battlefield changes (an object id always names the same object, and triggered abilities
-    come with the object's card)."""
+    kept until the battlefield or the effects of resolved spells and abilities change (an object id always names
+    the same object; the abilities it has are its characteristics through the layers, 613.1f)."""
     st = game.state
     cache = game.holders_cache
-    if cache is not None and cache[0] == st.battlefield:
+    if cache is not None and cache[0] == st.battlefield and cache[2] == st.effects:
         return cache[1]
     index: dict[str, list] = {}
     for oid in st.battlefield:
         for trig in game.characteristics(st.objects[oid]).triggers:
             kind = TRIGGERS[trig.when][0] if trig.when in TRIGGERS else trig.when
             index.setdefault(kind, []).append((oid, trig))
-    game.holders_cache = (st.battlefield[:], index)
+    game.holders_cache = (st.battlefield[:], index, st.effects[:])
     return index
 
 
@@ -205,7 +206,9 @@ def _listening(game, events: list[Event], ev: Event):
     for oid, trig in listeners(game).get(ev.kind, ()):
         obj = st.objects.get(oid)
         if obj is not None and obj.zone == BATTLEFIELD:
-            yield obj, game.characteristics(obj), trig, TRIGGERS[trig.when][1]
+            ch = game.characteristics(obj)
+            if trig in ch.triggers:  # it still has the ability (a face turned, an effect removed it: 613.1f)
+                yield obj, ch, trig, TRIGGERS[trig.when][1]
     if ev.kind in LOOK_BACK:
         for other in events:  # objects that left the battlefield in this event, as they last existed
             if other.kind == "zone" and other.from_zone == BATTLEFIELD and other.before_ch is not None:
@@ -216,7 +219,7 @@ def _listening(game, events: list[Event], ev: Event):
 
 @enforces("603.1", "603.2", "603.2a", "603.2c", "603.3a", "603.6a", "603.6c", "603.6e", "603.10", "603.10a",
           "603.10c", "603.10e", "603.10f", "603.2b", "603.2f", "603.2i", "603.4")
-def trigger(game, trig, holder, ch, ev: Event) -> None:
+def trigger(game, trig, holder, ch, ev: Event, events: tuple = ()) -> None:
     """The ability triggers: it is remembered with its controller (the controller of its source now)."""
     st = game.state
     if trig.once_each_turn and holder.memory.get(f"once:{trig.index}") == st.turn:
@@ -238,7 +241,7 @@ def trigger(game, trig, holder, ch, ev: Event) -> None:
             live.memory[f"once:{trig.index}"] = st.turn
     if any(p.definition is trig and p.source_uid == holder.uid for p in st.pending):
         applied("603.2c")  # one event with several occurrences: once for each
-    for _ in range(1 + extra_times(game, trig.when, holder.controller)):
+    for _ in range(1 + extra_times(game, trig.when, holder.controller, events if ev.kind in LOOK_BACK else ())):
         st.pending.append(Triggered(trig.ability, trig, holder.id, holder.uid, ch.name, holder.controller, ev))
 
 
@@ -266,15 +269,25 @@ def _record_kind(game, trig, holder, ev: Event) -> None:
         applied("603.10f")
 
 
-@enforces("603.2d")
-def extra_times(game, when: str, controller: int) -> int:
-    """How many additional times a static ability makes a triggered ability of a permanent trigger (603.2d)."""
+@enforces("603.2d", "603.10a")
+def extra_times(game, when: str, controller: int, events: tuple = ()) -> int:
+    """How many additional times a static ability makes a triggered ability of a permanent trigger (603.2d) —
+    counting, for an event that looks back in time, the static abilities of permanents that left the battlefield
+    in that same event, as they last existed (603.10a)."""
     st = game.state
     n = 0
     for oid, static in statics_on_battlefield(game).get("extra_trigger", ()):
         if static.params["when"] == when and st.objects[oid].controller == controller:
             applied("603.2d")
             n += 1
+    for other in events:
+        if other.kind == "zone" and other.from_zone == BATTLEFIELD and other.before_ch is not None \
+                and other.before.controller == controller:
+            for static in other.before_ch.statics:
+                if static.kind == "extra_trigger" and static.params["when"] == when:
+                    applied("603.2d")
+                    applied("603.10a")  # its source left in this event: the game looks back at it
+                    n += 1
     return n
 
 

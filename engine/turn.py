@@ -16,6 +16,7 @@ from .continuous import end_of_turn
 from .drawing import draw_card
 from .errors import IllegalAction
 from .events import Event
+from .loops import spend
 from .registry import applied, enforces
 from .skip import first_thing, skipped
 from .state import STEPS
@@ -57,6 +58,7 @@ def pass_priority(game, player: int, choices) -> None:
 def next_step(game) -> None:
     """The current step ends (mana pools empty) and the next one begins; after the cleanup step, the next turn."""
     st = game.state
+    spend(game, EN + "500.1")
     end_step(game)
     i = STEPS.index(st.step)
     if i + 1 < len(STEPS):

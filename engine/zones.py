@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from typing import Callable
 
+from . import conditions
 from .characteristics import continuous
 from .errors import IllegalAction
 from .events import Event
 from .facedown import revealed
 from .flashback import leaving_the_stack
+from .lastknown import remember
 from .layers import as_it_enters
 from .registry import applied, enforces
 from .replacement import exists, replace_event
@@ -54,6 +56,7 @@ def move_all(game, ids: list[int], zone: str, *, controller: int | None = None, 
     for oid in ids:
         before = st.objects[oid]  # leaves the state with the move and is never changed again: its last known state
         before_ch = game.characteristics(before)
+        remember(game, before, before_ch)
         attached = tuple(a for a in st.battlefield if st.objects[a].attached_to == oid) \
             if before.zone == BATTLEFIELD else ()
         to_zone = leaving_the_stack(before, instead.get(oid, zone))
@@ -127,6 +130,7 @@ def remove_all(game, ids: list[int], cause=None) -> None:
     for oid in ids:
         old = st.objects[oid]
         before, before_ch = old.copy(), game.characteristics(old)
+        remember(game, before, before_ch)
         st.remove(oid)
         for other in st.objects.values():
             if other.attached_to == oid:
@@ -145,6 +149,21 @@ def tap_all(game, objs: list, tapped: bool) -> None:
         emit(game, [Event("tapped" if tapped else "untapped", obj=o.id, player=o.controller) for o in changed])
 
 
+@enforces("en-2024-11-08/122.6")
+def put_counters_on(game, obj, kind: str, n: int, entering: bool = False) -> int:
+    """Put ``n`` counters of ``kind`` on a permanent — the one place counters are put, so that the replacement
+    effects for putting counters see every such event, also the counters a permanent enters with (122.6: "put"
+    includes being given counters as it enters).  Returns how many were put."""
+    if n > 0 and exists(game, "counters"):
+        ev = replace_event(game, "counters", {"obj": obj.id, "kind": kind, "amount": n}, obj.controller)
+        if entering and (ev is None or ev["amount"] != n):
+            applied("en-2024-11-08/122.6")
+        n = ev["amount"] if ev is not None else 0
+    if n > 0:
+        obj.counters[kind] = obj.counters.get(kind, 0) + n
+    return max(n, 0)
+
+
 @enforces("603.6d", "en-2024-11-08/306.5b", "607.4", "614.1c", "614.12", "614.12a")
 def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
     """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger.
@@ -152,7 +171,8 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
     ch = game.characteristics(obj)
     if ch.loyalty is not None and "loyalty" not in obj.counters:
         applied("en-2024-11-08/306.5b")
-        obj.counters["loyalty"] = ch.loyalty
+        obj.counters["loyalty"] = 0
+        put_counters_on(game, obj, "loyalty", ch.loyalty, entering=True)
     chosen: set = set()  # objects chosen to change zones by its effects for entering (614.13b)
     for static in ch.statics:
         if static.kind != "enters":
@@ -161,12 +181,11 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
         applied("614.1c")  # "enters with …", "as … enters": a replacement effect of the permanent itself
         applied("614.12")
         p = static.params
-        if p.get("tapped"):
-            obj.tapped = True
+        if p.get("tapped") and not ("unless" in p and conditions.holds(game, p["unless"], obj, obj.controller)):
+            obj.tapped = True  # "enters tapped" — "unless you control a Forest" (614.1d)
         for kind, n in p.get("counters", {}).items():
             n = obj.memory.get("x", 0) if n == "X" else n  # X: as announced for the spell it was
-            if n:
-                obj.counters[kind] = obj.counters.get(kind, 0) + n
+            put_counters_on(game, obj, kind, n, entering=True)
         if "choose" in p:
             applied("614.12a")  # the choice is made before it enters
             link = p.get("link", "chosen")

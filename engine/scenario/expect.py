@@ -121,6 +121,7 @@ SUBJECTS: dict[str, Callable[[Expectation, str, str], Outcome]] = {
     "phase": _fact(lambda st: st.phase if st.phase not in ("main1", "main2") else st.step),
     "step": _fact(lambda st: st.step), "turn": _fact(lambda st: str(st.turn)),
     "over": _fact(lambda st: "yes" if st.over else "no"),
+    "draw": _fact(lambda st: "yes" if st.over and not any(p.won for p in st.players) else "no"),
     "active": _fact(lambda st: st.players[st.active].name),
     "stack": _zone, "battlefield": _zone, "exile": _zone,
 }
@@ -258,6 +259,6 @@ OBJECT: list[tuple[re.Pattern[str], Callable[[Expectation, Obj, re.Match[str]], 
                                                        "keywords: " + ", ".join(sorted(ex.names.game.keywords(obj))))),
     (re.compile(r"has (\S+)"), lambda ex, obj, m: (m[1] in ex.names.game.keywords(obj),
                                                    "keywords: " + ", ".join(sorted(ex.names.game.keywords(obj))))),
-    (re.compile(r"chosen (\S+) (\S+)"), lambda ex, obj, m: (obj.memory.get(m[1]) == m[2],
+    (re.compile(r"chosen (\S+) (.+)"), lambda ex, obj, m: (str(obj.memory.get(m[1])) == m[2],
                                                              f"chosen {m[1]}: {obj.memory.get(m[1])}")),
 ]

@@ -21,9 +21,10 @@ OPTIONS = CAST_OPTIONS + ("choose", "trigger", "order", "keep", "replace", "toke
 
 #: bounds on the numbers a scenario may contain: hostile input must not hang the runner or exhaust memory
 LIMITS = {"copies": 200, "life": 1_000_000, "mana": 1000, "counters": 10_000, "damage": 1_000_000, "x": 1000,
-          "turn": 100_000, "mode": 20, "division": 1000, "ability": 20}
-#: a scenario file larger than this, or a line longer than this, is refused
-MAX_FILE, MAX_LINE = 1_000_000, 10_000
+          "turn": 100_000, "mode": 20, "division": 1000, "ability": 20, "objects": 5000}
+#: a scenario file larger than this, or a line longer than this, or with parentheses nested deeper than this, is
+#: refused (no line of the format nests them more than once: ``REF (choose: …)``)
+MAX_FILE, MAX_LINE, MAX_NESTING = 1_000_000, 10_000, 3
 
 
 def number(text: str, what: str, lo: int = 0) -> int:

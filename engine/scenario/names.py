@@ -88,8 +88,7 @@ class Names:
             raise self.fail(line, f"no {text!r} in {where} that can be used here")
         first = st.objects[hits[0]]
         alike = [oid for oid in hits if _alike(st.objects[oid], first)]
-        if len(alike) < len(hits) and not (player is not None and len(alike) >= 1 and candidates is None
-                                           and self._prefer_first(hits, player)):
+        if len(alike) < len(hits) and not (player is not None and self._prefer_first(hits, player)):
             raise self.fail(line, f"{text!r} is ambiguous ({len(hits)} objects); label them with 'as NAME'")
         return hits[0]
 

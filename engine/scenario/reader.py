@@ -14,7 +14,19 @@ from ..registry import parse_citation
 from ..rulesets import RuleSetError
 from ..rulesets import load as load_rulesets
 from ..state import STEP_ALIASES, STEPS
-from .model import CAST_OPTIONS, MAX_FILE, MAX_LINE, OPTIONS, SETUP_ATTRS, Option, Scenario, ScenarioError, Step, under
+from .model import (
+    CAST_OPTIONS,
+    MAX_FILE,
+    MAX_LINE,
+    MAX_NESTING,
+    OPTIONS,
+    SETUP_ATTRS,
+    Option,
+    Scenario,
+    ScenarioError,
+    Step,
+    under,
+)
 from .model import number as bounded
 from .names import did_you_mean
 
@@ -43,10 +55,24 @@ def parse(text: str, path: str = "<scenario>") -> Scenario:
             raise ScenarioError(path, no, f"line longer than {MAX_LINE} characters")
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
+        if _nesting(raw) > MAX_NESTING:
+            raise ScenarioError(path, no, f"parentheses nested more than {MAX_NESTING} deep")
         parser.line(no, raw)
     if not parser.sc.players:
         raise ScenarioError(path, None, "no 'players:' line")
     return parser.sc
+
+
+def _nesting(line: str) -> int:
+    """How deeply the parentheses of a line nest."""
+    depth = deepest = 0
+    for c in line:
+        if c == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c == ")":
+            depth = max(depth - 1, 0)
+    return deepest
 
 
 class _Parser:

@@ -173,7 +173,7 @@ def mana_activation(names: Names, line: int, text: str, step: Step,
     player = names.players.get(step.player) if step.player is not None else None
     st = names.game.state
     name = m["ref"].strip()
-    fresh = [oid for oid, o in st.objects.items() if oid not in used and o.ability is None]
+    fresh = [oid for oid in st.battlefield if oid not in used]  # mana abilities of permanents
     if name not in names.labels and any(st.objects[oid].card == name for oid in fresh):
         oid = names.ref(line, name, candidates=fresh, player=player)
     else:

@@ -37,6 +37,8 @@ from ingest.numbers import sort_key
 from .. import paths
 from ..cache import write_atomic
 from ..schema import insert_rows
+from . import verified
+from .verified import asserted, decisive
 
 T = TypeVar("T")
 
@@ -121,13 +123,15 @@ def link_statuses(db, registry=None) -> list[LinkStatus]:
 # -- scenarios ----------------------------------------------------------------------------------------------------
 
 _SCENARIO_CACHE: list[Result] | None = None
+_VERIFIED_CACHE: list[list[str]] | None = None
 
 
 def scenario_results(refresh: bool = False, cache_dir: Path | None = None) -> list[Result]:
     """Every scenario of data/scenarios, run (with the rules each step applied); with a ``cache_dir``, taken
     from an earlier build's run when the engine and its data did not change (:func:`engine_runs`)."""
-    global _SCENARIO_CACHE
+    global _SCENARIO_CACHE, _VERIFIED_CACHE
     if _SCENARIO_CACHE is None or refresh:
+        _VERIFIED_CACHE = None
         _SCENARIO_CACHE = engine_runs(cache_dir, "scenarios", lambda: [run_file(p) for p in all_files()])
     return _SCENARIO_CACHE
 
@@ -187,12 +191,28 @@ def engine_runs_cached(cache_dir: Path, *names: str) -> bool:
     return all(_run_path(cache_dir, name).is_file() for name in names)
 
 
+def verified_results(cache_dir: Path | None = None) -> list[list[str]]:
+    """For each scenario of :func:`scenario_results`, the rule keys it verifies by failing without them
+    (:func:`kb.trace.verified.decisive`); with a ``cache_dir``, from an earlier build when nothing changed."""
+    global _VERIFIED_CACHE
+    if _VERIFIED_CACHE is None:
+        results = scenario_results(cache_dir=cache_dir)
+        registry = load_all()
+        how = hashlib.sha256(Path(verified.__file__).read_bytes()).hexdigest()[:12]  # its own code decides too
+        _VERIFIED_CACHE = engine_runs(cache_dir, f"decisive_{how}", lambda: [decisive(r, registry) for r in results])
+    return _VERIFIED_CACHE
+
+
 def scenario_links() -> list[tuple[Result, str, str]]:
-    """(result, rule key, how) for every rule a scenario is tagged with ("tagged"), applied ("applied"), or whose
-    enforcing function a step entered without applying it ("entered"; this does not count as tested)."""
+    """(result, rule key, how) for every rule a scenario verifies — names in an expectation ("asserted") or is
+    tagged with and fails without ("decisive", :mod:`kb.trace.verified`) —, is tagged with ("tagged"), applied
+    ("applied"), or whose enforcing function a step entered without applying it ("entered").  Only "asserted"
+    and "decisive" count as tested."""
     out = []
     keys: dict[str, str] = {}   # a few hundred rules, cited tens of thousands of times
-    for res in scenario_results():
+    for res, decided in zip(scenario_results(), verified_results()):
+        out += [(res, key, "asserted") for key in asserted(res)]
+        out += [(res, key, "decisive") for key in decided]
         tagged = res.scenario.rule_tags()
         for key in tagged:
             out.append((res, key, "tagged"))
@@ -203,9 +223,9 @@ def scenario_links() -> list[tuple[Result, str, str]]:
     return out
 
 
-#: how a scenario exercises a rule, for coverage ("entered" alone does not count)
-TESTED_HOWS = ("tagged", "applied")
-HOW_ORDER = ("tagged", "applied", "entered")
+#: how a scenario exercises a rule; only these count as tested (kb.trace.verified)
+TESTED_HOWS = ("asserted", "decisive")
+HOW_ORDER = ("asserted", "decisive", "tagged", "applied", "entered")
 
 
 # -- writing the tables -------------------------------------------------------------------------------------------
@@ -236,6 +256,7 @@ def check_inputs(cache_dir: Path | None = None) -> None:
     if broken:
         more = f" (and {len(broken) - 3} more)" if len(broken) > 3 else ""
         raise BuildError("scenario files: " + "; ".join(broken[:3]) + more)
+    verified_results(cache_dir)
 
 
 def store(db, cache_dir: Path | None = None) -> None:

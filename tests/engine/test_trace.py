@@ -5,6 +5,7 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
+from engine.paths import ROOT
 from kb import trace
 from kb.trace.cli import coverage
 from kb.trace.cli import trace as trace_cmd
@@ -34,7 +35,7 @@ def test_build_stores_the_links_with_foreign_keys(kb_db):
     assert not list(db.query("select * from enforces where status = 'missing'"))
     assert db["scenarios"].count == len(trace.scenario_results())
     hows = {r["how"] for r in db.query("select distinct how from scenario_rules")}
-    assert hows == {"tagged", "applied", "entered"}
+    assert hows == {"asserted", "decisive", "tagged", "applied", "entered"}
     assert "engine_trace" in db.view_names()
 
 
@@ -96,8 +97,9 @@ def test_coverage_per_family(kb_db):
 
 
 def test_chapter_601_to_608_is_enforced_and_tested(kb_db):
-    """Issue 13: at least 85 % of the normative rules of 601–608 are enforced by code and exercised by a scenario
-    (a scenario step that applied the rule, or a tag) — a function merely entered does not count."""
+    """Issue 13: at least 85 % of the normative rules of 601–608 are enforced by code and verified by a scenario
+    (issue 29: an expectation names the rule, or a scenario tagged with it fails without its functions) — a
+    function merely entered, a step that applied it, or a tag alone does not count."""
     rows = {fc.family: fc for fc in trace.coverage(sqlite_utils.Database(kb_db))}
     families = [rows[str(f)] for f in range(601, 609)]
     total = sum(len(fc.rules) for fc in families)
@@ -132,3 +134,22 @@ def test_a_broken_rule_set_file_stops_the_build_once_not_once_per_scenario(tmp_p
     with pytest.raises(BuildError) as e:
         trace.check_inputs()
     assert "rulesets.toml: not valid TOML" in str(e.value) and "scenario files" not in str(e.value)
+
+
+def test_a_rule_counts_as_tested_only_where_an_outcome_it_decides_is_asserted():
+    """kb.trace.verified: "asserted" needs an expectation naming the rule; "decisive" needs the scenario to fail
+    with the rule's functions disabled — and the functions are back afterwards."""
+    from engine.registry import load_all, parse_citation
+    from engine.scenario import run_file
+    from kb.trace.verified import asserted, decisive, disabled
+
+    res = run_file(ROOT / "data/scenarios/704.5g-unzerstoerbar-toedlicher-schaden.scenario")
+    assert "en-2024-11-08/704.5g" in asserted(res) and "en-2024-11-08/702.12b" in asserted(res)
+    assert "en-2024-11-08/704.3" not in asserted(res)  # tagged and applied, but no expectation names it
+    registry = load_all()
+    found = decisive(res, registry)
+    assert "en-2024-11-08/702.12b" in found  # with its functions disabled the scenario's expectations fail
+    functions = registry.functions_for(parse_citation("en-2024-11-08/702.12b"))
+    with disabled(functions) as complete:
+        assert complete and not run_file(res.scenario.path).ok
+    assert run_file(res.scenario.path).ok

@@ -1,0 +1,89 @@
+"""More replacement effects of card files (614.1a, 614.1c, 614.12), each a handler of :mod:`engine.replacement`:
+
+==========================  ====================================================================
+``plus_one``                counters an effect would put: that many plus one (614.1a)
+``additional_counter``      a permanent matching ``objects`` enters with an additional counter of
+                            ``counter`` (614.1c, 122.6)
+``win_instead_of_draw``     you would draw from an empty library: you win the game instead (614.1a,
+                            104.2b)
+``exile_and_token``         a card that would go to a graveyard is exiled and you create the token
+                            ``token`` (one replacement, two results: 614.1a)
+==========================  ====================================================================
+
+"Enters tapped unless …" is ``enters_tapped`` with an ``unless`` condition (:mod:`engine.instead`).
+"""
+from __future__ import annotations
+
+from .registry import applied, enforces
+from .replacement import Replacement, applies_when, handler
+from .state import BATTLEFIELD, EXILE, GRAVEYARD
+
+EN = "en-2024-11-08/"
+
+
+@handler("plus_one")
+@enforces("614.1a")
+def plus_one(game, r: Replacement, ev: dict) -> dict:
+    """"… that many plus one" (counters)."""
+    applied("614.1a")
+    return {**ev, "amount": ev["amount"] + 1}
+
+
+@applies_when("plus_one")
+def _counters_on_yours(game, r: Replacement, ev: dict) -> bool:
+    obj = game.state.objects.get(ev["obj"])
+    return obj is not None and obj.controller == r.controller and ev["amount"] > 0
+
+
+@handler("additional_counter")
+@enforces("614.1c", EN + "122.6")
+def additional_counter(game, r: Replacement, ev: dict) -> dict:
+    """"Each other creature you control enters with an additional +1/+1 counter on it" — counters it is given as it
+    enters are put on it (122.6): replacement effects for counters see them too."""
+    from .zones import put_counters_on  # zones asks the replacement effects for entering: imported when used
+    applied("614.1c")
+    applied(EN + "122.6")
+    put_counters_on(game, game.state.objects[ev["obj"]], r.params.get("counter", "+1/+1"), 1, entering=True)
+    return ev
+
+
+@applies_when("additional_counter")
+def _other_enters(game, r: Replacement, ev: dict) -> bool:
+    obj = game.state.objects.get(ev["obj"])
+    return obj is not None and obj.id != r.source_id and obj.zone == BATTLEFIELD
+
+
+@handler("win_instead_of_draw")
+@enforces("614.1a", EN + "104.2b")
+def win_instead_of_draw(game, r: Replacement, ev: dict) -> None:
+    """"If you would draw a card while your library has no cards in it, you win the game instead"."""
+    from .players import win_game  # players moves objects (zones): imported when used
+    applied("614.1a")
+    win_game(game, r.controller)
+    return None
+
+
+@applies_when("win_instead_of_draw")
+def _you_draw_from_empty(game, r: Replacement, ev: dict) -> bool:
+    return ev["player"] == r.controller and not game.state.players[r.controller].library
+
+
+@handler("exile_and_token")
+@enforces("614.1a", EN + "111.1")
+def exile_and_token(game, r: Replacement, ev: dict) -> dict:
+    """"… exile it instead and create a 2/2 black Zombie token": the card is exiled, and the effect's controller
+    creates the token (111.1) — one replacement, both parts."""
+    from .zones import created  # zones asks the replacement effects: imported when used
+    applied("614.1a")
+    applied(EN + "111.1")
+    token = r.params["_token"]
+    if token.name not in game.db:
+        game.db.add(token)
+    made = [game.state.new_object(token.name, r.controller, BATTLEFIELD, token=True)]
+    created(game, made, None)
+    return {**ev, "zone": EXILE}
+
+
+@applies_when("exile_and_token")
+def _to_graveyard(game, r: Replacement, ev: dict) -> bool:
+    return ev["zone"] == GRAVEYARD
