@@ -165,10 +165,9 @@ def _act(game, draw) -> IllegalAction | None:
     return game.pass_priority(player)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(st.data())
-def test_random_short_games_end_and_raise_nothing_but_illegal_actions(data):
-    draw = data.draw
+def random_game(draw) -> tuple[int, int]:
+    """Play one random short game; returns (legal actions, illegal actions).  Raises whatever the engine raises
+    other than an illegal action or card text it refuses to execute."""
     game = Game.new(["Alice", "Bob"])
     for p in (0, 1):
         for name in draw(st.lists(st.sampled_from(CARDS), min_size=2, max_size=6)):
@@ -180,6 +179,7 @@ def test_random_short_games_end_and_raise_nothing_but_illegal_actions(data):
         for name in draw(st.lists(st.sampled_from(CARDS), min_size=3, max_size=8)):
             game.put(name, "library", p)
     game.begin()
+    legal = illegal = 0
     for _ in range(draw(st.integers(5, 30))):
         if game.state.over:
             break
@@ -188,4 +188,12 @@ def test_random_short_games_end_and_raise_nothing_but_illegal_actions(data):
         except NotExecutable:
             continue  # card text the engine refuses to execute (a `pending` part): refused, the game unchanged
         assert outcome is None or isinstance(outcome, IllegalAction)
+        legal, illegal = legal + (outcome is None), illegal + (outcome is not None)
     assert game.budget > 0
+    return legal, illegal
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_random_short_games_end_and_raise_nothing_but_illegal_actions(data):
+    random_game(data.draw)
