@@ -110,7 +110,8 @@ def words(known, what: str) -> Spec:
 
 
 FILTER_FIELDS: dict[str, Spec] = {
-    "types": words(CARD_TYPES, "card type"), "all_types": words(CARD_TYPES, "card type"),
+    "types": words((*CARD_TYPES, "permanent"), "card type (or \"permanent\": any permanent type)"),
+    "all_types": words(CARD_TYPES, "card type"),
     "not_types": words(CARD_TYPES, "card type"), "subtypes": ListOf(NAME, one_or_more=True),
     "supertypes": words(SUPERTYPES, "supertype"), "not_supertypes": words(SUPERTYPES, "supertype"),
     "mana_value_max": SMALL, "token": Bool(), "attacking": Bool(), "face_down": Bool(),
@@ -299,6 +300,9 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
                "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
+               "grants_triggers": ListOf(Table(lambda: TRIGGER_FIELDS, required=("when",),
+                                               describe="a triggered ability it gives the object"), 5),
+               "grants_abilities": ListOf(ABILITY, 5),
                **{k: v for k, v in LAYER_CHANGES.items() if k != "copy_of"}},
     "cda": {"power": DEFINED, "toughness": DEFINED,
             "colors": ListOf(Word(COLORS, "colour"), 5), "text": TEXT},

@@ -286,6 +286,19 @@ def _check_slots(ab: AbilityDef, data: dict, path: Path) -> None:
             _names_cost(slot.if_paid, cost_names, path)
 
 
+def _granted(params: dict, path: Path) -> None:
+    """The abilities a static ability gives another object: a static one (613.7a), triggered and activated ones
+    (613.1f) — read like the card's own."""
+    if "grants" in params:
+        params["grants"] = _static({"kind": "modify", **params["grants"]}, (*path, "grants"))
+    if "grants_triggers" in params:
+        params["grants_triggers"] = tuple(_trigger(t, i + 1, (*path, "grants_triggers", i), [], "")
+                                          for i, t in enumerate(params["grants_triggers"]))
+    if "grants_abilities" in params:
+        params["grants_abilities"] = tuple(_ability(a, i + 1, (*path, "grants_abilities", i), [], "")
+                                           for i, a in enumerate(params["grants_abilities"]))
+
+
 def _static(data: dict, path: Path) -> StaticDef:
     params = {k: v for k, v in data.items() if k != "kind"}
     for key in ("spells", "per", "abilities_of"):
@@ -299,8 +312,7 @@ def _static(data: dict, path: Path) -> StaticDef:
         params["cost"] = ManaCost.parse(params["cost"])
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
-    if "grants" in params:  # a static ability it gives another object (613.7a)
-        params["grants"] = _static({"kind": "modify", **params["grants"]}, (*path, "grants"))
+    _granted(params, path)
     for key in ("objects", "to", "from", "of", "exile", "set_pt_count"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")

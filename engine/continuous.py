@@ -42,6 +42,7 @@ LAYER_OF = {
     "change_subtype": "3",
     "colors": "5", "add_colors": "5",
     "keywords": "6", "lose_keywords": "6", "lose_all_abilities": "6", "grants": "6",
+    "grants_triggers": "6", "grants_abilities": "6",
     "set_power": "7b", "set_toughness": "7b", "set_pt_count": "7b",
     "power": "7c", "toughness": "7c",
     "switch": "7d",
@@ -49,6 +50,8 @@ LAYER_OF = {
 #: the function that gives an object's copiable values (engine.copies puts it here; copies need the layers)
 COPIABLE_VALUES: list = []
 #: how long an effect of a resolved spell or ability lasts
+#: changes only a static ability makes (its abilities are read with the card: engine.cardread)
+STATIC_ONLY = ("grants_triggers", "grants_abilities")
 DURATIONS = ("end_of_turn", "while_controlled", "indefinite")
 #: called as ``hook(game, obj)`` after an object received a new timestamp (stickers follow it, 613.7k)
 RESTAMPED: list = []
@@ -93,7 +96,8 @@ def layered(st) -> list:
     return [e for e in st.effects if isinstance(e, Continuous)]
 
 
-@effect("continuous", optional=("what", "all", "duration", "choose_color", *LAYER_OF))
+@effect("continuous", optional=("what", "all", "duration", "choose_color",
+                                 *(k for k in LAYER_OF if k not in STATIC_ONLY)))
 @enforces("611.1", "611.2", "611.2a", "611.2c", "611.2d", "613.6", "613.7b", "609.2")
 def create_continuous(ctx: Resolution, spec: dict) -> None:
     """A continuous effect of a resolving spell or ability: the objects it affects are determined now and locked

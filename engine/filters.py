@@ -13,6 +13,9 @@ from typing import Any
 from .registry import applied, enforces
 from .state import BATTLEFIELD, ZONES
 
+#: the permanent types (110.4), for the word "permanent" in criteria (engine.carddefs has the same set)
+PERMANENT = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker"})
+
 #: keys a filter table may have, with their meaning (documented in data/cards/README.md)
 FILTER_KEYS = {
     "types": "has at least one of these card types",
@@ -82,6 +85,8 @@ class Filter:
                 if isinstance(value, str):
                     value = [value]
                 kw[key] = frozenset(value)
+                if key == "types" and "permanent" in kw[key]:  # "permanent": any of the permanent types (110.4)
+                    kw[key] = (kw[key] - {"permanent"}) | PERMANENT
             else:
                 kw[key] = value
         if kw.get("ability"):

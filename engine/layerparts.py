@@ -7,7 +7,7 @@ layer function that cites the rule (they apply it, :func:`engine.registry.applie
 """
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from operator import attrgetter
 
 from .carddefs import CardDef
@@ -99,6 +99,12 @@ def _abilities(game, obj, res, eff) -> None:
         ch.keywords, ch.statics, ch.triggers, ch.abilities = frozenset(), (), (), ()
     if "grants" in p:  # a static ability: its effect is generated from the object (engine.equipment)
         ch.statics = ch.statics + (p["grants"],)
+    if "grants_triggers" in p:  # numbered after the object's own (scenarios name them #n)
+        ch.triggers = ch.triggers + tuple(replace(t, index=len(ch.triggers) + i + 1)
+                                          for i, t in enumerate(p["grants_triggers"]))
+    if "grants_abilities" in p:
+        ch.abilities = ch.abilities + tuple(replace(a, index=len(ch.abilities) + i + 1)
+                                            for i, a in enumerate(p["grants_abilities"]))
     gained, lost = p.get("keywords"), p.get("lose_keywords")
     kws = ch.keywords.union(gained) if gained else ch.keywords
     ch.keywords = kws.difference(lost) if lost else kws

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .continuous import LAYER_OF, Continuous, new_timestamp, parts_of
+from .continuous import LAYER_OF, STATIC_ONLY, Continuous, new_timestamp, parts_of
 from .effects import Resolution, effect
 from .filters import Filter, matches
 from .registry import applied, enforces
@@ -19,7 +19,7 @@ from .registry import applied, enforces
 WAITING, SPELL = "next_spell", "spell"
 
 
-@effect("next_spell", required=("spells",), optional=tuple(LAYER_OF))
+@effect("next_spell", required=("spells",), optional=tuple(k for k in LAYER_OF if k not in STATIC_ONLY))
 def next_spell(ctx: Resolution, spec: dict) -> None:
     """A continuous effect for the next spell its controller casts that meets ``spells`` (611.2f)."""
     st = ctx.state
