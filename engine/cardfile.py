@@ -135,6 +135,7 @@ COST_FIELDS: dict[str, Spec] = {
     "mana": MANA_COST, "tap": Bool(), "untap": Bool(), "sacrifice": REQUIREMENTS, "discard": REQUIREMENTS,
     "life": Either(((int,), SMALL), ((str,), X), describe="a number or \"X\""),
     "loyalty": Int(-99, 99),
+    "counters": Table(lambda: _CostCounters(), describe="counters put on this as a cost: KIND = N"),
 }
 COST = Either(((str,), Check(_cost_string, "a cost like \"{2}{T}\"")), ((dict,), Table(COST_FIELDS)),
               describe="a cost: a string like \"{2}{T}\" or a table")
@@ -228,6 +229,12 @@ LAYER_CHANGES: dict[str, Spec] = {
     "set_pt_count": FILTER,  # power and toughness each equal to the number of objects that meet these criteria
     "grants": Table(lambda: STATIC_KINDS["modify"], describe="a static ability it gives the object (like 'modify')"),
 }
+#: what a prevention effect does with the damage it prevented (615.5, engine.prevention.RIDERS)
+PREVENTION_RIDERS: dict[str, Spec] = {
+    "gain_prevented": Bool(), "source_controller_draws": Bool(),
+    "counters_per_prevented": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""),
+    "remove_counter": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""),
+}
 REF = NAME  # a target word or a player word; which is checked when the card is read
 COMMON_EFFECT_KEYS = ("do", "if_paid", "text", "may")
 #: the type of every key an effect kind may have
@@ -249,7 +256,7 @@ EFFECT_KEYS: dict[str, Spec] = {
     "step": Word((*STEPS, "turn"), "step or turn"), "discard_unless": FILTER, "then": ListOf(EFFECT, 10),
     **LAYER_CHANGES, "power": SIGNED_AMOUNT, "toughness": SIGNED_AMOUNT,
     "from": FILTER, "next_time": Bool(), "shares_color": Bool(), "source": REF, "choose_source": Bool(),
-    "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), "gain_prevented": Bool(),
+    "unpreventable": Bool(), "exile_instead": Bool(), "choose_color": Bool(), **PREVENTION_RIDERS,
     "new_targets": Bool(),
     "of": Word(("most_life", "fewest_life"), "what is compared"), "tie": Word(("each", "none"), "what a tie does"),
     "becomes": Table(lambda: {k: v for k, v in LAYER_CHANGES.items() if k not in ("control", "copy_of")},
@@ -288,6 +295,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
              "minimum": Int(0, 100), "per": FILTER, "per_attacker": Bool(), "condition": CONDITION, "text": TEXT},
     "loyalty_cost": {"abilities_of": FILTER, "increase": Int(-20, 20), "text": TEXT},
     "prohibit_cast": {"players": Word(("opponents", "you", "all"), "players"), "spells": FILTER, "text": TEXT},
+    "damage_unpreventable": {"from": FILTER, "text": TEXT},
     "prohibit_activate": {"players": Word(("opponents", "you", "all"), "players"), "abilities_of": FILTER,
                           "mana_abilities": Bool(), "text": TEXT},
     "pending": {"rule": RULE, "text": TEXT, "blocks_resolution": Bool()},
@@ -327,9 +335,9 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
                 "objects": FILTER, "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"),
                                                 "zone"), "text": TEXT},
-    "prevent": {"to": Either(((str,), Word(("you",), "player")), ((dict,), FILTER),
-                             describe="\"you\" or object criteria"),
-                "from": FILTER, "amount": Int(1, 100), "text": TEXT},
+    "prevent": {"to": Either(((str,), Word(("you", "self"), "player or self")), ((dict,), FILTER),
+                             describe="\"you\", \"self\" or object criteria"),
+                "from": FILTER, "amount": Int(1, 100), "text": TEXT, **PREVENTION_RIDERS},
     "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
     "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
     "cast_from": {"zone": Word(("library_top", "graveyard"), "zone"), "spells": FILTER,
@@ -372,6 +380,14 @@ class _CounterTable(dict):
 
 def _counter_table() -> dict[str, Spec]:
     return _CounterTable()
+
+
+class _CostCounters(_CounterTable):
+    """Any counter kind: a whole number from 1 (counters put on the permanent as a cost)."""
+
+    def __getitem__(self, key):
+        return Int(1, 100)
+
 WHEN = Word(tuple(triggers.TRIGGERS) + ("state",), "trigger event")
 TRIGGER_FIELDS: dict[str, Spec] = {
     "when": WHEN, "what": Either(((str,), Word(("self", "any", "enchanted"), "object")), ((dict,), FILTER),

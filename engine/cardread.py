@@ -19,7 +19,7 @@ from .filters import Filter
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
 FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless", "set_pt_count")
-COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty")
+COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty", "counters")
 
 
 def read_card(data: dict, file: str) -> tuple[CardDef, list[CardDef]]:
@@ -159,7 +159,8 @@ def _cost(data) -> Cost:
     return Cost(mana=base.mana, tap=base.tap or data.get("tap", False), untap=base.untap or data.get("untap", False),
                 sacrifice=tuple(_requirement(r) for r in _listify(data.get("sacrifice"))),
                 discard=tuple(_requirement(r) for r in _listify(data.get("discard"))),
-                life=data.get("life", 0), loyalty=data.get("loyalty"))
+                life=data.get("life", 0), loyalty=data.get("loyalty"),
+                counters=tuple(data.get("counters", {}).items()))
 
 
 def _listify(value) -> list:

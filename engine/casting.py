@@ -25,7 +25,7 @@ from .paylife import pay_life
 from .registry import applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD, HAND, STACK, Announcement
 from .triggers import emit
-from .zones import move, move_all, tap_all
+from .zones import move, move_all, put_counters_on, tap_all
 
 
 def spell_of(game, obj, face: str | None = None):
@@ -214,12 +214,10 @@ def determine_total_cost(game, obj, ab) -> TotalCost:
     base = _base_cost(ab, ann.alternative)
     head = "alternative cost {0}: {1}" if ann.alternative else "cost: {1}"
     steps: list[tuple] = [(head + (" with X={2}" if base.mana.x else ""), ann.alternative, base, ann.x)]
-    total = Cost(mana=base.mana.with_x(ann.x).announced(ann.hybrid), tap=base.tap, untap=base.untap,
-                 sacrifice=base.sacrifice, discard=base.discard, life=base.life, loyalty=base.loyalty)
+    total = replace(base, mana=base.mana.with_x(ann.x).announced(ann.hybrid))
     for extra in [*ab.additional, *(n.cost for n in ab.optional if n.name in ann.optional),
                   *(n.cost for n in ab.choose_cost if n.name in ann.chosen)]:
-        extra = Cost(mana=extra.mana.with_x(ann.x), tap=extra.tap, untap=extra.untap, sacrifice=extra.sacrifice,
-                     discard=extra.discard, life=extra.life, loyalty=extra.loyalty)
+        extra = replace(extra, mana=extra.mana.with_x(ann.x))
         total = total.plus(extra)
         steps.append(("+ additional {}", extra))
     changes = statics.cost_changes(game, obj)
@@ -239,9 +237,9 @@ def determine_total_cost(game, obj, ab) -> TotalCost:
     loyal = total.loyalty
     if loyal is not None:
         loyal = loyalty.loyalty_total(game, obj, loyal, steps)
-    total = Cost(mana=mana, tap=total.tap, untap=total.untap, sacrifice=_with_x(total.sacrifice, ann.x),
-                 discard=_with_x(total.discard, ann.x), life=ann.x if total.life == "X" else total.life,
-                 loyalty=loyal)
+    total = replace(total, mana=mana, sacrifice=_with_x(total.sacrifice, ann.x),
+                    discard=_with_x(total.discard, ann.x), life=ann.x if total.life == "X" else total.life,
+                    loyalty=loyal)
     steps.append(("= {} (locked)", total))
     applied("601.2f")
     ann.cost = total
@@ -279,6 +277,8 @@ def pay_total_cost(game, player: int, obj, ab, choices, source=None) -> None:
         check_payment(game, player, cost.life)  # a payment that can't happen can't be chosen (614.17b)
     if cost.loyalty is not None and cost.loyalty < 0:
         loyalty.check_loyalty_payable(source, cost.loyalty, problems)
+    if cost.counters and (source is None or source.zone != BATTLEFIELD):
+        problems.append("putting counters on it needs a permanent")
     if problems or spend is None:
         raise IllegalAction("601.2h", "; ".join(problems) + " (partial payments are not allowed)")
     applied("601.2h")
@@ -298,6 +298,8 @@ def _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source) -> No
         source.counters["loyalty"] = source.counters.get("loyalty", 0) + cost.loyalty
     if cost.life:
         pay_life(game, p.index, cost.life)
+    for kind, n in cost.counters:  # counters put as a cost are put: their replacement effects apply (122.6)
+        put_counters_on(game, source, kind, n)
     obj.ann.sacrificed = tuple(st.objects[oid].card for oid in sacrifice)
     obj.ann.discarded = tuple(st.objects[oid].card for oid in discard)
     if sacrifice:

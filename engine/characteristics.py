@@ -150,6 +150,16 @@ def _modified(game, obj, which: str) -> int | None:
     return n + (dp if which == "power" else dt)
 
 
+def with_toughness(game, obj) -> tuple[CardDef, int | None]:
+    """Characteristics and toughness with one pass through the layers (the state-based actions read both)."""
+    active = _effects(game, obj)
+    if not active:
+        return characteristics(game, obj), _modified(game, obj, "toughness")
+    card = starting(game, obj)
+    res = compute(game, obj, card, active)
+    return (res.ch if active.shapes else card), res.toughness
+
+
 def power(game, obj) -> int | None:
     return _modified(game, obj, "power")
 

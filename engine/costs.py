@@ -200,6 +200,7 @@ class Cost:
     discard: tuple[Requirement, ...] = ()
     life: int | str = 0
     loyalty: int | None = None  # loyalty symbol: +n puts, -n removes counters
+    counters: tuple[tuple[str, int], ...] = ()  # "put a -1/-1 counter on this": (kind, how many) put on the source
 
     def plus(self, other: "Cost") -> "Cost":
         life: int | str
@@ -215,14 +216,15 @@ class Cost:
         if self.loyalty is not None or other.loyalty is not None:
             loyalty = (self.loyalty or 0) + (other.loyalty or 0)
         return Cost(self.mana.plus(other.mana), self.tap or other.tap, self.untap or other.untap,
-                    self.sacrifice + other.sacrifice, self.discard + other.discard, life, loyalty)
+                    self.sacrifice + other.sacrifice, self.discard + other.discard, life, loyalty,
+                    self.counters + other.counters)
 
     def __str__(self) -> str:
         parts = []
         if self.loyalty is not None:
             parts.append(f"[{self.loyalty:+d}]" if self.loyalty else "[0]")
         if self.mana != ZERO or not (self.tap or self.untap or self.sacrifice or self.discard or self.life
-                                     or self.loyalty is not None):
+                                     or self.loyalty is not None or self.counters):
             parts.append(str(self.mana))
         if self.tap:
             parts.append("{T}")
@@ -234,6 +236,8 @@ class Cost:
             parts.append(f"discard {r.count}")
         if self.life:
             parts.append(f"pay {self.life} life")
+        for kind, n in self.counters:
+            parts.append(f"put {n} {kind}")
         return ", ".join(parts)
 
 

@@ -8,6 +8,8 @@ cited from the English 2024 rules.
 from __future__ import annotations
 
 from .events import Event
+from .filters import matches
+from .printed import statics_on_battlefield
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .triggers import emit
@@ -84,6 +86,18 @@ def _to_permanent(game, obj, n: int, source_keywords: frozenset) -> None:
         obj.counters["loyalty"] = max(0, obj.counters.get("loyalty", 0) - n)
 
 
+@enforces("615.12")
+def cant_be_prevented(game, source, source_ch) -> bool:
+    """A static ability "damage can't be prevented" (``damage_unpreventable``, optionally only damage from sources
+    matching ``from``): the damage is dealt even where prevention effects apply (615.12)."""
+    for oid, static in statics_on_battlefield(game).get("damage_unpreventable", ()):
+        flt = static.params.get("from")
+        if flt is None or matches(game, source, flt, game.state.objects[oid].controller, ch=source_ch, any_zone=True):
+            applied("615.12")
+            return True
+    return False
+
+
 @enforces("615.6")
 def damage_event(game, source, source_ch, target, n: int, combat: bool, unpreventable: bool = False) -> tuple | None:
     """Damage about to be dealt, after the replacement and prevention effects that apply to it (protection among
@@ -93,6 +107,7 @@ def damage_event(game, source, source_ch, target, n: int, combat: bool, unpreven
     if not protected and not exists(game, "damage"):
         return target, n
     affected = ref if kind == "P" else game.state.objects[ref].controller
+    unpreventable = unpreventable or cant_be_prevented(game, source, source_ch)
     ev = replace_event(game, "damage", {"source": source, "source_ch": source_ch, "target": target, "amount": n,
                                         "combat": combat, "unpreventable": unpreventable}, affected)
     if ev is None or ev["amount"] <= 0:

@@ -32,7 +32,8 @@ def plus_one(game, r: Replacement, ev: dict) -> dict:
 @applies_when("plus_one")
 def _counters_on_yours(game, r: Replacement, ev: dict) -> bool:
     obj = game.state.objects.get(ev["obj"])
-    return obj is not None and obj.controller == r.controller and ev["amount"] > 0
+    return obj is not None and obj.controller == r.controller and ev["amount"] > 0 and \
+        r.params.get("counter", ev["kind"]) == ev["kind"]  # "… +1/+1 counters …": that kind only
 
 
 @handler("additional_counter")

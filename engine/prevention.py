@@ -63,14 +63,46 @@ def prevented(game, r: Replacement, ev: dict, n: int) -> None:
     """Damage was prevented: an additional effect that refers to the amount happens now, as part of the prevention
     (615.5), and abilities that trigger when damage is prevented see it (615.13)."""
     st = game.state
-    if r.params.get("gain_prevented"):
-        applied("615.5")
-        st.players[r.controller].life += n
+    for key, rider in RIDERS.items():
+        if r.params.get(key):
+            applied("615.5")
+            rider(game, r, ev, n)
     kind, ref = ev["target"]
     player = ref if kind == "P" else st.objects[ref].controller
     applied("615.13")
     emit(game, [Event("prevented", obj=ref if kind == "O" else None, player=player, source=ev["source"].id,
                       amount=n)])
+
+
+def _gain(game, r: Replacement, ev: dict, n: int) -> None:
+    game.state.players[r.controller].life += n
+
+
+def _source_controller_draws(game, r: Replacement, ev: dict, n: int) -> None:
+    from .drawing import draw_card  # drawing asks the replacement effects: imported when used
+    for _ in range(n):
+        draw_card(game, ev["source"].controller)
+
+
+def _counters_per_prevented(game, r: Replacement, ev: dict, n: int) -> None:
+    from .zones import put_counters_on  # zones asks the replacement effects: imported when used
+    source = game.state.objects.get(r.source_id) if r.source_id is not None else None
+    if source is not None and source.zone == "battlefield":
+        put_counters_on(game, source, r.params["counters_per_prevented"], n)
+
+
+def _remove_counter(game, r: Replacement, ev: dict, n: int) -> None:
+    source = game.state.objects.get(r.source_id) if r.source_id is not None else None
+    kind = r.params["remove_counter"]
+    if source is not None and source.counters.get(kind):
+        source.counters[kind] -= 1
+
+
+#: what happens as part of a prevention, referring to the damage prevented (615.5): parameter -> fn(game, effect,
+#: damage event, amount prevented) — "you gain that much life", "its source's controller draws that many cards",
+#: "put a counter on this for each 1 damage prevented", "remove a counter from this"
+RIDERS = {"gain_prevented": _gain, "source_controller_draws": _source_controller_draws,
+          "counters_per_prevented": _counters_per_prevented, "remove_counter": _remove_counter}
 
 
 @applies_when("prevent")
@@ -98,6 +130,8 @@ def prevents_this(game, r: Replacement, ev: dict) -> bool:
         to = p["to"]
         if to == "you":
             return target == player_target(r.controller)
+        if to == "self":
+            return r.source_id is not None and target == object_target(r.source_id)
         obj = st.objects.get(target[1]) if target[0] == "O" else None
         if obj is None or not matches(game, obj, to, r.controller, r.source_id):
             return False
@@ -125,7 +159,8 @@ BUILT_IN.append(protection)
 
 
 @effect("prevent", optional=("to", "amount", "from", "next_time", "shares_color", "source", "choose_source",
-                              "gain_prevented"))
+                              "gain_prevented", "source_controller_draws", "counters_per_prevented",
+                              "remove_counter"))
 @enforces("615.2", "615.3", "615.4", "615.7", "615.8", "615.9", "615.11", "611.2c", "613.11", "609.7a")
 def create_prevention(ctx: Resolution, spec: dict) -> None:
     """A prevention effect of a resolving spell or ability, for the rest of the turn: a shield for the targets
@@ -143,7 +178,7 @@ def create_prevention(ctx: Resolution, spec: dict) -> None:
             if spec.get("shares_color") and t[0] == "O" and t[1] in st.objects:
                 applied("615.11")
                 protected |= _sharing_a_colour(ctx, st.objects[t[1]])
-    params = {k: spec[k] for k in ("from", "gain_prevented") if k in spec}
+    params = {k: spec[k] for k in ("from", *RIDERS) if k in spec}
     if "source" in spec:
         found = ctx.objects(spec["source"])
         if not found:

@@ -7,7 +7,7 @@ are cited from the English 2024 rules (chapter 7 is not part of the German excer
 """
 from __future__ import annotations
 
-from .characteristics import continuous
+from .characteristics import continuous, with_toughness
 from .errors import IllegalAction
 from .instead import destruction
 from .loops import mandatory_loop, spend
@@ -61,9 +61,9 @@ def _conditions(game) -> dict[str, list]:
     legends: dict[str, list[int]] = {}
     for oid in st.battlefield:
         obj = st.objects[oid]
-        ch = game.characteristics(obj)
+        ch, toughness = with_toughness(game, obj)
         if "creature" in ch.types:
-            _creature(game, obj, ch, found)
+            _creature(obj, toughness, found)
         if "planeswalker" in ch.types and obj.counters.get("loyalty", 0) <= 0:
             found["walkers"].append(oid)
         if "Aura" in ch.subtypes and not _attached_legally(game, obj, ch):
@@ -125,8 +125,9 @@ def _watch(game) -> tuple[bool, list[int]]:
     return always, creatures
 
 
-def _creature(game, obj, ch, found) -> None:
-    t = game.toughness(obj)
+def _creature(obj, t, found) -> None:
+    if t is None:
+        return
     if t <= 0:
         found["zero"].append(obj.id)
     elif obj.damage >= t and obj.damage > 0:

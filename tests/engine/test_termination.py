@@ -197,3 +197,18 @@ def random_game(draw) -> tuple[int, int]:
 @given(st.data())
 def test_random_short_games_end_and_raise_nothing_but_illegal_actions(data):
     random_game(data.draw)
+
+
+def test_a_deep_card_file_stops_kb_build_with_file_and_line(tmp_path, monkeypatch):
+    """Issue 30 pt 6: kb build reads the card files through the same loader; a card file nested 5,000 deep is a
+    build error naming file and line, not a RecursionError."""
+    import sqlite_utils
+
+    import kb.trace as tr
+    from kb.build import BuildError
+
+    (tmp_path / "tief.toml").write_text('name = "Tief"\ntypes = ["instant"]\n' + DEEP["brackets"] + "\n",
+                                        encoding="utf-8")
+    monkeypatch.setattr(tr, "default_db", lambda: CardDB.load(tmp_path))
+    with pytest.raises(BuildError, match=r"card files: .*tief\.toml:3: lists and tables nested more than 32 deep"):
+        tr.store(sqlite_utils.Database(memory=True))
