@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .carddefs import CardDef
-from .layers import NONE, START, Active, compute, counter_modifiers, effects_in_force
+from .layers import NONE, START, Active, compute, counter_modifiers, effects_in_force, untouched
 from .printed import (  # noqa: F401 (read here)
     ABILITY,
     NO_STATICS,
@@ -45,7 +45,7 @@ def characteristics(game, obj) -> CardDef:
     else printed or alternative ones with characteristic-defining abilities (604.3)."""
     card = starting(game, obj)
     active = _effects(game, obj)
-    if not active.shapes:
+    if not active.shapes or untouched(game, obj, card, active):
         return card
     return compute(game, obj, card, active).ch
 
@@ -127,8 +127,8 @@ def mana_value(game, obj) -> int:
     return ch.mana_cost.mana_value(x)
 
 
-def _printed_or_defined(game, obj, which: str) -> int | None:
-    card = characteristics(game, obj)
+def _printed_or_defined(game, obj, which: str, card: CardDef | None = None) -> int | None:
+    card = card if card is not None else characteristics(game, obj)
     for static in card.statics:
         if static.kind == "cda" and which in static.params:
             return defined_number(game, obj, static.params[which])
@@ -139,9 +139,16 @@ def _modified(game, obj, which: str) -> int | None:
     active = _effects(game, obj)
     if active:
         card = base(game, obj)
-        res = compute(game, obj, _defined(card) if card.cda else card, active, finish=False)
-        return res.power if which == "power" else res.toughness
-    n = _printed_or_defined(game, obj, which)
+        card = _defined(card) if card.cda else card
+        if not untouched(game, obj, card, active):
+            res = compute(game, obj, card, active, finish=False)
+            return res.power if which == "power" else res.toughness
+    return _unmodified(game, obj, which)
+
+
+def _unmodified(game, obj, which: str, card: CardDef | None = None) -> int | None:
+    """Power or toughness when no continuous effect applies: printed or defined (604.3), with counters (7c)."""
+    n = _printed_or_defined(game, obj, which, card)
     if n is None:
         return None
     if not obj.counters:
@@ -153,9 +160,11 @@ def _modified(game, obj, which: str) -> int | None:
 def with_toughness(game, obj) -> tuple[CardDef, int | None]:
     """Characteristics and toughness with one pass through the layers (the state-based actions read both)."""
     active = _effects(game, obj)
-    if not active:
-        return characteristics(game, obj), _modified(game, obj, "toughness")
     card = starting(game, obj)
+    if not active.shapes and not active or untouched(game, obj, card, active):
+        return card, _unmodified(game, obj, "toughness", card)
+    if not active.shapes:
+        return card, _modified(game, obj, "toughness")
     res = compute(game, obj, card, active)
     return (res.ch if active.shapes else card), res.toughness
 

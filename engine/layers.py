@@ -47,6 +47,9 @@ class Active:
     sensitive: frozenset = frozenset()  # layers with an effect whose criteria another effect of the layer may change
     elsewhere: bool = False  # some effect applies to objects in a zone other than the battlefield
     tests: dict = field(default_factory=dict)  # layer -> ((effect, a quicker equivalent of affects()), …)
+    #: which objects any of the effects can apply to — (card types of their criteria, locked ids, sources of
+    #: "self" effects, sources of "attached" effects) — or None when that cannot be told without the layers
+    reach: tuple | None = None
 
     def __bool__(self) -> bool:
         return bool(self.by_layer)
@@ -72,7 +75,48 @@ def _grouped(game, all_effects: list) -> Active:
                     for e in all_effects)  # "spell": an effect on a spell on the stack (611.2f, 612.10)
     tests = {layer: tuple((e, _test_of(e)) for e in effects) for layer, effects in by_layer.items()}
     return Active(by_layer, bool(SHAPING.intersection(by_layer)), plan, sensitive, elsewhere,
-                  tests) if by_layer else NONE
+                  tests, _reach(all_effects)) if by_layer else NONE
+
+
+#: the layers whose effects could change which objects the other effects reach (copy, control, text, type)
+_CHANGES_REACH = frozenset({"1a", "2", "3", "4"})
+
+
+def _reach(effects: list) -> tuple | None:
+    """Which objects the effects can apply to at all, when that can be told from the objects as they start: no
+    effect changes types, text, control or copiable values, and every criterion names card types."""
+    types: set = set()
+    locked: set = set()
+    selfs, attached = set(), []
+    for e in effects:
+        if not _CHANGES_REACH.isdisjoint(e.parts):
+            return None
+        if e.locked is not None:
+            locked |= e.locked
+        elif e.objects.__class__ is Filter and e.objects.types and e.objects.zone == "battlefield":
+            types |= e.objects.types
+        elif e.objects == "self":
+            selfs.add(e.source_id)
+        elif e.objects == "attached":
+            attached.append(e.source_id)
+        else:
+            return None
+    return frozenset(types), frozenset(locked), frozenset(selfs), tuple(attached)
+
+
+def untouched(game, obj, card: CardDef, active: Active) -> bool:
+    """Is it certain, without applying the layers, that no effect in force applies to ``obj`` (its card types are
+    none an effect's criteria name, it is in no locked set, no effect is its own or its Aura's)?  Then its
+    characteristics are the ones it starts with (613.1: no layer changes anything).  Not used while rules are
+    being recorded, so that a trace shows the layers looked at."""
+    reach = active.reach
+    if reach is None or TRACING:
+        return False
+    types, locked, selfs, attached = reach
+    if card.types & types or obj.id in locked or obj.id in selfs:
+        return False
+    objects = game.state.objects
+    return not any(objects[s].attached_to == obj.id for s in attached if s in objects)
 
 
 def _test_of(eff: Continuous):
