@@ -210,9 +210,9 @@ def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
     or through the alignment of an unchanged rule) and the rules a scenario tests under it (a scenario that
     passes when played under the set applied the rule, or is tagged with it)."""
     from engine.registry import load_all
-    from engine.scenario import all_files, run_file
+    from engine.scenario import run_file
 
-    from .trace import family_coverage
+    from .trace import family_coverage, scenario_files
 
     linker = Linker(db)
     edition = rs.editions[0]
@@ -220,7 +220,7 @@ def ruleset_coverage(db, rs: RuleSet, families=None, chapters=None):
     for c in load_all().citations():
         enforced |= own_numbers(linker, rs, c.key)
     tested: set[str] = set()
-    for path in all_files():
+    for path in scenario_files():
         res = run_file(path, rules=rs)
         if res.ok:
             for rule in [*res.applied(), *res.scenario.rule_tags()]:

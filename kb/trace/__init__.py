@@ -127,18 +127,25 @@ _SCENARIO_CACHE: list[Result] | None = None
 _VERIFIED_CACHE: list[list[str]] | None = None
 
 
+def scenario_files() -> list[Path]:
+    """The scenarios the knowledge base plays: data/scenarios and the cases from other engines' test suites in
+    its peer/ folder (docs/peer-cases.md); peer-pending/ holds cases that fail today and is not played."""
+    return all_files() + all_files(engine_paths.SCENARIOS_DIR / "peer")
+
+
 def scenario_results(refresh: bool = False, cache_dir: Path | None = None) -> list[Result]:
-    """Every scenario of data/scenarios, run (with the rules each step applied); with a ``cache_dir``, taken
-    from an earlier build's run when the engine and its data did not change (:func:`engine_runs`)."""
+    """Every scenario of :func:`scenario_files`, run (with the rules each step applied); with a ``cache_dir``,
+    taken from an earlier build's run when the engine and its data did not change (:func:`engine_runs`)."""
     global _SCENARIO_CACHE, _VERIFIED_CACHE
     if _SCENARIO_CACHE is None or refresh:
         _VERIFIED_CACHE = None
-        _SCENARIO_CACHE = engine_runs(cache_dir, "scenarios", lambda: [run_file(p) for p in all_files()])
+        _SCENARIO_CACHE = engine_runs(cache_dir, "scenarios", lambda: [run_file(p) for p in scenario_files()])
     return _SCENARIO_CACHE
 
 
 def engine_inputs() -> str:
-    """SHA-256 of everything a game depends on: the engine's code, the card and scenario files, the rule sets."""
+    """SHA-256 of everything a game depends on: the engine's code, the card and scenario files, the rule sets, and
+    which scenario files are played (:func:`scenario_files`)."""
     h = hashlib.sha256()
     groups = (("engine", engine_paths.ROOT / "engine", "*.py"), ("cards", engine_paths.CARDS_DIR, "*"),
               ("scenarios", engine_paths.SCENARIOS_DIR, "*"), ("rulesets", RULESETS_FILE.parent, RULESETS_FILE.name))
@@ -146,6 +153,8 @@ def engine_inputs() -> str:
         for path in sorted(Path(base).rglob(pattern)):
             if path.is_file():
                 h.update(f"{name}/{path.relative_to(base)}".encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in scenario_files():  # and which of them are played (peer/ is, peer-pending/ is not)
+        h.update(b"played/" + str(path.relative_to(engine_paths.SCENARIOS_DIR)).encode() + b"\0")
     return h.hexdigest()
 
 

@@ -4,11 +4,11 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from engine.scenario import all_files, parse, run_file
+from engine.scenario import SCENARIOS_DIR, all_files, parse, run_file
 from kb.trace.cli import COMMANDS
 from kb.trace.cli import scenario as scenario_group
 
-SCENARIOS = all_files()
+SCENARIOS = all_files() + all_files(SCENARIOS_DIR / "peer")  # peer/: cases from other engines' suites
 
 
 def test_there_are_scenarios_for_every_example_family():

@@ -34,6 +34,9 @@ def test_build_stores_the_links_with_foreign_keys(kb_db):
     assert row["file"] == "engine/casting.py" and row["line"] > 0 and row["status"] in ("ok", "unreviewed")
     assert not list(db.query("select * from enforces where status = 'missing'"))
     assert db["scenarios"].count == len(trace.scenario_results())
+    peer = {r["path"] for r in db.query("select path from scenarios where path like '%/peer/%'")}
+    assert peer and {p.split("/")[-1] for p in peer} >= {"sba-indestructible-lethal-damage.scenario"}
+    assert not list(db.query("select path from scenarios where path like '%/peer-pending/%'"))
     hows = {r["how"] for r in db.query("select distinct how from scenario_rules")}
     assert hows == {"asserted", "decisive", "tagged", "applied", "entered"}
     assert "engine_trace" in db.view_names()
