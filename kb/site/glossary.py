@@ -20,7 +20,9 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
   "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
   German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses); an English subtype ("Case:
-  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").
+  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  A state named by a
+  participle ("Locked", "Modified", "Limited") followed by a preposition is the ordinary verb ("aren’t locked in
+  ahead of time", "as modified by", "aren’t limited to"): no one-word term links it.
 * **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a one-word term links
   only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
   term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
@@ -112,6 +114,21 @@ VERB_TESTS = {"en": _is_verb_en, "de": _is_verb_de}
 NAME_TESTS = {"en": _is_name_en}
 
 
+def _is_state_en(title: str, definition: str) -> bool:
+    """A state named by a past participle ("Locked", "Modified", "Limited"): the headword is an inflected verb."""
+    word = title.split("(")[0].strip()
+    return " " not in word and word.lower().endswith("ed") and _lemma(word, "en") != word.lower()
+
+
+#: language -> does the headword name a state by a participle?  Followed by a preposition, such a word is the
+#: passive of the ordinary verb ("aren’t locked in ahead of time", "as modified by", "aren’t limited to"), which
+#: the rules never use for the state ("a locked door", "if it isn’t modified")
+STATE_TESTS = {"en": _is_state_en}
+#: language -> its prepositions and verb particles (a closed word class, as spaCy's stop words are)
+PREPOSITIONS = {"en": frozenset("about as at by for from in into of off on onto out over to toward up upon with "
+                                "within".split())}
+
+
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
     if term.name and not word[:1].isupper():
         return False
@@ -136,6 +153,7 @@ class Term:
     words: tuple[str, ...]          # its words as printed in the glossary
     verb: bool | None = False       # None: the definition does not show it
     name: bool = False              # a name the rules print capitalised (an English subtype)
+    state: bool = False             # a state named by a participle (:data:`STATE_TESTS`)
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
     stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`), else its key
     gaps: tuple[str, ...] = ()      # the punctuation between its words (:func:`_gap`): "Base Power, Base Toughness"
@@ -187,7 +205,8 @@ class Glossary:
                     g.unlinked[title] = "everyday vocabulary"
                     continue
             spots = list(_WORD.finditer(title.split("(")[0]))
-            term = Term(title, anchor, source, key, words, verb, name,
+            state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
+            term = Term(title, anchor, source, key, words, verb, name, state=state,
                         stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (),
                         gaps=tuple(_gap(title[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
             for first in dict.fromkeys((key[0], term.stems[0])):
@@ -247,10 +266,16 @@ class Glossary:
     def _match(self, text: str, words: list, keys: list[tuple[str, ...]], quotes: dict[int, tuple[int, int]],
                i: int) -> Term | None:
         word = words[i][2].lower()
+        passive = i + 1 < len(words) and text[words[i][1]:words[i + 1][0]] == " " and (
+            words[i + 1][2].lower() in PREPOSITIONS.get(self.lang, ()))
         for first in keys[i]:        # longest first; of equal length, the term printed as this word first
-            for term in sorted(self.by_first.get(first, ()),
-                               key=lambda t: (-len(t.key), t.words[0].lower() != word, t.rank)):
+            cands = self.by_first.get(first, ())
+            # a state's participle followed by a preposition is the ordinary verb: no one-word term links it
+            ordinary = passive and any(t.state and t.words[0].lower() == word for t in cands)
+            for term in sorted(cands, key=lambda t: (-len(t.key), t.words[0].lower() != word, t.rank)):
                 n = len(term.key)
+                if n == 1 and ordinary:
+                    continue
                 if i + n > len(words) or not all(
                         term.key[j] in keys[i + j] or term.stems[j] in keys[i + j] for j in range(n)):
                     continue

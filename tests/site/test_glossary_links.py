@@ -159,3 +159,26 @@ def test_a_term_of_several_words_reads_across_no_punctuation_its_title_does_not_
     assert [t for _, t, _ in links(g, "Then spells, abilities, and effects")] == ["Spell"]   # not "Spell Ability"
     assert links(g, "the “summoning sickness” rule")[0][:2] == ("summoning sickness” rule", "Summoning Sickness Rule")
     assert links(g, "its base power, base toughness")[0][1] == "Base Power, Base Toughness"
+
+
+def test_a_state_participle_followed_by_a_preposition_is_the_ordinary_verb(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    text = rule_text(conn, "en-2024-11-08", "614.1")             # en-2024-11-08.txt line 3029
+    assert spans_in(g, text, "locked in") == []                  # neither "Locked" nor the verb "Lock"
+    text = rule_text(conn, "en-2024-11-08", "603.6c")            # line 2583: "aren’t limited to"
+    assert spans_in(g, text, "limited to") == []
+    assert [t for _, t, _ in links(g, "as modified by any continuous effects")] == ["Continuous Effect"]
+    assert links(g, "a Room door is locked")[-1][:2] == ("locked", "Locked")     # the state itself still links
+    assert links(g, "In limited play")[0][:2] == ("limited", "Limited")
+    assert links(g, "a modified creature")[0][:2] == ("modified", "Modified")
+
+
+def test_each_entry_links_at_its_first_printing_in_a_text(conn):
+    """The case writer's "split second", "public zones", "trample over planeswalkers" (702.61a, 400.2, 702.19c) are
+    printed twice in their rule; the entry links at the first printing, not again at the second."""
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    for number, first, title in [("702.61a", "Split second", "Split Second"), ("400.2", "Public zones", "Public Zone"),
+                                 ("702.19c", "Trample over planeswalkers", "Trample Over Planeswalkers")]:
+        text = rule_text(conn, "en-2024-11-08", number)
+        assert spans_in(g, text, first) == [(first, title)]
+        assert spans_in(g, text, first.lower()) == []               # the second printing, in lower case
