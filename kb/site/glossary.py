@@ -4,8 +4,12 @@ A word links to a glossary entry only where the sentence uses the defined term. 
 term of the glossary becomes a :class:`Term` (its words as lemmas, its word class, whether it is everyday
 vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term first:
 
-* **Multi-word terms first**: "Triggered Ability" wins over "Ability"; a term's words match on lemmas, so
-  "triggered abilities" and "dauerhaften Effekten" find their entries.
+* **Multi-word terms first**: "Triggered Ability" wins over "Ability"; a term's words match on lemmas (German
+  adjectives also on their stem, :data:`STEM_ENDINGS`), so "triggered abilities", "dauerhaften Effekten" and
+  "umgewandelten Manakosten" find their entries; they read across spaces and quotation marks, not across
+  punctuation their title does not print ("spells, abilities" is not "Spell Ability").  The longest term claims
+  its words even where its entry linked before: a second "delayed triggered ability" links nothing, not
+  "Triggered Ability".
 * **Function words and common verbs never**: a one-word term that is a stop word of its language (spaCy's lists,
   read from its files: "If", "Becomes", "Name", "Wenn", "Du") links nowhere.
 * **Everyday vocabulary never**: a one-word term whose lemma is printed in more than :data:`EVERYDAY` of the
@@ -16,9 +20,13 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
   "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
   German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses); an English subtype ("Case:
-  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").
-* **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a term links only if
-  it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target").
+  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  A state named by a
+  participle ("Locked", "Modified", "Limited") followed by a preposition is the ordinary verb ("aren’t locked in
+  ahead of time", "as modified by", "aren’t limited to"): no one-word term links it.
+* **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a one-word term links
+  only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
+  term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
+  clause").
 
 Each entry links once per text, at its first use.  :func:`census` counts the links of every term over a whole
 edition (``kb glossary-links``); the tests fail on the known false links.
@@ -86,10 +94,39 @@ def _is_verb_de(title: str, definition: str) -> bool | None:
     return False if uses else None
 
 
+#: language -> the inflectional endings a word of a term of several words may differ by, longest first (German
+#: adjectives: "umgewandelten Manakosten" is the entry "Umgewandelte Manakosten"; simplemma has no lemma for them)
+STEM_ENDINGS = {"de": ("en", "em", "er", "es", "e", "n", "s")}
+
+
+def _stem(word: str, lang: str) -> str:
+    """The word without one inflectional ending of its language, marked so that it never equals a lemma."""
+    w = word.lower()
+    for e in STEM_ENDINGS.get(lang, ()):
+        if w.endswith(e) and len(w) - len(e) >= 4:
+            return "~" + w[:-len(e)]
+    return "~" + w
+
+
 #: language -> does the definition show a verb?  (other languages: every term matches any inflection)
 VERB_TESTS = {"en": _is_verb_en, "de": _is_verb_de}
 #: language -> does the definition show a name, printed capitalised?  (German capitalises every noun anyway)
 NAME_TESTS = {"en": _is_name_en}
+
+
+def _is_state_en(title: str, definition: str) -> bool:
+    """A state named by a past participle ("Locked", "Modified", "Limited"): the headword is an inflected verb."""
+    word = title.split("(")[0].strip()
+    return " " not in word and word.lower().endswith("ed") and _lemma(word, "en") != word.lower()
+
+
+#: language -> does the headword name a state by a participle?  Followed by a preposition, such a word is the
+#: passive of the ordinary verb ("aren’t locked in ahead of time", "as modified by", "aren’t limited to"), which
+#: the rules never use for the state ("a locked door", "if it isn’t modified")
+STATE_TESTS = {"en": _is_state_en}
+#: language -> its prepositions and verb particles (a closed word class, as spaCy's stop words are)
+PREPOSITIONS = {"en": frozenset("about as at by for from in into of off on onto out over to toward up upon with "
+                                "within".split())}
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -116,7 +153,16 @@ class Term:
     words: tuple[str, ...]          # its words as printed in the glossary
     verb: bool | None = False       # None: the definition does not show it
     name: bool = False              # a name the rules print capitalised (an English subtype)
+    state: bool = False             # a state named by a participle (:data:`STATE_TESTS`)
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
+    stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`), else its key
+    gaps: tuple[str, ...] = ()      # the punctuation between its words (:func:`_gap`): "Base Power, Base Toughness"
+
+    def __post_init__(self) -> None:
+        if not self.stems:
+            object.__setattr__(self, "stems", self.key)
+        if not self.gaps:
+            object.__setattr__(self, "gaps", ("",) * (len(self.key) - 1))
 
 
 @dataclass
@@ -158,7 +204,13 @@ class Glossary:
                 if share.get(key[0], 0) > EVERYDAY:
                     g.unlinked[title] = "everyday vocabulary"
                     continue
-            g.by_first.setdefault(key[0], []).append(Term(title, anchor, source, key, words, verb, name))
+            spots = list(_WORD.finditer(title.split("(")[0]))
+            state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
+            term = Term(title, anchor, source, key, words, verb, name, state=state,
+                        stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (),
+                        gaps=tuple(_gap(title[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
+            for first in dict.fromkeys((key[0], term.stems[0])):
+                g.by_first.setdefault(first, []).append(term)
         for cands in g.by_first.values():
             cands.sort(key=lambda t: -len(t.key))
         return g
@@ -193,37 +245,42 @@ class Glossary:
         keys = []
         for _, _, w in words:
             own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang)))
-            keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())))
+            keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (_stem(w, self.lang),))
         quotes = _quotations(text, words)
         out: list[tuple[int, int, Term]] = []
         done: set = set()
         i = 0
         while i < len(words):
-            hit = self._match(text, words, keys, quotes, i, done)
+            hit = self._match(text, words, keys, quotes, i)
             if hit is None:
                 i += 1
                 continue
-            n = len(hit.key)              # each entry once, and the same words link once, whatever entry they found
-            done.update({(hit.edition, hit.anchor), ("words", tuple(k[0] for k in keys[i:i + n]))})
-            out.append((words[i][0], words[i + len(hit.key) - 1][1], hit))
+            n = len(hit.key)    # the longest term claims its words even where its entry has linked already
+            seen = {(hit.edition, hit.anchor), ("words", tuple(k[0] for k in keys[i:i + n]))}
+            if not seen & done:     # each entry once, and the same words link once, whatever entry they found
+                out.append((words[i][0], words[i + n - 1][1], hit))
+            done.update(seen)
             i += n
         return out
 
     def _match(self, text: str, words: list, keys: list[tuple[str, ...]], quotes: dict[int, tuple[int, int]],
-               i: int, done: set) -> Term | None:
+               i: int) -> Term | None:
         word = words[i][2].lower()
+        passive = i + 1 < len(words) and text[words[i][1]:words[i + 1][0]] == " " and (
+            words[i + 1][2].lower() in PREPOSITIONS.get(self.lang, ()))
         for first in keys[i]:        # longest first; of equal length, the term printed as this word first
-            for term in sorted(self.by_first.get(first, ()),
-                               key=lambda t: (-len(t.key), t.words[0].lower() != word, t.rank)):
+            cands = self.by_first.get(first, ())
+            # a state's participle followed by a preposition is the ordinary verb: no one-word term links it
+            ordinary = passive and any(t.state and t.words[0].lower() == word for t in cands)
+            for term in sorted(cands, key=lambda t: (-len(t.key), t.words[0].lower() != word, t.rank)):
                 n = len(term.key)
-                if (term.edition, term.anchor) in done or i + n > len(words) or (
-                        "words", tuple(k[0] for k in keys[i:i + n])) in done:
+                if n == 1 and ordinary:
                     continue
-                if not all(term.key[j] in keys[i + j] for j in range(n)):
+                if i + n > len(words) or not all(
+                        term.key[j] in keys[i + j] or term.stems[j] in keys[i + j] for j in range(n)):
                     continue
-                quote = quotes.get(i)           # a quotation is one unit: all of it or none of it
-                if quote is not None and quote != (i, i + n) or quote is None and any(
-                        j in quotes for j in range(i, i + n)):
+                if not _keeps_quotations(quotes, i, n) or any(
+                        _gap(text[words[i + j][1]:words[i + j + 1][0]]) != term.gaps[j] for j in range(n - 1)):
                     continue
                 if n == 1 and not self._form(text, words, i, term):
                     continue
@@ -236,6 +293,23 @@ class Glossary:
             return True
         before = text[:words[i][0]].rstrip(" \t“„\"«‘(")
         return test(words[i][2], term, not before or before[-1] in ".:!?\n")
+
+
+def _gap(between: str) -> str:
+    """The punctuation between two words, but for spaces and quotation marks: a term's words are read across a
+    quotation mark ("“summoning sickness” rule") and across the punctuation its title prints, no other."""
+    return re.sub(r"[\s“”„‘’\"«»]", "", between)
+
+
+def _keeps_quotations(quotes: dict[int, tuple[int, int]], i: int, n: int) -> bool:
+    """A quotation is one unit: a term of words ``i`` to ``i + n`` may hold whole quotations (Intervening “If”
+    Clause) and be a whole quotation; only a term of several words may be part of one (“Am Ende des Zuges”-
+    Fähigkeiten); a single word is part of a quotation in another sense ("becomes “locked in”")."""
+    for j in range(i, i + n):
+        a, b = quotes.get(j, (i, i + n))
+        if not (i <= a and b <= i + n or n > 1 and a <= i and i + n <= b):
+            return False
+    return True
 
 
 def _quotations(text: str, words: list[tuple[int, int, str]]) -> dict[int, tuple[int, int]]:

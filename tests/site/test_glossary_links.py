@@ -112,3 +112,73 @@ def test_glossary_links_command_reports_the_counts(kb_db):
     out = CliRunner().invoke(main, ["glossary-links", "de-1999", "--db", str(kb_db)]).output
     assert out.startswith("de-1999: ") and "Wenn  (never linked: stop word)" in out
     assert "Karte  (never linked: everyday vocabulary)" in out
+
+
+# Cases of an independent case writer, who wrote them from the rule texts without seeing this code
+# (/work/indep/glossary_links.tsv; the line of the source document each comes from is in the comment).
+def spans_in(g, text, phrase, nth=0):
+    """The links that touch the ``nth`` printing of ``phrase`` in ``text``."""
+    i = -1
+    for _ in range(nth + 1):
+        i = text.index(phrase, i + 1)
+    return [(text[s:e], t.title) for s, e, t in g.spans(text) if s < i + len(phrase) and e > i]
+
+
+def test_longest_term_claims_its_words_even_where_it_linked_before(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    text = rule_text(conn, "en-2024-11-08", "603.7a")            # en-2024-11-08.txt line 2591
+    assert spans_in(g, text, "Delayed triggered abilities") == [
+        ("Delayed triggered abilities", "Delayed Triggered Ability")]
+    assert spans_in(g, text, "delayed triggered ability") == []      # not "Triggered Ability" inside it
+
+
+def test_multi_word_terms_hold_and_sit_in_quotations(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    text = rule_text(conn, "en-2024-11-08", "608.2a")            # en-2024-11-08.txt line 2766
+    assert spans_in(g, text, "intervening “if” clause") == [("intervening “if” clause", "Intervening “If” Clause")]
+    de = glossary_of(conn, "de-1999", "de")
+    text = rule_text(conn, "de-1999", "313.1")                   # 001_0c3355379ebe2b1a.txt line 691
+    assert spans_in(de, text, "Ende des Zuges") == [("Ende des Zuges", "Ende des Zuges")]
+    example = conn.execute("select text from items where edition_id = 'de-1999' and kind = 'example' "
+                           "and text like '%Eine Kreatur Deiner Wahl verliert%'").fetchone()[0]   # line 880
+    assert spans_in(de, example, "Deiner Wahl") == [("Deiner Wahl", "Deiner Wahl")]
+    assert [w for w, _, _ in links(g, "becomes “locked in.”")] == []          # a single word still does not
+    text = rule_text(conn, "de-1999", "311.1")                   # line 685: "Ende des" + another noun
+    assert all(t != "Ende des Zuges" for _, t in spans_in(de, text, "Ende des Kampfes"))
+
+
+def test_inflected_german_adjective_of_a_two_word_term(conn):
+    de = glossary_of(conn, "de-1999", "de")
+    text = rule_text(conn, "de-1999", "203.3")                   # 001_0c3355379ebe2b1a.txt line 202
+    assert spans_in(de, text, "umgewandelten Manakosten") == [
+        ("umgewandelten Manakosten", "Umgewandelte Manakosten")]
+
+
+def test_a_term_of_several_words_reads_across_no_punctuation_its_title_does_not_print(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert [t for _, t, _ in links(g, "Then spells, abilities, and effects")] == ["Spell"]   # not "Spell Ability"
+    assert links(g, "the “summoning sickness” rule")[0][:2] == ("summoning sickness” rule", "Summoning Sickness Rule")
+    assert links(g, "its base power, base toughness")[0][1] == "Base Power, Base Toughness"
+
+
+def test_a_state_participle_followed_by_a_preposition_is_the_ordinary_verb(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    text = rule_text(conn, "en-2024-11-08", "614.1")             # en-2024-11-08.txt line 3029
+    assert spans_in(g, text, "locked in") == []                  # neither "Locked" nor the verb "Lock"
+    text = rule_text(conn, "en-2024-11-08", "603.6c")            # line 2583: "aren’t limited to"
+    assert spans_in(g, text, "limited to") == []
+    assert [t for _, t, _ in links(g, "as modified by any continuous effects")] == ["Continuous Effect"]
+    assert links(g, "a Room door is locked")[-1][:2] == ("locked", "Locked")     # the state itself still links
+    assert links(g, "In limited play")[0][:2] == ("limited", "Limited")
+    assert links(g, "a modified creature")[0][:2] == ("modified", "Modified")
+
+
+def test_each_entry_links_at_its_first_printing_in_a_text(conn):
+    """The case writer's "split second", "public zones", "trample over planeswalkers" (702.61a, 400.2, 702.19c) are
+    printed twice in their rule; the entry links at the first printing, not again at the second."""
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    for number, first, title in [("702.61a", "Split second", "Split Second"), ("400.2", "Public zones", "Public Zone"),
+                                 ("702.19c", "Trample over planeswalkers", "Trample Over Planeswalkers")]:
+        text = rule_text(conn, "en-2024-11-08", number)
+        assert spans_in(g, text, first) == [(first, title)]
+        assert spans_in(g, text, first.lower()) == []               # the second printing, in lower case
