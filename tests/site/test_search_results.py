@@ -11,8 +11,8 @@ from kb.query import connect
 from kb.site import search as S
 
 FIELDS = {"query", "lang", "edition", "jump", "widened", "notes", "suggestions", "glossary", "keywords",
-          "languages", "hits"}
-HIT_FIELDS = {"kind", "edition", "language", "number", "title", "snippet", "url", "score"}
+          "languages", "hits", "page", "total", "first", "last", "more"}
+HIT_FIELDS = {"kind", "edition", "language", "number", "title", "snippet", "url", "score", "editions", "span"}
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +35,13 @@ def test_the_json_answer_carries_every_field_of_the_result(kb, kb_db):
     assert (data["query"], data["lang"], data["edition"], data["jump"]) == ("Zaubersprüche", "de", None, None)
     assert data["languages"] == idx.languages == ["de", "en", "it"]
     assert len(data["hits"]) == 5 and all(set(h) == HIT_FIELDS for h in data["hits"])
+    # the page: results 1-5 of all that match (more than five texts print the word)
+    assert (data["page"], data["first"], data["last"], data["more"]) == (1, 1, 5, True)
+    assert data["total"] == res.total > 5
     for got, hit in zip(data["hits"], res.hits):
         assert got == {"kind": hit.kind, "edition": hit.edition, "language": "de", "number": hit.number,
-                       "title": hit.title, "snippet": str(hit.snippet), "url": hit.url, "score": hit.score}
+                       "title": hit.title, "snippet": str(hit.snippet), "url": hit.url, "score": hit.score,
+                       "editions": hit.editions, "span": list(hit.span) if hit.span else hit.span}
         assert got["url"].startswith("/rule/") and "<mark>" in got["snippet"] and got["score"] < 0   # bm25
     widened = cli_json(kb_db, "spielen", "--lang", "de", "--limit", "1")
     assert widened["widened"] and {"word": "spielen", "also": "wirken", "language": "de"}.items() <= \
