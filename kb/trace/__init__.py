@@ -130,7 +130,7 @@ _VERIFIED_CACHE: list[list[str]] | None = None
 def scenario_files() -> list[Path]:
     """The scenarios the knowledge base plays: data/scenarios and the cases from other engines' test suites in
     its peer/ folder (docs/peer-cases.md); peer-pending/ holds cases that fail today and is not played."""
-    return all_files() + all_files(engine_paths.SCENARIOS_DIR / "peer")
+    return all_files(engine_paths.SCENARIOS_DIR) + all_files(engine_paths.SCENARIOS_DIR / "peer")
 
 
 def scenario_results(refresh: bool = False, cache_dir: Path | None = None) -> list[Result]:

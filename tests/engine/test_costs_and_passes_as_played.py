@@ -106,8 +106,9 @@ def test_every_cost_of_the_card_files_prints_as_it_is():
         assert (f"pay {cost.life} life" in parts) == bool(cost.life), text
         assert sum(p.startswith("sacrifice ") for p in parts) == len(cost.sacrifice), text
         assert sum(p.startswith("discard ") for p in parts) == len(cost.discard), text
+        assert sum(p.startswith("put ") for p in parts) == len(cost.counters), text
         if cost.loyalty is not None:
             assert parts[0] == (f"[{cost.loyalty:+d}]" if cost.loyalty else "[0]"), text
-        if not (cost.sacrifice or cost.discard or cost.life or cost.loyalty is not None):
+        if not (cost.sacrifice or cost.discard or cost.life or cost.loyalty is not None or cost.counters):
             assert parse_cost_string(text) == cost, text
     assert str(Cost()) == "{0}" and str(Cost(mana=ZERO, tap=True)) == "{T}"

@@ -68,7 +68,7 @@ def test_trace_a_rule_and_a_function(kb_db):
     assert out.exit_code == 0, out.output
     assert "Der Spieler bestimmt die Gesamtkosten" in out.output
     assert "engine.casting.determine_total_cost  engine/casting.py:" in out.output
-    assert "601.2h-ernte-des-altars.scenario  (tagged, applied)" in out.output   # once, every way
+    assert "601.2h-ernte-des-altars.scenario  (asserted, tagged, applied)" in out.output   # once, every way
     out = runner.invoke(trace_cmd, ["engine.casting.determine_total_cost", "--db", str(kb_db)])
     assert out.exit_code == 0 and "enforces de-2024/601.2f" in out.output
     out = runner.invoke(trace_cmd, ["en-2024-11-08/730.1", "--db", str(kb_db)])

@@ -84,6 +84,6 @@ def test_trace_lists_each_scenario_once_and_is_short_by_default(kb_db):
     full = CliRunner().invoke(main, ["trace", "601.2f", "--full", "--db", str(kb_db)]).output
     lines = [line.split()[0] for line in full.split("scenarios:")[1].splitlines() if line.strip()]
     assert len(lines) == len(set(lines)) > 100
-    assert "data/scenarios/601.2h-ernte-des-altars.scenario  (tagged, applied)" in out
+    assert "data/scenarios/601.2h-ernte-des-altars.scenario  (asserted, tagged, applied)" in out
     assert len(out.splitlines()) < 60 and "more that apply it in passing" in out
     assert "[...]" in out and "[...]" not in full
