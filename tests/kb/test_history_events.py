@@ -2,7 +2,7 @@
 that edition, on that edition's date, in date order, and calls a change what the numbers and words show.
 
 The expectations come from the tables (rules, editions, concepts), not from kb/history.py: for every rule of
-de-2024 and it-wiki, `kb history` as the CLI prints it and as JSON.
+de-2024, it-wiki and de-1999 (merges, removals, unchanged rules), `kb history` as the CLI prints it and as JSON.
 """
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def check_chain(chain, members: list, editions: dict) -> None:
             before = cur
 
 
-@pytest.mark.parametrize("edition", ["de-2024", "it-wiki"])
+@pytest.mark.parametrize("edition", ["de-2024", "it-wiki", "de-1999"])
 def test_every_history_agrees_with_the_tables(conn, edition):
     editions = {e["id"]: dict(e) for e in conn.execute("select * from editions")}
     rules = conn.execute("select * from rules where edition_id = ? and number is not null", (edition,)).fetchall()
