@@ -4,7 +4,8 @@ view reads), on that edition's date (a translation first appears on the date of 
 date order; a step names one of the relations of its links, and calls a change what the numbers and words show.
 
 The expectations come from the tables (rules, editions, concepts) and the lineage, not from kb/history.py: for every
-rule of de-2024 and it-wiki, `kb history` as the CLI prints it and as JSON.
+rule of de-2024, it-wiki and de-1999 (merges, removals, unchanged rules), `kb history` as the CLI prints it and as
+JSON.
 """
 from __future__ import annotations
 
@@ -105,7 +106,7 @@ def check_printed(h, text: str) -> None:
     assert (lines[-1] == f"  in other languages: {others}") if h.counterparts else "in other languages" not in text
 
 
-@pytest.mark.parametrize("edition", ["de-2024", "it-wiki"])
+@pytest.mark.parametrize("edition", ["de-2024", "it-wiki", "de-1999"])
 def test_every_history_agrees_with_the_tables(conn, edition):
     editions = {e["id"]: dict(e) for e in conn.execute("select * from editions")}
     rules = conn.execute("select * from rules where edition_id = ? and number is not null", (edition,)).fetchall()
