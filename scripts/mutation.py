@@ -139,9 +139,14 @@ def prepare(name: str, group: dict) -> Path:
 
 
 def prebuilt_kb() -> Path:
-    """One KB built with the unmutated code, for the groups whose tests may share it."""
+    """One KB built with the unmutated code from the tests' data (the seeds and their originals, as the ``kb_db``
+    fixture builds it), for the groups whose tests may share it."""
     path = WORK / "kb-test.db"
-    subprocess.run([BIN / "kb", "build", "-q", "--db", str(path)], cwd=ROOT, check=True)
+    data = WORK / "kb-test-data"
+    if not data.exists():
+        subprocess.run([BIN / "python", "-c", "import sys; from pathlib import Path; from tests.helpers import "
+                        "seed_data; seed_data(Path(sys.argv[1]))", str(data)], cwd=ROOT, check=True)
+    subprocess.run([BIN / "kb", "build", "-q", "--db", str(path), "--data-dir", str(data)], cwd=ROOT, check=True)
     return path
 
 
