@@ -1,6 +1,7 @@
 """Helpers shared by the tests (fixtures live in conftest.py): repository paths and seed views."""
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,3 +55,25 @@ def seed_data(dest: Path) -> Path:
         reviews.write_text("".join(line for line in lines if line.startswith(("#", "source\t")) or not line.strip()
                                    or {f.split("/")[0] for f in line.split("\t")[:2]} <= kept), encoding="utf-8")
     return dest
+
+
+def imports_of(package: str) -> dict[str, set[str]]:
+    """Module of ``package`` -> every module it imports (absolute names; imports inside functions and for type
+    checking included), read from the source."""
+    out: dict[str, set[str]] = {}
+    for path in sorted((ROOT / package).rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_package else parts)
+        here = name.split(".") if is_package else name.split(".")[:-1]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(here[:len(here) - node.level + 1]) if node.level else ""
+                module = ".".join(p for p in (base, node.module or "") if p)
+                found.add(module)
+                found |= {f"{module}.{a.name}" for a in node.names}
+        out[name] = found
+    return out

@@ -6,7 +6,6 @@ fresh interpreter in which no module of the project was imported before it.
 """
 from __future__ import annotations
 
-import ast
 import importlib
 import os
 import pkgutil
@@ -15,6 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import imports_of
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("ingest", "kb", "engine")
@@ -89,35 +90,14 @@ def test_the_driver_reports_a_module_that_fails(tmp_path):
 
 # -- the engine's imports, read from the source ------------------------------------------------------------------
 
-def _engine_imports() -> dict[str, set[str]]:
-    """Engine module -> every module it imports (absolute names; imports inside functions included)."""
-    out: dict[str, set[str]] = {}
-    for path in sorted((ROOT / "engine").rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        is_package = parts[-1] == "__init__"
-        name = ".".join(parts[:-1] if is_package else parts)
-        here = name.split(".") if is_package else name.split(".")[:-1]
-        found = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {a.name for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                base = ".".join(here[:len(here) - node.level + 1]) if node.level else ""
-                module = ".".join(p for p in (base, node.module or "") if p)
-                found.add(module)
-                found |= {f"{module}.{a.name}" for a in node.names}  # "from . import casting"
-        out[name] = found
-    return out
-
-
 def test_the_engine_never_imports_kb_or_ingest():
     offenders = {name: sorted(m for m in found if m.split(".")[0] in ("kb", "ingest"))
-                 for name, found in _engine_imports().items()}
+                 for name, found in imports_of("engine").items()}
     assert {name: found for name, found in offenders.items() if found} == {}
 
 
 def test_no_import_cycles_among_engine_modules():
-    imports = _engine_imports()
+    imports = imports_of("engine")
     graph = {name: {m for m in found if m in imports and m != name and not name.startswith(m + ".")}
              for name, found in imports.items()}
     cycles = []

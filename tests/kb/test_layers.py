@@ -2,32 +2,9 @@
 functions and for type checking count: a late import is still a circle)."""
 from __future__ import annotations
 
-import ast
-
 import pytest
 
-from tests.helpers import ROOT
-
-
-def imports_of(package: str) -> dict[str, set[str]]:
-    """Module -> every module it imports (absolute names), read from the source."""
-    out: dict[str, set[str]] = {}
-    for path in sorted((ROOT / package).rglob("*.py")):
-        parts = list(path.relative_to(ROOT).with_suffix("").parts)
-        is_package = parts[-1] == "__init__"
-        name = ".".join(parts[:-1] if is_package else parts)
-        here = name.split(".") if is_package else name.split(".")[:-1]
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {a.name for a in node.names}
-            elif isinstance(node, ast.ImportFrom):
-                base = ".".join(here[:len(here) - node.level + 1]) if node.level else ""
-                module = ".".join(p for p in (base, node.module or "") if p)
-                found.add(module)
-                found |= {f"{module}.{a.name}" for a in node.names}
-        out[name] = found
-    return out
+from tests.helpers import imports_of
 
 
 def cycles(imports: dict[str, set[str]]) -> list[list[str]]:
