@@ -2,6 +2,7 @@
 that never ends into a failure naming that test, and the tests after it still run."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,9 @@ def test_loops_for_ever():
 
 
 def test_after_the_hang():
-    assert True
+    # leaves a mark the outer test reads: the suite went on after the hang
+    import os, pathlib
+    pathlib.Path(os.environ["AFTER_THE_HANG"]).write_text("ran", encoding="utf-8")
 '''
 
 
@@ -26,8 +29,10 @@ def test_a_hanging_test_fails_with_its_name_and_the_suite_goes_on(tmp_path, pyte
     # the project's [tool.pytest.ini_options] (timeout method, plugins), with a limit of 2 s instead of 300 s
     run = subprocess.run([sys.executable, "-m", "pytest", "-c", str(ROOT / "pyproject.toml"), "--rootdir",
                           str(tmp_path), "-o", "timeout=2", "-p", "no:randomly", "-p", "no:cacheprovider", "-q",
-                          str(tmp_path / "test_hang.py")], capture_output=True, text=True, cwd=tmp_path)
+                          str(tmp_path / "test_hang.py")], capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "AFTER_THE_HANG": str(tmp_path / "after-the-hang")})
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
     assert "FAILED test_hang.py::test_loops_for_ever" in out and "Timeout" in out, out
     assert "1 failed, 1 passed" in out, out
+    assert (tmp_path / "after-the-hang").read_text(encoding="utf-8") == "ran"
