@@ -146,30 +146,17 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
     return out
 
 
-def _step_links(conn, prev: list[dict], cur: list[dict], editions: dict[str, dict]) -> list[dict]:
+def _step_links(conn, prev: list[dict], cur: list[dict]) -> list[dict]:
     """The lineage's links between the rule's versions in two editions of a family (older first)."""
     cur_ids = {r["id"] for r in cur}
-    return [lk for r in prev for lk in _links_to(conn, r, cur_ids, editions)]
+    return [lk for r in prev for lk in _links_to(conn, r, cur_ids)]
 
 
-def _links_to(conn, r: dict, targets: set[int], editions: dict[str, dict]) -> list[dict]:
-    """The links of rule ``r`` to the rules ``targets`` of a newer edition: stored links when the build stored the
-    pair (read by the rules' ids), else :func:`kb.lineage.of_rule`."""
-    target_ed = next(iter({t["edition_id"] for t in _rows(conn, "select edition_id from rules where id = ?",
-                                                            next(iter(targets)))}))
-    direct = lineage._direct(conn, r["id"], r["edition_id"], target_ed)
-    stored = conn.execute("""select 1 from edition_pairs where (source_edition = ? and target_edition = ?)
-                             or (source_edition = ? and target_edition = ?) limit 1""",
-                          [r["edition_id"], target_ed, target_ed, r["edition_id"]]).fetchone() is not None
-    if stored:
-        nums = {t["id"]: t["number"] or t["norm"] for t in _rows(
-            conn, f"select id, number, norm from rules where id in ({', '.join('?' for _ in targets)})", *targets)}
-        return [{"old": r["number"] or r["norm"], "new": nums[t], "relation": lineage.older_first(
-                    rel, str(editions[r["edition_id"]]["date"] or ""), str(editions[target_ed]["date"] or "")),
-                 "confidence": round(score, 3), "review": review}
-                for t, score, rel, _, review in direct if t in targets]
+def _links_to(conn, r: dict, targets: set[int]) -> list[dict]:
+    """The lineage's links of rule ``r`` to the rules ``targets`` of a newer edition (:func:`kb.lineage.to_edition`)."""
+    target_ed = _rows(conn, "select edition_id from rules where id = ?", next(iter(targets)))[0]["edition_id"]
     return [{"old": lk.source_number, "new": lk.target_number, "relation": lk.relation, "confidence": lk.confidence,
-             "review": lk.review} for lk in lineage.of_rule(conn, r["id"]) if lk.target_id in targets]
+             "review": lk.review} for lk in lineage.to_edition(conn, r["id"], target_ed) if lk.target_id in targets]
 
 
 def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editions: dict[str, dict],
@@ -187,7 +174,7 @@ def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editi
                      f"translates {original['id']}; this copy is dated {date}")
     if not prev:
         return Event(e["id"], date, "first", nums)
-    links = _step_links(conn, prev, cur, editions)
+    links = _step_links(conn, prev, cur)
     renumbered = [r["norm"] for r in prev] != [r["norm"] for r in cur]
     reworded = [_words(r) for r in prev] != [_words(r) for r in cur]
     relations = {lk["relation"] for lk in links}

@@ -221,18 +221,38 @@ def _review_rule(conn, found: list[tuple], rule_id: int, a: str, x: str, norm: s
 
 
 def _links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs: dict) -> list[Link]:
+    out = _as_links(conn, found, rule_id, a, number, specs)
+    out.sort(key=lambda lk: (-when(specs[lk.target_edition].date).toordinal(), lk.target_edition, lk.target_id))
+    return out
+
+
+def _as_links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs: dict) -> list[Link]:
+    """``found`` (edition, target, confidence, relation, method, review) as links, in its order."""
     ids = [f[1] for f in found]
     info: dict[int, tuple[str, str]] = {}
     if ids:
         marks = ", ".join("?" for _ in ids)
         info = {i: (ed, num or norm) for i, ed, num, norm in conn.execute(
             f"select id, edition_id, number, norm from rules where id in ({marks})", ids)}
-    out = []
-    for x, t, conf, rel, method, review in found:
-        rel = older_first(rel, specs[a].date, specs[x].date)
-        out.append(Link(rule_id, a, number, t, x, info[t][1], rel, round(conf, 3), method, review))
-    out.sort(key=lambda lk: (-when(specs[lk.target_edition].date).toordinal(), lk.target_edition, lk.target_id))
-    return out
+    return [Link(rule_id, a, number, t, x, info[t][1], older_first(rel, specs[a].date, specs[x].date),
+                 round(conf, 3), method, review) for x, t, conf, rel, method, review in found]
+
+
+def to_edition(conn, rule_id: int, x: str) -> list[Link]:
+    """The links of rule ``rule_id`` to edition ``x``, the same :func:`of_rule` gives: read as stored (in the
+    order the build stored them) when the build aligned the two editions, else composed along the lineage."""
+    raw, db = _raw(conn), _db(conn)
+    got = raw.execute("select edition_id, norm, number from rules where id = ?", [rule_id]).fetchone()
+    if got is None or "edition_pairs" not in db.table_names():
+        return []
+    a, norm, number = got
+    stored = any(kind in ondemand.RULE_KINDS for (kind,) in raw.execute(
+        """select kind from edition_pairs where (source_edition = ? and target_edition = ?)
+           or (source_edition = ? and target_edition = ?)""", [a, x, x, a]))
+    if not stored:
+        return [lk for lk in of_rule(conn, rule_id) if lk.target_edition == x]
+    specs = {e.id: e for e in ondemand.edition_specs(db)}
+    return _as_links(raw, [(x, *row) for row in _direct(raw, rule_id, a, x)], rule_id, a, number or norm, specs)
 
 
 def link_between(conn, source_id: int, target_id: int) -> Link | None:
