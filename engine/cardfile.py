@@ -124,6 +124,9 @@ FILTER_FIELDS: dict[str, Spec] = {
     "mana_value_parity": Word(("even", "odd"), "parity"), "power_max": Int(-1000, 1000),
     "power_min": Int(-1000, 1000), "other": Bool(), "spell": Bool(), "ability": Bool(),
     "names": ListOf(NAME, one_or_more=True),
+    # criteria of engine.filters.CRITERIA
+    "mana_value_min": SMALL, "not_subtypes": ListOf(NAME, one_or_more=True), "unblocked": Bool(),
+    "dealt_damage_by": Const("self"), "same_name_as": NAME,
 }
 FILTER = Table(FILTER_FIELDS, describe="object criteria (a table)")
 
@@ -221,9 +224,9 @@ LAYER_CHANGES: dict[str, Spec] = {
     "colors": ListOf(Word(COLORS, "colour"), 5), "add_colors": ListOf(Word(COLORS, "colour"), 5),
     "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "lose_keywords": ListOf(Word(KEYWORD_WORDS, "keyword")),
     "lose_all_abilities": Bool(),
-    "set_power": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+    "set_power": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: SET_PT_FIELDS)),
                         describe="a number or a number the game computes ({ count = criteria } …)"),
-    "set_toughness": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: DEFINED_FIELDS)),
+    "set_toughness": Either(((int,), Int(-100, 100)), ((dict,), Table(lambda: SET_PT_FIELDS)),
                             describe="a number or a number the game computes ({ count = criteria } …)"),
     "switch": Bool(),
     "set_pt_count": FILTER,  # power and toughness each equal to the number of objects that meet these criteria
@@ -277,8 +280,11 @@ ABILITY = Table({"cost": COST, "once_per_turn": Bool(), "timing": Word(("instant
                  "text": TEXT, **CASTABLE_FIELDS}, required=("cost",),
                 describe="an activated ability (a table with a cost)")
 
-CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILTER_FIELDS, "at_least": Int(1, 100)}),
-                   "you_control": Table({**FILTER_FIELDS, "at_least": Int(1, 100)}), "you_control_none": FILTER,
+#: "you control N or more / N or fewer [criteria]"
+CONTROLS = Table({**FILTER_FIELDS, "at_least": Int(1, 100), "at_most": Int(0, 100)},
+                 describe="criteria with at_least = N and/or at_most = N")
+CONDITION = Table({"source_untapped": Bool(), "opponent_controls": CONTROLS,
+                   "you_control": CONTROLS, "you_control_none": FILTER,
                    "life_at_least": Int(-1000, 10_000), "cards_in_hand": Int(0, 100), "paid": NAME,
                    "your_turn": Bool(), "controlled_since_last_upkeep": Bool(),
                    "chosen": Table({"link": NAME, "value": NAME}, required=("link", "value"))},
@@ -286,6 +292,8 @@ CONDITION = Table({"source_untapped": Bool(), "opponent_controls": Table({**FILT
 #: a number a characteristic-defining ability defines: a count, or the total of the cards a linked ability exiled
 DEFINED_FIELDS: dict[str, Spec] = {"count": FILTER, "plus": Int(-100, 100),
                                    "devotion": ListOf(Word(COLORS, "colour"), 5)}
+#: set_power / set_toughness of a continuous effect: also the affected object's own mana value ("each")
+SET_PT_FIELDS: dict[str, Spec] = {**DEFINED_FIELDS, "mana_value_of": Const("each")}
 DEFINED = Either(((dict,), Table({**DEFINED_FIELDS,
                                   "exiled_total": Word(("power", "toughness"), "characteristic"), "link": NAME})),
                  describe="{ count = criteria, plus = N }, { devotion = [\"B\"] } or { exiled_total = \"power\", "
@@ -307,7 +315,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                "link": NAME, "text": TEXT},
     "modify": {"objects": Either(((str,), Word(("attached", "self"), "objects")), ((dict,), FILTER),
                                  describe="\"attached\", \"self\" or object criteria"),
-               "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT,
+               "power": Int(-100, 100), "toughness": Int(-100, 100), "text": TEXT, "condition": CONDITION,
                "grants_triggers": ListOf(Table(lambda: TRIGGER_FIELDS, required=("when",),
                                                describe="a triggered ability it gives the object"), 5),
                "grants_abilities": ListOf(ABILITY, 5),
@@ -334,11 +342,11 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "counter": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""), "unless": CONDITION,
                 "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
                 "objects": FILTER, "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"),
-                                                "zone"), "text": TEXT},
+                                                "zone"), "condition": CONDITION, "text": TEXT},
     "prevent": {"to": Either(((str,), Word(("you", "self"), "player or self")), ((dict,), FILTER),
                              describe="\"you\", \"self\" or object criteria"),
-                "from": FILTER, "amount": Int(1, 100), "text": TEXT, **PREVENTION_RIDERS},
-    "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "text": TEXT},
+                "from": FILTER, "amount": Int(1, 100), "condition": CONDITION, "text": TEXT, **PREVENTION_RIDERS},
+    "extra_trigger": {"when": Word(tuple(triggers.TRIGGERS), "trigger event"), "what": FILTER, "text": TEXT},
     "cast_only": {"phase": Word(("beginning", "main1", "combat", "main2", "ending"), "phase"), "text": TEXT},
     "cast_from": {"zone": Word(("library_top", "graveyard"), "zone"), "spells": FILTER,
                   "keywords": ListOf(Word(KEYWORD_WORDS, "keyword")), "text": TEXT},

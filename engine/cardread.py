@@ -13,7 +13,7 @@ from .carddefs import AbilityDef, CardDef, Mode, NamedCost, StaticDef, TargetSlo
 from .cardschema import Path, SchemaError
 from .costs import Cost, ManaCost, Requirement, parse_cost_string
 from .effects import CONTROLLER_OF, EVENT_WORDS, LINKED, PLAYER_WORDS, SELF_WORDS
-from .filters import Filter
+from .filters import BOUND, Filter
 
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
@@ -253,6 +253,11 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
     """Criteria into filters, mana costs into ManaCost; references inside amounts checked."""
     for key in FILTER_KEYS:
         if key in spec:
+            for crit in BOUND:  # a criterion naming a target word ("the same name as that creature")
+                ref = spec[key].get(crit)
+                if ref is not None and ref not in slots:
+                    raise SchemaError((*path, key, crit), f"{ref!r} names no target of this spell or ability"
+                                                          f" (targets: {', '.join(sorted(slots)) or 'none'})")
             spec[key] = Filter.from_table(spec[key], "")
     if spec["do"] in ("cost_change", "next_spell"):
         spec["spells"] = Filter.from_table({"zone": "stack", **spec["spells"]}, "")
@@ -314,7 +319,7 @@ def _static(data: dict, path: Path) -> StaticDef:
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
     _granted(params, path)
-    for key in ("objects", "to", "from", "of", "exile", "set_pt_count"):
+    for key in ("objects", "to", "from", "of", "exile", "set_pt_count", "what"):
         if isinstance(params.get(key), dict):
             params[key] = Filter.from_table(params[key], "")
     if data["kind"] == "prevent":

@@ -12,6 +12,9 @@ from typing import Callable
 from .filters import Filter, matches
 from .registry import applied, enforces
 
+#: no upper bound on a count ("you control N or more")
+UNBOUNDED = 10**9
+
 
 def _count(game, player: int, flt: Filter, source_id) -> int:
     st = game.state
@@ -24,13 +27,14 @@ def _source_untapped(game, source, controller: int, arg) -> bool:
 
 
 def _opponent_controls(game, source, controller: int, arg) -> bool:
-    flt, at_least = arg
-    return any(_count(game, opp, flt, source.id) >= at_least for opp in game.state.opponents(controller))
+    flt, at_least, at_most = arg
+    return any(at_least <= _count(game, opp, flt, source.id) <= at_most for opp in game.state.opponents(controller))
 
 
 def _you_control(game, source, controller: int, arg) -> bool:
-    flt, at_least = arg
-    return _count(game, controller, flt, source.id) >= at_least
+    """"You control N or more [criteria]" (``at_least``, default 1) and/or "N or fewer" (``at_most``)."""
+    flt, at_least, at_most = arg
+    return at_least <= _count(game, controller, flt, source.id) <= at_most
 
 
 def _you_control_none(game, source, controller: int, arg) -> bool:
@@ -88,8 +92,9 @@ def read(table: dict) -> tuple:
     out = []
     for key, arg in table.items():
         if key in ("opponent_controls", "you_control"):
-            criteria = {k: v for k, v in arg.items() if k != "at_least"}
-            arg = (Filter.from_table(criteria, ""), arg.get("at_least", 1))
+            criteria = {k: v for k, v in arg.items() if k not in ("at_least", "at_most")}
+            at_most = arg.get("at_most", UNBOUNDED)
+            arg = (Filter.from_table(criteria, ""), arg.get("at_least", 1 if "at_most" not in arg else 0), at_most)
         elif key == "you_control_none":
             arg = Filter.from_table(arg, "")
         elif key == "chosen":

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import conditions
 from .effects import Resolution, effect
 from .filters import Filter, matches
 from .printed import continuous as continuous_statics
@@ -72,6 +73,7 @@ class Continuous:
     cda: bool = False  # a characteristic-defining ability (613.3, 613.4a)
     duration: str = "static"  # "static" (611.3b) or one of DURATIONS
     granted: int = 0  # a static ability another effect granted its source: its place after the source's own (613.7a)
+    condition: tuple = ()  # a static ability's condition ("as long as it's your turn"): it applies only while true
 
 
 def parts_of(params: dict) -> dict:
@@ -177,7 +179,8 @@ def from_statics(game, statics: list) -> list[Continuous]:
         applied("611.3b")
         applied("613.7a")
         out.append(Continuous(parts, timestamp_of(source), source.controller, source.card or "", source_id,
-                              source.uid, None, static.params.get("objects"), False, "static"))
+                              source.uid, None, static.params.get("objects"), False, "static",
+                              condition=static.params.get("condition", ())))
     return out
 
 
@@ -217,6 +220,8 @@ def affects(game, eff: Continuous, obj, ch) -> bool:
     source = game.state.objects.get(eff.source_id)
     if source is None:
         return False
+    if eff.condition and not conditional_applies(game, eff, source):
+        return False
     if target.__class__ is Filter:  # on the battlefield unless the criteria name another zone (609.2)
         hit = matches(game, obj, target, source.controller, eff.source_id, ch=ch)
     elif target == "self":
@@ -232,6 +237,14 @@ def affects(game, eff: Continuous, obj, ch) -> bool:
         applied("604.2")
         applied("604.7")
     return hit
+
+
+@enforces("611.3a")
+def conditional_applies(game, eff: Continuous, source) -> bool:
+    """A static ability with a condition ("as long as it's your turn, [this] is a creature"): its effect applies
+    at each moment the condition holds and not otherwise (611.3a: not locked in)."""
+    applied("611.3a")
+    return conditions.holds(game, eff.condition, source, source.controller)
 
 
 @enforces("611.2b", "611.2a")

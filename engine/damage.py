@@ -59,6 +59,7 @@ def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = Fa
             events.append(Event("damage", player=ref, source=source.id, amount=n, combat=combat))
         else:
             _to_permanent(game, recipient, n, _keywords(game, source, source_ch))
+            recipient.memory["damaged_by"] = (*recipient.memory.get("damaged_by", ()), (st.turn, source.id))
             events.append(Event("damage", obj=ref, player=recipient.controller, source=source.id, amount=n,
                                 combat=combat))
         if "lifelink" in _keywords(game, source, source_ch):

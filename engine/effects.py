@@ -19,7 +19,7 @@ from typing import Callable
 
 from .devotion import devotion
 from .errors import IllegalAction
-from .filters import matches
+from .filters import Filter, bind, matches
 from .lastknown import Known, known, source_memory
 from .registry import applied, enforces
 from .state import object_target, player_target
@@ -325,7 +325,15 @@ def run_effect(ctx: Resolution, spec: dict) -> None:
             return
     if spec.get("may") and not decide_optional(ctx, spec):
         return
-    EFFECTS[spec["do"]].fn(ctx, spec)
+    EFFECTS[spec["do"]].fn(ctx, bound_criteria(ctx, spec))
+
+
+def bound_criteria(ctx: Resolution, spec: dict) -> dict:
+    """The effect with criteria that name a target word (``same_name_as``) bound to what that word names as it
+    resolves (engine.filters.bind)."""
+    if not any(v.__class__ is Filter and v.tests for v in spec.values()):
+        return spec
+    return {k: bind(v, ctx.objects) if v.__class__ is Filter else v for k, v in spec.items()}
 
 
 @enforces("603.5", "608.2d")

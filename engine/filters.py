@@ -8,10 +8,14 @@ static ability that uses the filter.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from .registry import applied, enforces
 from .state import BATTLEFIELD, ZONES
+
+EN = "en-2024-11-08/"
+#: the steps of combat in which blockers have been declared (509.1h: an attacker with no blocker is unblocked)
+BLOCKS_DECLARED = frozenset({"declare_blockers", "combat_damage", "first_strike_damage", "end_of_combat"})
 
 #: the permanent types (110.4), for the word "permanent" in criteria (engine.carddefs has the same set)
 PERMANENT = frozenset({"artifact", "creature", "enchantment", "land", "planeswalker"})
@@ -45,6 +49,24 @@ FILTER_KEYS = {
     "chosen_color": "has the colour chosen for the source's 'as … enters, choose a color' (607.2d)",
 }
 
+#: criteria each tested by one function of :data:`CRITERIA` — key -> (game, obj, ch, argument, perspective,
+#: source id) -> bool; a Filter keeps them as ``tests``, ((key, argument), …), checked after the fields above
+CRITERIA: dict[str, Callable[..., bool]] = {}
+#: criteria whose argument names something of the resolving spell or ability (a target word): the effect binds
+#: it as it resolves (:func:`bind`) — key -> fn(argument, the objects the word names) -> the bound argument
+BOUND: dict[str, Callable] = {}
+
+
+def criterion(key: str, meaning: str, bound: Callable | None = None):
+    """Register a criterion test under ``key`` (documented by ``meaning``, as in :data:`FILTER_KEYS`)."""
+    def register(fn):
+        CRITERIA[key] = fn
+        FILTER_KEYS[key] = meaning
+        if bound is not None:
+            BOUND[key] = bound
+        return fn
+    return register
+
 
 @dataclass(frozen=True, slots=True)
 class Filter:
@@ -73,14 +95,18 @@ class Filter:
     token: bool | None = None
     attacking: bool | None = None
     face_down: bool | None = None
+    tests: tuple = ()  # ((key of CRITERIA, argument), …)
 
     @staticmethod
     def from_table(table: dict, where: str) -> "Filter":
         kw: dict[str, Any] = {}
+        tests = []
         for key, value in table.items():
             if key not in FILTER_KEYS:
                 raise ValueError(f"{where}: unknown filter key {key!r} (known: {', '.join(FILTER_KEYS)})")
-            if key in ("types", "all_types", "not_types", "subtypes", "supertypes", "not_supertypes", "colors",
+            if key in CRITERIA:
+                tests.append((key, tuple(value) if isinstance(value, list) else value))
+            elif key in ("types", "all_types", "not_types", "subtypes", "supertypes", "not_supertypes", "colors",
                        "not_colors", "names"):
                 if isinstance(value, str):
                     value = [value]
@@ -98,7 +124,7 @@ class Filter:
         for rel in ("controller", "owner"):
             if kw.get(rel) not in (None, "you", "opponent"):
                 raise ValueError(f"{where}: {rel} must be \"you\" or \"opponent\"")
-        return Filter(**kw)
+        return Filter(**kw, tests=tuple(tests))
 
 
 def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = None, x: int = 0, ch=None,
@@ -116,7 +142,67 @@ def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = No
     if ch is None:
         ch = game.characteristics(obj)
     return (_types_and_colors(flt, ch) and _relations_and_name(flt, obj, ch, perspective)
-            and _numbers(game, flt, obj, ch, x, source_id) and _chosen(game, flt, ch, source_id))
+            and _numbers(game, flt, obj, ch, x, source_id) and _chosen(game, flt, ch, source_id)
+            and all(CRITERIA[key](game, obj, ch, arg, perspective, source_id) for key, arg in flt.tests))
+
+
+def bind(flt: Filter, objects_of: Callable) -> Filter:
+    """The criteria with each argument that names something of the resolving spell or ability (a target word)
+    replaced by what it names now (``objects_of(word)``: those objects) — "creatures with the same name as that
+    creature" as it resolves."""
+    if not any(key in BOUND for key, _ in flt.tests):
+        return flt
+    from dataclasses import replace
+    tests = tuple((key, BOUND[key](arg, objects_of(arg)) if key in BOUND else arg) for key, arg in flt.tests)
+    return replace(flt, tests=tests)
+
+
+@criterion("mana_value_min", "mana value at least this (\"mana value N or greater\")")
+def _mana_value_min(game, obj, ch, arg: int, perspective: int, source_id) -> bool:
+    return game.mana_value(obj) >= arg
+
+
+@criterion("not_subtypes", "has none of these subtypes (\"non-Aura\": [\"Aura\"])")
+def _not_subtypes(game, obj, ch, arg: tuple, perspective: int, source_id) -> bool:
+    return ch.subtypes.isdisjoint(arg)
+
+
+@criterion("unblocked", "true: an attacking creature that is unblocked (509.1h); false: not so")
+@enforces(EN + "509.1h")
+def _unblocked(game, obj, ch, arg: bool, perspective: int, source_id) -> bool:
+    st = game.state
+    is_unblocked = obj.id in st.attackers and st.step in BLOCKS_DECLARED and obj.id not in st.blocked
+    if is_unblocked:
+        applied(EN + "509.1h")
+    return is_unblocked == arg
+
+
+@criterion("dealt_damage_by", '"self": dealt damage this turn by the source of the ability (the object as it is '
+                              "now: a new object is a new one, 400.7)")
+def _dealt_damage_by(game, obj, ch, arg: str, perspective: int, source_id) -> bool:
+    return (game.state.turn, source_id) in obj.memory.get("damaged_by", ())
+
+
+def _same_name_bound(word: str, objects: list) -> tuple:
+    return tuple(o.id for o in objects)
+
+
+@criterion("same_name_as", "a target word: another object with the same name as that object now (201.2c: an object "
+                           "with no name has the same name as nothing)", bound=_same_name_bound)
+@enforces(EN + "201.2c")
+def _same_name_as(game, obj, ch, arg, perspective: int, source_id) -> bool:
+    if not isinstance(arg, tuple):
+        return False  # not bound: outside a resolving spell the word names nothing
+    for oid in arg:
+        other = game.state.objects.get(oid)
+        if other is None or other.id == obj.id:
+            continue
+        name = game.characteristics(other).name
+        if name and (name == ch.name or name in ch.also_names):
+            return True
+        if not name:
+            applied(EN + "201.2c")
+    return False
 
 
 def _chosen(game, flt: Filter, ch, source_id) -> bool:

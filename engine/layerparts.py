@@ -120,9 +120,15 @@ def _set_pt(game, obj, res, eff) -> None:
     for key in ("set_power", "set_toughness"):
         value = p.get(key)
         if isinstance(value, dict):  # a static ability's number the game computes, whenever it is read
-            value = defined_number(game, obj, value)
+            value = own_mana_value(res) if "mana_value_of" in value else defined_number(game, obj, value)
         if value is not None:
             setattr(res, key[4:], value)
+
+
+def own_mana_value(res) -> int:
+    """"Base power and toughness each equal to its mana value": the affected object's own, from its mana cost as the
+    earlier layers left it (202.3; {X} is 0 off the stack, 107.3f)."""
+    return res.ch.mana_cost.mana_value()
 
 
 def _modify_pt(game, obj, res, eff) -> None:

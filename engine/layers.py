@@ -124,7 +124,7 @@ def _test_of(eff: Continuous):
     answer as :func:`engine.continuous.affects`, without its general criteria for the two common cases."""
     if eff.locked is not None:
         return _in_locked_set
-    if eff.objects.__class__ is Filter and _only_types(eff.objects):
+    if eff.objects.__class__ is Filter and _only_types(eff.objects) and not eff.condition:
         return _of_type
     return affects
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from . import conditions
 from .filters import matches
 from .loops import bounded
 from .printed import statics_on_battlefield
@@ -189,6 +190,9 @@ def criteria_hold(game, r: Replacement, kind: str, ev: dict) -> bool:
             return False
     if "from_zone" in p and ev.get("from") != p["from_zone"]:
         return False
+    if "condition" in p:  # a static ability's condition ("during your turn", 611.3a): it applies while that holds
+        source = game.state.objects.get(r.source_id)
+        return source is not None and conditions.holds(game, p["condition"], source, r.controller)
     return True
 
 

@@ -241,7 +241,7 @@ def trigger(game, trig, holder, ch, ev: Event, events: tuple = ()) -> None:
             live.memory[f"once:{trig.index}"] = st.turn
     if any(p.definition is trig and p.source_uid == holder.uid for p in st.pending):
         applied("603.2c")  # one event with several occurrences: once for each
-    for _ in range(1 + extra_times(game, trig.when, holder.controller, events if ev.kind in LOOK_BACK else ())):
+    for _ in range(1 + extra_times(game, trig.when, holder.controller, events if ev.kind in LOOK_BACK else (), ev)):
         st.pending.append(Triggered(trig.ability, trig, holder.id, holder.uid, ch.name, holder.controller, ev))
 
 
@@ -270,25 +270,38 @@ def _record_kind(game, trig, holder, ev: Event) -> None:
 
 
 @enforces("603.2d", "603.10a")
-def extra_times(game, when: str, controller: int, events: tuple = ()) -> int:
+def extra_times(game, when: str, controller: int, events: tuple = (), ev: Event | None = None) -> int:
     """How many additional times a static ability makes a triggered ability of a permanent trigger (603.2d) —
     counting, for an event that looks back in time, the static abilities of permanents that left the battlefield
-    in that same event, as they last existed (603.10a)."""
+    in that same event, as they last existed (603.10a).  A static ability with ``what`` criteria counts only when
+    the object the event is about meets them ("an artifact or creature entering")."""
     st = game.state
     n = 0
     for oid, static in statics_on_battlefield(game).get("extra_trigger", ()):
-        if static.params["when"] == when and st.objects[oid].controller == controller:
+        if static.params["when"] == when and st.objects[oid].controller == controller \
+                and _event_object_matches(game, static, controller, ev):
             applied("603.2d")
             n += 1
     for other in events:
         if other.kind == "zone" and other.from_zone == BATTLEFIELD and other.before_ch is not None \
                 and other.before.controller == controller:
             for static in other.before_ch.statics:
-                if static.kind == "extra_trigger" and static.params["when"] == when:
+                if static.kind == "extra_trigger" and static.params["when"] == when \
+                        and _event_object_matches(game, static, controller, ev):
                     applied("603.2d")
                     applied("603.10a")  # its source left in this event: the game looks back at it
                     n += 1
     return n
+
+
+def _event_object_matches(game, static, controller: int, ev: Event | None) -> bool:
+    flt = static.params.get("what")
+    if flt is None:
+        return True
+    obj = game.state.objects.get(ev.obj) if ev is not None and ev.obj is not None else None
+    if obj is None and ev is not None and ev.before is not None:
+        return matches(game, ev.before, flt, controller, ch=ev.before_ch, any_zone=True)
+    return obj is not None and matches(game, obj, flt, controller, any_zone=True)
 
 
 # -- state triggers (603.8) -------------------------------------------------------------------------------------
