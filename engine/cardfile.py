@@ -64,6 +64,8 @@ KEYWORDS = {
     "devoid": "702.114: a characteristic-defining ability: it is colourless",
     "cant_be_countered": "604.5: a static ability that functions on the stack: the spell cannot be countered",
     "phasing": "702.26: phases out (and back in) in its controller's untap step",
+    "prowess": "702.108a: a triggered ability: whenever you cast a noncreature spell, +1/+1 until end of turn "
+               "(engine.cardread.KEYWORD_TRIGGERS)",
 }
 KEYWORD_WORDS = tuple(KEYWORDS) + tuple(f"protection:{c}" for c in COLORS) + \
     tuple(f"devour:{n}" for n in range(1, 11))  # 702.82a (engine.asitenters)
@@ -266,7 +268,18 @@ EFFECT_KEYS: dict[str, Spec] = {
                      describe="what the permanent is as it enters (changes as in a continuous effect)"),
     "duration": Word(("end_of_turn", "while_controlled", "indefinite"), "duration"),
     "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
+    # abilities a continuous effect of a resolving spell gives ("gains 'When this creature dies, …'", 613.1f)
+    "grants_triggers": ListOf(Table(lambda: TRIGGER_FIELDS, required=("when",),
+                                    describe="a triggered ability it gives the object"), 5),
+    "grants_abilities": ListOf(Table(lambda: _ability_fields(), required=("cost",),
+                                     describe="an activated ability it gives the object"), 5),
 }
+
+
+
+def _ability_fields() -> dict[str, Spec]:
+    return ABILITY.fields
+
 
 CASTABLE_FIELDS: dict[str, Spec] = {
     "targets": ListOf(SLOT, 20), "effects": ListOf(EFFECT, 30),
@@ -337,12 +350,13 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                              "return_instead_of_draw", "enter_as_copy", "redirect_to_self", "double_counters",
                              "enters_under_your_control", "exile_top_instead", "double_tokens",
                              "draw_two_instead", "enters_transformed", "plus_one", "additional_counter",
-                             "win_instead_of_draw", "exile_and_token"),
+                             "win_instead_of_draw", "exile_and_token", "counters_instead"),
                             "replacement"),
                 "counter": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""), "unless": CONDITION,
                 "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
-                "objects": FILTER, "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"),
-                                                "zone"), "condition": CONDITION, "text": TEXT},
+                "objects": FILTER, "to": FILTER, "noncombat": Bool(),
+                "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"), "zone"),
+                "condition": CONDITION, "text": TEXT},
     "prevent": {"to": Either(((str,), Word(("you", "self"), "player or self")), ((dict,), FILTER),
                              describe="\"you\", \"self\" or object criteria"),
                 "from": FILTER, "amount": Int(1, 100), "condition": CONDITION, "text": TEXT, **PREVENTION_RIDERS},

@@ -19,6 +19,14 @@ from .filters import BOUND, Filter
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
 FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless", "set_pt_count")
+#: keywords that are triggered abilities: the ability each means, as a card file writes it (numbered after the
+#: card's own triggered abilities)
+KEYWORD_TRIGGERS = {
+    "prowess": {"when": "cast", "who": "you", "what": {"not_types": ["creature"], "zone": "stack"},
+                "effects": [{"do": "continuous", "what": "self", "power": 1, "toughness": 1}],
+                "text": "Prowess (702.108a: \"Whenever you cast a noncreature spell, this creature gets +1/+1 until "
+                        "end of turn.\")"},
+}
 COST_KEYS = ("mana", "tap", "untap", "sacrifice", "discard", "life", "loyalty", "counters")
 
 
@@ -39,8 +47,9 @@ def _card(data: dict, file: str, path: Path, tokens: list, token: bool) -> CardD
     abilities = tuple(_ability(a, i + 1, (*path, "abilities", i), tokens, file)
                       for i, a in enumerate(data.get("abilities", [])))
     statics = tuple(_static(s, (*path, "statics", i)) for i, s in enumerate(data.get("statics", [])))
-    triggers = tuple(_trigger(t, i + 1, (*path, "triggers", i), tokens, file)
-                     for i, t in enumerate(data.get("triggers", [])))
+    written = list(data.get("triggers", []))
+    written += [KEYWORD_TRIGGERS[k] for k in data.get("keywords", []) if k in KEYWORD_TRIGGERS]
+    triggers = tuple(_trigger(t, i + 1, (*path, "triggers", i), tokens, file) for i, t in enumerate(written))
     pending = tuple(f"{s.params.get('rule', '?')}: {s.params.get('text', '')}" for s in statics if s.kind == "pending")
     for i, s in enumerate(statics):
         if s.kind == "buyback":   # 702.27a: the buyback cost is one of the spell's optional costs
@@ -219,6 +228,8 @@ def _effect(data: dict, path: Path, slots: set[str], cost_names: list[str], toke
     if "if_paid" in spec:
         _names_cost(spec["if_paid"], cost_names, (*path, "if_paid"))
     _read_values(spec, path, slots)
+    if spec["do"] == "continuous":
+        _granted(spec, path)
     for key in ("otherwise", "then"):
         if key in spec:
             spec[key] = [_effect(e, (*path, key, i), slots, cost_names, tokens, file)

@@ -51,7 +51,8 @@ LAYER_OF = {
 #: the function that gives an object's copiable values (engine.copies puts it here; copies need the layers)
 COPIABLE_VALUES: list = []
 #: how long an effect of a resolved spell or ability lasts
-#: changes only a static ability makes (its abilities are read with the card: engine.cardread)
+#: changes an effect on the next spell (engine.nextspell) cannot make (abilities granted to objects: engine.cardread
+#: reads them with the card, for a static ability or a resolving spell's effect)
 STATIC_ONLY = ("grants_triggers", "grants_abilities")
 DURATIONS = ("end_of_turn", "while_controlled", "indefinite")
 #: called as ``hook(game, obj)`` after an object received a new timestamp (stickers follow it, 613.7k)
@@ -98,8 +99,7 @@ def layered(st) -> list:
     return [e for e in st.effects if isinstance(e, Continuous)]
 
 
-@effect("continuous", optional=("what", "all", "duration", "choose_color",
-                                 *(k for k in LAYER_OF if k not in STATIC_ONLY)))
+@effect("continuous", optional=("what", "all", "duration", "choose_color", *LAYER_OF))
 @enforces("611.1", "611.2", "611.2a", "611.2c", "611.2d", "613.6", "613.7b", "609.2")
 def create_continuous(ctx: Resolution, spec: dict) -> None:
     """A continuous effect of a resolving spell or ability: the objects it affects are determined now and locked

@@ -19,9 +19,10 @@ from contextlib import contextmanager
 from . import conditions
 from .continuous import new_timestamp
 from .effects import Resolution, effect
+from .filters import matches
 from .registry import applied, enforces
 from .replacement import Replacement, applies_when, exists, handler, replace_event, use
-from .state import EXILE, GRAVEYARD, HAND, LIBRARY
+from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY
 
 EN = "en-2024-11-08/"
 
@@ -115,6 +116,26 @@ def self_replacement(ctx: Resolution, event: str, how: str, ids: list[int]):
     finally:
         if r in ctx.state.effects:
             ctx.state.effects.remove(r)
+
+
+@effect("exile_if_dies", required=("what",), optional=("filter",))
+@enforces("614.1a", "611.2a", "611.2c")
+def exile_if_dies(ctx: Resolution, spec: dict) -> None:
+    """"If that creature would die this turn, exile it instead" (Magma Spray; with ``filter``, only those matching
+    it: "a creature dealt damage this way", Pillar of Flame): a replacement effect for the rest of the turn (611.2a),
+    locked to those objects as it resolves (611.2c) — a new object after a zone change is not one of them (400.7)."""
+    game = ctx.game
+    ids = frozenset(o.id for o in ctx.objects(spec["what"]) if o.zone == BATTLEFIELD and (
+        "filter" not in spec or matches(game, o, spec["filter"], ctx.controller, ctx.source_id)))
+    if not ids:
+        return
+    applied("611.2a")
+    applied("611.2c")
+    st = ctx.state
+    stamp = new_timestamp(st)
+    st.effects.append(Replacement("to_graveyard", "exile_instead", ctx.controller, ctx.obj.card or ctx.obj.source_card
+                                  or "", stamp, {"from_zone": BATTLEFIELD}, ctx.source_id, ids,
+                                  duration="end_of_turn", key=("exile_if_dies", stamp)))
 
 
 @handler("library_instead")

@@ -8,12 +8,15 @@
                             104.2b)
 ``exile_and_token``         a card that would go to a graveyard is exiled and you create the token
                             ``token`` (one replacement, two results: 614.1a)
+``counters_instead``        damage to an object matching ``to`` (``noncombat``: only noncombat damage)
+                            is not dealt; that many ``counter`` counters are put on it instead (614.1a)
 ==========================  ====================================================================
 
 "Enters tapped unless …" is ``enters_tapped`` with an ``unless`` condition (:mod:`engine.instead`).
 """
 from __future__ import annotations
 
+from .filters import matches
 from .registry import applied, enforces
 from .replacement import Replacement, applies_when, handler
 from .state import BATTLEFIELD, EXILE, GRAVEYARD
@@ -88,3 +91,28 @@ def exile_and_token(game, r: Replacement, ev: dict) -> dict:
 @applies_when("exile_and_token")
 def _to_graveyard(game, r: Replacement, ev: dict) -> bool:
     return ev["zone"] == GRAVEYARD
+
+
+@handler("counters_instead")
+@enforces("614.1a", "614.6")
+def counters_instead(game, r: Replacement, ev: dict) -> None:
+    """"If a source you control would deal noncombat damage to a creature an opponent controls, put that many -1/-1
+    counters on that creature instead": the damage is never dealt (614.6); the counters are put, an event of its own
+    that counter replacements see (engine.zones.put_counters_on)."""
+    from .zones import put_counters_on
+    applied("614.1a")
+    applied("614.6")
+    obj = game.state.objects.get(ev["target"][1])
+    if obj is not None:
+        put_counters_on(game, obj, r.params["counter"], ev["amount"])
+    return None
+
+
+@applies_when("counters_instead")
+def _damage_to_matching(game, r: Replacement, ev: dict) -> bool:
+    kind, ref = ev["target"]
+    obj = game.state.objects.get(ref) if kind == "O" else None
+    if obj is None or (r.params.get("noncombat") and ev["combat"]):
+        return False
+    flt = r.params.get("to")
+    return flt is None or matches(game, obj, flt, r.controller, r.source_id)

@@ -94,7 +94,8 @@ def counter(ctx: Resolution, spec: dict) -> None:
         emit(game, [Event("countered", player=before.controller, before=before, before_ch=before_ch)])
 
 
-@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount", "becomes", "face_down"))
+@effect("move", required=("what", "zone"), optional=("controller", "link", "filter", "amount", "becomes", "face_down",
+                                                     "tapped"))
 @enforces("610.1", "607.3")
 def move(ctx: Resolution, spec: dict) -> None:
     """Move objects to a zone (hand, graveyard, exile, battlefield, library_top, library_bottom) at once;
@@ -112,9 +113,7 @@ def move(ctx: Resolution, spec: dict) -> None:
     if not objs:
         return
     controller = ctx.controller if spec.get("controller") == "you" else None
-    setup = (lambda old, made: enters_as(ctx, made, spec["becomes"])) if "becomes" in spec else None
-    if spec.get("face_down") and zone == "battlefield":
-        setup = lambda old, made: put_face_down(ctx.game, made)  # noqa: E731
+    setup = _entering_setup(ctx, spec) if zone == "battlefield" else None
     new = move_all(ctx.game, [o.id for o in objs], ZONE_OF[zone], controller=controller,
                    bottom=zone == "library_bottom", queue=ctx.queue, setup=setup)
     if "link" in spec:
@@ -123,6 +122,25 @@ def move(ctx: Resolution, spec: dict) -> None:
     renames = {object_target(o.id): object_target(n.id) for o, n in zip(objs, new)}
     if spec["what"] in ctx.legal:
         ctx.legal[spec["what"]] = [renames.get(t, t) for t in ctx.legal[spec["what"]]]
+
+
+def _entering_setup(ctx: Resolution, spec: dict):
+    """How a permanent the effect puts onto the battlefield is as it enters: what it "is" (611.2e), face down
+    (708.2a), tapped ("return it to the battlefield tapped": it enters so, 110.5b)."""
+    steps = []
+    if "becomes" in spec:
+        steps.append(lambda made: enters_as(ctx, made, spec["becomes"]))
+    if spec.get("face_down"):
+        steps.append(lambda made: put_face_down(ctx.game, made))
+    if spec.get("tapped"):
+        steps.append(lambda made: setattr(made, "tapped", True))
+    if not steps:
+        return None
+
+    def setup(old, made) -> None:
+        for step in steps:
+            step(made)
+    return setup
 
 
 @enforces("607.2a", "607.2c")

@@ -136,6 +136,20 @@ BAD = {
     "extra trigger criteria": ('name = "H"\ntypes = ["artifact"]\nstatics = [{ kind = "extra_trigger", '
                                'when = "enters", what = { typs = ["creature"] } }]\n', 3,
                                "statics[0].what.typs: unknown key 'typs' (did you mean 'types'?)"),
+    "granted trigger of a spell": (CARD + 'targets = [{ name = "k", types = ["creature"] }]\n\n[[effects]]\n'
+                                   'do = "continuous"\nwhat = "k"\ngrants_triggers = [{ when = "dies" }]\n', 8,
+                                   "effects[0].grants_triggers[0].when: unknown trigger event 'dies'"),
+    "exile rider criteria": (CARD + 'targets = [{ name = "k", types = ["creature"] }]\neffects = [{ do = '
+                             '"exile_if_dies", what = "k", filter = { dealt_damage_by = true } }]\n', 4,
+                             "effects[0].filter.dealt_damage_by: expected 'self', got True"),
+    "damage as counters": ('name = "S"\ntypes = ["creature"]\npower = 1\ntoughness = 2\nstatics = [{ kind = '
+                           '"replace", event = "damage", how = "counters_instead", counter = "-1/-1", to = '
+                           '{ controler = "opponent" } }]\n', 5,
+                           "statics[0].to.controler: unknown key 'controler' (did you mean 'controller'?)"),
+    "return tapped": (CARD + 'effects = [{ do = "move", what = "self", zone = "battlefield", tapped = "yes" }]\n', 3,
+                      "effects[0].tapped: expected true or false, got 'yes'"),
+    "prowess misspelt": ('name = "M"\ntypes = ["creature"]\nkeywords = ["prowes"]\n', 3,
+                         "keywords[0]: unknown keyword 'prowes' (did you mean 'prowess'?)"),
 }
 
 
@@ -148,3 +162,79 @@ def test_a_bad_new_key_names_file_line_and_field(tmp_path, name):
         load_file(path)
     assert f"karte.toml:{line}: " in str(e.value), str(e.value)
     assert message in str(e.value), str(e.value)
+
+
+def test_a_spell_grants_a_triggered_ability_until_end_of_turn(tmp_path):
+    """Supernatural Stamina: the Bears get +2/+0 and "when this creature dies, return it … tapped"; bolted, it
+    returns tapped as a new object, without the +2/+0 (400.7, 611.2c); the ability was the old object's."""
+    assert play(tmp_path, """Alice battlefield: Grizzlybären as bears; Sumpf as s1; Gebirge as m1
+Alice hand: Supernatural Stamina; Lightning Bolt as bolt
+
+Alice casts Supernatural Stamina
+    target: bears
+    mana: s1
+resolve
+  expect bears: power 4
+Alice casts bolt
+    target: bears
+    mana: m1
+resolve
+  expect bears: in graveyard
+resolve
+  expect bears: in battlefield
+  expect bears: tapped
+  expect bears: power 2
+""") == []
+
+
+def test_damage_becomes_counters_and_prowess_triggers(tmp_path):
+    """Soul-Scar Mage: Schock at Bob's Craw Wurm puts two -1/-1 counters on it instead of dealing damage (614.1a);
+    the Mage's prowess triggers on the noncreature spell (702.108a); Bob's own damage is not replaced."""
+    assert play(tmp_path, """Alice battlefield: Soul-Scar Mage as mage; Gebirge as m1
+Alice hand: Schock
+Bob battlefield: Craw Wurm as wurm; Gebirge as m2
+Bob hand: Schock as bobs
+
+Alice casts Schock
+    target: wurm
+    mana: m1
+  expect stack: Schock; ability of Soul-Scar Mage
+resolve
+  expect mage: power 2
+resolve
+  expect wurm: counters -1/-1 2
+  expect wurm: damage 0
+  expect wurm: power 4
+Alice passes
+Bob casts bobs
+    target: mage
+    mana: m2
+resolve
+  expect mage: damage 2
+  expect mage: counters -1/-1 0
+""") == []
+
+
+def test_the_exile_rider_is_locked_to_the_creature_it_names(tmp_path):
+    """Magma Spray's "if that creature would die this turn, exile it instead": the 2/3 Ox survives the spray; killed
+    later that turn it is exiled; the Bears, not named, go to the graveyard (611.2c)."""
+    assert play(tmp_path, """Alice battlefield: Gebirge as m1; Gebirge as m2; Gebirge as m3
+Alice hand: Magma Spray; Schock as s1; Schock as s2
+Bob battlefield: Pillarfield Ox as ox; Grizzlybären as bears
+
+Alice casts Magma Spray
+    target: ox
+    mana: m1
+resolve
+  expect ox: damage 2
+Alice casts s1
+    target: ox
+    mana: m2
+resolve
+  expect ox: in exile
+Alice casts s2
+    target: bears
+    mana: m3
+resolve
+  expect bears: in graveyard
+""") == []
