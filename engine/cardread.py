@@ -18,7 +18,7 @@ from .filters import BOUND, Filter
 #: effect keys that name a target word (or, where marked, a player word too)
 REF_KEYS = {"to": True, "what": False, "on": False, "who": True, "a": False, "b": False, "about": False,
             "payer": True, "copy_of": False, "source": False}
-FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless", "set_pt_count")
+FILTER_KEYS = ("all", "filter", "per", "from", "discard_unless", "set_pt_count", "protects")
 #: keywords that are triggered abilities: the ability each means, as a card file writes it (numbered after the
 #: card's own triggered abilities)
 KEYWORD_TRIGGERS = {

@@ -33,7 +33,9 @@ def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = Fa
     """``source`` deals damage: ``targets`` is a list of (target, amount), dealt at the same time."""
     st = game.state
     events = []
-    for target, n in targets:
+    todo = list(targets)  # and the parts a redirection splits off, dealt at the same time as the rest (120.4)
+    while todo:
+        target, n = todo.pop(0)
         if n <= 0:
             if exists(game, "damage"):
                 applied("614.7")  # no damage is dealt: the replacement and prevention effects do nothing
@@ -47,7 +49,10 @@ def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = Fa
         if replaced is None:
             applied("603.2h")  # prevented or replaced: the event does not happen and triggers nothing
             continue
-        target, n = replaced
+        target, n, also = replaced
+        todo.extend(also)  # "the next 2 damage … is dealt to any target instead": a part goes elsewhere
+        if n <= 0:
+            continue
         kind, ref = target
         recipient = st.players[ref] if kind == "P" else st.objects.get(ref)
         if recipient is None:
@@ -102,16 +107,18 @@ def cant_be_prevented(game, source, source_ch) -> bool:
 @enforces("615.6")
 def damage_event(game, source, source_ch, target, n: int, combat: bool, unpreventable: bool = False) -> tuple | None:
     """Damage about to be dealt, after the replacement and prevention effects that apply to it (protection among
-    them, 702.16e): (recipient, amount), or None when none is dealt (prevented: it never happens, 615.6)."""
+    them, 702.16e): (recipient, amount, parts a redirection split off as (recipient, amount)), or None when none is
+    dealt (prevented: it never happens, 615.6)."""
     kind, ref = target
     protected = kind == "O" and any(k.startswith("protection:") for k in game.keywords(game.state.objects[ref]))
     if not protected and not exists(game, "damage"):
-        return target, n
+        return target, n, ()
     affected = ref if kind == "P" else game.state.objects[ref].controller
     unpreventable = unpreventable or cant_be_prevented(game, source, source_ch)
     ev = replace_event(game, "damage", {"source": source, "source_ch": source_ch, "target": target, "amount": n,
                                         "combat": combat, "unpreventable": unpreventable}, affected)
+    also = tuple(ev.get("also", ())) if ev is not None else ()
     if ev is None or ev["amount"] <= 0:
         applied("615.6")
-        return None
-    return ev["target"], ev["amount"]
+        return (target, 0, also) if also else None
+    return ev["target"], ev["amount"], also

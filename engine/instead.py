@@ -20,6 +20,7 @@ from . import conditions
 from .continuous import new_timestamp
 from .effects import Resolution, effect
 from .filters import matches
+from .redirect import REDIRECTABLE
 from .registry import applied, enforces
 from .replacement import Replacement, applies_when, exists, handler, replace_event, use
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY
@@ -51,9 +52,20 @@ def redirect_to_self(game, r: Replacement, ev: dict) -> dict:
 
 
 @applies_when("redirect_to_self")
+@enforces("614.9")
 def _dealt_to_you(game, r: Replacement, ev: dict) -> bool:
-    source = game.state.objects.get(r.source_id) if r.source_id is not None else None
-    return ev["target"] == ("P", r.controller) and source is not None and source.zone == "battlefield"
+    """Damage to you — and, with ``to`` criteria, to a permanent matching them ("you or another permanent you
+    control") — while this permanent is a creature, planeswalker or battle on the battlefield (614.9)."""
+    st = game.state
+    source = st.objects.get(r.source_id) if r.source_id is not None else None
+    if source is None or source.zone != "battlefield" or not REDIRECTABLE & game.characteristics(source).types:
+        return False
+    kind, ref = ev["target"]
+    if kind == "P":
+        return ref == r.controller
+    flt = r.params.get("to")
+    obj = st.objects.get(ref)
+    return flt is not None and obj is not None and matches(game, obj, flt, r.controller, r.source_id)
 
 
 @handler("double_counters")

@@ -38,6 +38,8 @@ def prevent(game, r: Replacement, ev: dict) -> dict | None:
     applied("609.7c" if r.duration == "static" else "609.7b")
     limit = r.left if r.left is not None else r.params.get("amount")
     n = ev["amount"] if limit is None else min(limit, ev["amount"])
+    if "all_but" in r.params:  # "prevent all but 1 of that damage"
+        n = max(0, ev["amount"] - r.params["all_but"])
     if ev.get("unpreventable"):
         applied("615.12")  # applied, but prevents nothing; once only (614.5 in replace_event)
         applied("615.12a")
@@ -117,6 +119,8 @@ def prevents_this(game, r: Replacement, ev: dict) -> bool:
     source = ev["source"]
     if "source" in p and p["source"] != source.uid:
         return False
+    if p.get("combat") and not ev["combat"]:  # "would deal combat damage"
+        return False
     if r.duration == "next_time":
         applied("615.8")
     if r.params.get("shares_color"):
@@ -160,7 +164,7 @@ BUILT_IN.append(protection)
 
 @effect("prevent", optional=("to", "amount", "from", "next_time", "shares_color", "source", "choose_source",
                               "gain_prevented", "source_controller_draws", "counters_per_prevented",
-                              "remove_counter"))
+                              "remove_counter", "all_but", "combat"))
 @enforces("615.2", "615.3", "615.4", "615.7", "615.8", "615.9", "615.11", "611.2c", "613.11", "609.7a")
 def create_prevention(ctx: Resolution, spec: dict) -> None:
     """A prevention effect of a resolving spell or ability, for the rest of the turn: a shield for the targets
@@ -178,7 +182,7 @@ def create_prevention(ctx: Resolution, spec: dict) -> None:
             if spec.get("shares_color") and t[0] == "O" and t[1] in st.objects:
                 applied("615.11")
                 protected |= _sharing_a_colour(ctx, st.objects[t[1]])
-    params = {k: spec[k] for k in ("from", *RIDERS) if k in spec}
+    params = {k: spec[k] for k in ("from", "all_but", "combat", *RIDERS) if k in spec}
     if "source" in spec:
         found = ctx.objects(spec["source"])
         if not found:

@@ -238,3 +238,47 @@ Alice casts s2
 resolve
   expect bears: in graveyard
 """) == []
+
+
+def test_harms_way_takes_damage_to_a_permanent_you_control(tmp_path):
+    """Harm's Way chosen for Lightning Bolt at Bob's Craw Wurm: 2 of the 3 go to Alice, 1 stays on the Wurm (614.9);
+    its damage to the other source's target is not redirected."""
+    assert play(tmp_path, """Alice hand: Lightning Bolt as bolt; Schock
+Alice battlefield: Gebirge as m1; Gebirge as m2
+Bob hand: Harm's Way
+Bob battlefield: Ebene as p1; Craw Wurm as wurm
+
+Alice casts bolt
+    target: wurm
+    mana: m1
+Alice passes
+Bob casts Harm's Way
+    target: Alice
+    mana: p1
+resolve
+    choose: bolt
+resolve
+  expect Alice life: 18
+  expect wurm: damage 1
+Alice casts Schock
+    target: Bob
+    mana: m2
+resolve
+  expect Bob life: 18
+""") == []
+
+
+def test_palisade_giant_takes_damage_to_another_permanent(tmp_path):
+    """Palisade Giant: Schock at Alice's Grizzly Bears is dealt to the Giant instead (614.9)."""
+    assert play(tmp_path, """turn: 1, Bob, main1
+Alice battlefield: Palisade Giant as giant; Grizzlybären as bears
+Bob hand: Schock
+Bob battlefield: Gebirge as m1
+
+Bob casts Schock
+    target: bears
+    mana: m1
+resolve
+  expect bears: damage 0
+  expect giant: damage 2
+""") == []
