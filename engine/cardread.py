@@ -325,8 +325,10 @@ def _static(data: dict, path: Path) -> StaticDef:
     for key in ("increase", "reduce"):
         if key in params and data["kind"] == "cost":
             params[key] = ManaCost.parse(params[key])
-    if data["kind"] in ("morph", "splice"):
+    if data["kind"] in ("morph", "splice") and isinstance(params["cost"], str):
         params["cost"] = ManaCost.parse(params["cost"])
+    elif data["kind"] == "morph":  # a cost that is not mana: "reveal a [criteria] card in your hand"
+        params["cost"] = {"reveal": Filter.from_table({"zone": "hand", **params["cost"]["reveal"]}, "")}
     if "condition" in params:
         params["condition"] = conditions.read(params["condition"])
     _granted(params, path)

@@ -33,6 +33,7 @@ class Choices:
     discard: tuple[int | str, ...] = ()
     mana: tuple[ManaActivation, ...] = ()
     pay: list[int] | None = None  # exact mana to spend, W U B R G C
+    reveal: tuple[int, ...] = ()  # cards revealed to pay a cost (a morph cost "reveal a … card", 701.16a)
     hybrid: tuple[str, ...] = ()  # the colour announced for each hybrid mana symbol, in order (601.2b)
     chooser: int | None = None  # the opponent who makes the choices the spell leaves to an opponent (601.6)
     resolve: list = field(default_factory=list)  # choices made while resolving (608.2d), in order

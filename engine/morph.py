@@ -20,6 +20,7 @@ from .costs import ManaCost, find_payment
 from .errors import IllegalAction
 from .events import Event
 from .facedown import is_face_down
+from .filters import matches
 from .priority import give_priority
 from .procedures import activate_mana_ability
 from .registry import applied, enforces
@@ -36,7 +37,7 @@ _CACHES = ("statics_cache", "holders_cache", "sba_cache", "continuous_cache", "l
 
 
 @enforces(EN + "702.37e")
-def morph_cost(game, obj) -> ManaCost | None:
+def morph_cost(game, obj) -> ManaCost | dict | None:
     """The morph cost the permanent would have face up (None: it has no morph ability face up, 702.37e): its
     face-up characteristics through the layers — an effect that removes abilities takes the morph ability too."""
     face, caches = obj.face, {k: getattr(game, k, None) for k in _CACHES}
@@ -52,6 +53,33 @@ def morph_cost(game, obj) -> ManaCost | None:
             return static.params["cost"]
     applied(EN + "702.37e")
     return None
+
+
+def _pay_mana(game, player: int, cost: ManaCost, choices) -> None:
+    pool = game.state.players[player].pool
+    spend = find_payment(cost, pool, choices.pay)
+    if spend is None:
+        raise IllegalAction(MORPH + "702.34d", f"the morph cost {cost} cannot be paid")
+    for i, n in enumerate(spend):
+        pool[i] -= n
+
+
+@enforces(EN + "118.1", EN + "701.16a", EN + "701.16b")
+def _reveal(game, player: int, obj, flt, choices) -> None:
+    """"Reveal a [criteria] card in your hand": the card named with ``pay:`` is shown and stays where it is
+    (701.16a–b); without a matching card in hand the cost can't be paid (118.1)."""
+    st = game.state
+    chosen = [oid for oid in choices.reveal if oid in st.players[player].hand]
+    if not chosen or not matches(game, st.objects[chosen[0]], flt, player, obj.id):
+        raise IllegalAction(EN + "118.1", "the morph cost (reveal a card from your hand meeting its criteria) cannot "
+                                          "be paid: name the card with 'pay: CARD'")
+    applied(EN + "118.1")
+    applied(EN + "701.16a")
+    applied(EN + "701.16b")
+
+
+#: morph costs that are not mana: key of the cost table -> fn(game, player, permanent, argument, choices)
+MORPH_COSTS = {"reveal": _reveal}
 
 
 @enforces("614.1e", EN + "708.11")
@@ -87,12 +115,11 @@ def turn_face_up(game, player: int, obj_id: int, choices) -> None:
     applied(MORPH + "702.34d")
     for act in choices.mana:
         activate_mana_ability(game, player, act.obj_id, act.index, act.choices)
-    pool = st.players[player].pool
-    spend = find_payment(cost, pool, choices.pay)
-    if spend is None:
-        raise IllegalAction(MORPH + "702.34d", f"the morph cost {cost} cannot be paid")
-    for i, n in enumerate(spend):
-        pool[i] -= n
+    if isinstance(cost, ManaCost):
+        _pay_mana(game, player, cost, choices)
+    else:
+        for key, arg in cost.items():  # a cost that is not mana ("Morph—Reveal a black card in your hand", 118.1)
+            MORPH_COSTS[key](game, player, obj, arg, choices)
     applied(MORPH + "702.34b")  # the morph effect ends when the permanent is turned face up
     applied(EN + "708.8")
     as_turned_face_up(game, obj, choices.resolve)

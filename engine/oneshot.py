@@ -17,6 +17,7 @@ from .errors import IllegalAction, NotExecutable
 from .events import Event
 from .filters import Filter, matches
 from .instead import destruction, self_replacement
+from .manaproduction import produce
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
@@ -278,12 +279,15 @@ def add_mana(ctx: Resolution, spec: dict) -> None:
     if "per" in spec:
         st = ctx.state
         times = sum(1 for oid in st.battlefield if matches(ctx.game, st.objects[oid], spec["per"], ctx.controller))
+    ab = ctx.obj.abdef
+    tapped = ctx.obj.ability is not None and ctx.trigger is None and ab is not None and bool(ab.cost.tap)
     for p in ctx.players(spec.get("who", "you")):
         target = ctx.state.players[p].pool
-        for i, n in enumerate(pool):
-            target[i] += n * times
-        if any(pool) and times:
-            emit(ctx.game, [Event("mana_added", player=p, amount=sum(pool) * times)])
+        made = produce(ctx.game, p, [n * times for n in pool], ctx.source_id, tapped)
+        for i, n in enumerate(made):
+            target[i] += n
+        if any(made):
+            emit(ctx.game, [Event("mana_added", player=p, amount=sum(made))])
 
 
 def _produced(ctx: Resolution) -> str:

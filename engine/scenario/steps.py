@@ -100,7 +100,11 @@ def _mana(names: Names, ch: Choices, opt: Option, step: Step) -> None:
 
 
 def _pay(names: Names, ch: Choices, opt: Option, step: Step) -> None:
-    ch.pay = pool_from(opt.value)
+    """``pay: {1}{R}`` (the exact mana to spend) or ``pay: karte`` (a card revealed to pay a cost, 701.16a)."""
+    if opt.value.lstrip().startswith("{"):
+        ch.pay = pool_from(opt.value)
+    else:
+        ch.reveal = ch.reveal + tuple(names.ref(opt.line, t.strip()) for t in split_list(opt.value))
 
 
 def _choose(names: Names, ch: Choices, opt: Option, step: Step) -> None:

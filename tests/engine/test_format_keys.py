@@ -148,6 +148,9 @@ BAD = {
                            "statics[0].to.controler: unknown key 'controler' (did you mean 'controller'?)"),
     "return tapped": (CARD + 'effects = [{ do = "move", what = "self", zone = "battlefield", tapped = "yes" }]\n', 3,
                       "effects[0].tapped: expected true or false, got 'yes'"),
+    "morph cost not mana": ('name = "R"\ntypes = ["creature"]\nstatics = [{ kind = "morph", cost = { reveal = '
+                            '{ colours = ["B"] } } }]\n', 3,
+                            "statics[0].cost.reveal.colours: unknown key 'colours' (did you mean 'colors'?)"),
     "prowess misspelt": ('name = "M"\ntypes = ["creature"]\nkeywords = ["prowes"]\n', 3,
                          "keywords[0]: unknown keyword 'prowes' (did you mean 'prowess'?)"),
 }
@@ -281,4 +284,40 @@ Bob casts Schock
 resolve
   expect bears: damage 0
   expect giant: damage 2
+""") == []
+
+
+@pytest.mark.parametrize("revealed, legal", [("knight", True), ("bears", False)])
+def test_a_morph_cost_of_revealing_a_card(tmp_path, revealed, legal):
+    """Ruthless Ripper's "Morph—Reveal a black card in your hand": Black Knight pays it and stays in the hand
+    (701.16b); the green Grizzly Bears do not (118.1)."""
+    failures = play(tmp_path, f"""Alice hand: Ruthless Ripper as ripper; Black Knight as knight; Grizzlybären as bears
+Alice pool: {{C}}{{C}}{{C}}
+
+Alice casts ripper
+    face: morph
+resolve
+Alice turns ripper face up
+    pay: {revealed}
+    trigger: ripper (target: Bob)
+{"" if legal else "  expect illegal: en-2024-11-08/118.1"}
+resolve
+  expect Bob life: {18 if legal else 20}
+  expect knight: in hand
+""")
+    assert failures == []
+
+
+def test_mana_reflection_doubles_only_what_is_tapped_for_mana(tmp_path):
+    """Mana Reflection: the Swamp tapped to pay for Dark Ritual produces {B}{B} (one pays the Ritual); the Ritual, a
+    spell and no permanent tapped for mana, adds {B}{B}{B}, not six (106.12, 106.12b); the Elves produce {G}{G}."""
+    assert play(tmp_path, """Alice battlefield: Mana Reflection; Llanowarelfen as elf; Sumpf as s1
+Alice hand: Schwarzer Ritus
+
+Alice casts Schwarzer Ritus
+    mana: s1
+resolve
+  expect Alice pool: {B}{B}{B}{B}
+Alice activates elf
+  expect Alice pool: {B}{B}{B}{B}{G}{G}
 """) == []
