@@ -27,7 +27,9 @@ Modules, named after what they enforce:
 ``flashback``, ``manaspending`` ability; flashback "as though"); 609.4b: mana as though of any colour
 ``ties``, ``phasing``           609.5: ties as the text says; 610.4, 702.26: phasing out "until"
 ``replacement``, ``instead``,   614–616: replacement and prevention effects applied to events, one at
-``prevention``                  a time; "instead", regeneration, shields, protection's prevention
+``insteadmore``, ``prevention`` a time; "instead", regeneration, shields, protection's prevention
+``redirect``,                   614.9: redirecting the next N damage of a chosen source; 106.12b:
+``manaproduction``              replacing the mana a permanent tapped for mana produces
 ``until``                       610.3: exiled until the source leaves the battlefield
 ``facedown``, ``morph``         face-down objects: casting face down, who sees what, revealed on
                                 leaving (708); turning face up (702.34 of the Morph page)

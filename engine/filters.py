@@ -187,9 +187,9 @@ def _same_name_bound(word: str, objects: list) -> tuple:
     return tuple(o.id for o in objects)
 
 
-@criterion("same_name_as", "a target word: another object with the same name as that object now (201.2c: an object "
+@criterion("same_name_as", "a target word: another object with the same name as that object now (201.2a: an object "
                            "with no name has the same name as nothing)", bound=_same_name_bound)
-@enforces(EN + "201.2c")
+@enforces(EN + "201.2a")
 def _same_name_as(game, obj, ch, arg, perspective: int, source_id) -> bool:
     if not isinstance(arg, tuple):
         return False  # not bound: outside a resolving spell the word names nothing
@@ -201,7 +201,7 @@ def _same_name_as(game, obj, ch, arg, perspective: int, source_id) -> bool:
         if name and (name == ch.name or name in ch.also_names):
             return True
         if not name:
-            applied(EN + "201.2c")
+            applied(EN + "201.2a")
     return False
 
 
