@@ -269,6 +269,8 @@ def _read_values(spec: dict, path: Path, slots: set[str]) -> None:
                 if ref is not None and ref not in slots:
                     raise SchemaError((*path, key, crit), f"{ref!r} names no target of this spell or ability"
                                                           f" (targets: {', '.join(sorted(slots)) or 'none'})")
+                if ref is not None:
+                    spec["_binds"] = True  # bound as the effect resolves (engine.effects.bound_criteria)
             spec[key] = Filter.from_table(spec[key], "")
     if spec["do"] in ("cost_change", "next_spell"):
         spec["spells"] = Filter.from_table({"zone": "stack", **spec["spells"]}, "")

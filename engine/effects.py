@@ -325,14 +325,12 @@ def run_effect(ctx: Resolution, spec: dict) -> None:
             return
     if spec.get("may") and not decide_optional(ctx, spec):
         return
-    EFFECTS[spec["do"]].fn(ctx, bound_criteria(ctx, spec))
+    EFFECTS[spec["do"]].fn(ctx, bound_criteria(ctx, spec) if "_binds" in spec else spec)
 
 
 def bound_criteria(ctx: Resolution, spec: dict) -> dict:
-    """The effect with criteria that name a target word (``same_name_as``) bound to what that word names as it
-    resolves (engine.filters.bind)."""
-    if not any(v.__class__ is Filter and v.tests for v in spec.values()):
-        return spec
+    """The effect with criteria that name a target word (``same_name_as``; engine.cardread marks such an effect
+    ``_binds``) bound to what that word names as it resolves (engine.filters.bind)."""
     return {k: bind(v, ctx.objects) if v.__class__ is Filter else v for k, v in spec.items()}
 
 

@@ -143,7 +143,11 @@ def matches(game, obj, flt: Filter, perspective: int, source_id: int | None = No
         ch = game.characteristics(obj)
     return (_types_and_colors(flt, ch) and _relations_and_name(flt, obj, ch, perspective)
             and _numbers(game, flt, obj, ch, x, source_id) and _chosen(game, flt, ch, source_id)
-            and all(CRITERIA[key](game, obj, ch, arg, perspective, source_id) for key, arg in flt.tests))
+            and (not flt.tests or _tests_hold(game, obj, ch, flt.tests, perspective, source_id)))
+
+
+def _tests_hold(game, obj, ch, tests: tuple, perspective: int, source_id) -> bool:
+    return all(CRITERIA[key](game, obj, ch, arg, perspective, source_id) for key, arg in tests)
 
 
 def bind(flt: Filter, objects_of: Callable) -> Filter:

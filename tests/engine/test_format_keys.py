@@ -41,14 +41,15 @@ resolve
 """) == []
 
 
-def test_you_control_n_or_fewer_lets_a_fast_land_enter_untapped(tmp_path):
-    """Spirebluff Canal with two other lands: "two or fewer other lands" holds, so it enters untapped (614.1c); with
-    three it enters tapped (peer/fast-land-three-other-lands.scenario)."""
-    assert play(tmp_path, """Alice battlefield: Insel; Insel
+@pytest.mark.parametrize("others, state", [(2, "untapped"), (3, "tapped")])
+def test_you_control_n_or_fewer_lets_a_fast_land_enter_untapped(tmp_path, others, state):
+    """Spirebluff Canal: with two other lands "two or fewer other lands" holds and it enters untapped; with three it
+    enters tapped (614.1c; the peer case peer/fast-land-three-other-lands.scenario)."""
+    assert play(tmp_path, f"""Alice battlefield: {"; ".join(["Insel"] * others)}
 Alice hand: Spirebluff Canal as canal
 
 Alice plays canal
-  expect canal: untapped
+  expect canal: {state}
 """) == []
 
 
@@ -71,13 +72,14 @@ resolve
 
 
 def test_dealt_damage_by_this_creature_exiles_the_same_object(tmp_path):
-    """Kumano's Pupils: the creature it dealt damage to this turn, destroyed in the same turn, is exiled; after a
-    zone change it is a new object and goes to the graveyard (peer/kumano-new-instance-not-exiled.scenario)."""
+    """Kumano's Pupils: the creature it dealt damage to this turn, destroyed in the same turn, is exiled; one it did
+    not damage goes to the graveyard; after a zone change a creature is a new object and goes to the graveyard too
+    (peer/kumano-new-instance-not-exiled.scenario)."""
     assert play(tmp_path, """turn: 2, Bob, main1
 
-Alice battlefield: Kumano's Pupils as pupils; Sumpf as s1; Gebirge as m1
-Alice hand: Terminate
-Bob battlefield: Pillarfield Ox as ox
+Alice battlefield: Kumano's Pupils as pupils; Sumpf as s1; Gebirge as m1; Gebirge as m2
+Alice hand: Terminate; Schock
+Bob battlefield: Pillarfield Ox as ox; Grizzlybären as bears
 
 Bob attacks with ox
 Alice blocks ox with pupils
@@ -89,6 +91,12 @@ Alice casts Terminate
     mana: s1; m1
 resolve
   expect ox: in exile
+Bob passes
+Alice casts Schock
+    target: bears
+    mana: m2
+resolve
+  expect bears: in graveyard
 """) == []
 
 
@@ -320,4 +328,40 @@ resolve
   expect Alice pool: {B}{B}{B}{B}
 Alice activates elf
   expect Alice pool: {B}{B}{B}{B}{G}{G}
+""") == []
+
+
+def test_soul_scar_mage_leaves_combat_damage_alone(tmp_path):
+    """Soul-Scar Mage's replacement is for noncombat damage only: blocked by the Bears, it deals 1 combat damage."""
+    assert play(tmp_path, """Alice battlefield: Soul-Scar Mage as mage
+Bob battlefield: Grizzlybären as bears
+
+Alice attacks with mage
+Bob blocks mage with bears
+next step
+  expect bears: damage 1
+  expect bears: counters -1/-1 0
+""") == []
+
+
+def test_forcefield_chooses_among_unblocked_creatures(tmp_path):
+    """Forcefield: "an unblocked creature of your choice" — chosen for the blocked Sagu Mauler (trample) it prevents
+    nothing of the 4 trampling over; for the unblocked Craw Wurm all but 1 of its 6 (615.7, 509.1h)."""
+    assert play(tmp_path, """Alice battlefield: Sagu Mauler as mauler; Craw Wurm as wurm
+Bob battlefield: Forcefield as ff; Silvercoat Lion as lion; Insel as i1; Insel as i2
+
+Alice attacks with mauler; wurm
+Bob blocks mauler with lion
+Alice passes
+Bob activates ff
+    mana: i1
+resolve
+    choose: mauler
+Alice passes
+Bob activates ff
+    mana: i2
+resolve
+    choose: wurm
+next step
+  expect Bob life: 15
 """) == []
