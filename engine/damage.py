@@ -64,7 +64,7 @@ def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = Fa
             events.append(Event("damage", player=ref, source=source.id, amount=n, combat=combat))
         else:
             _to_permanent(game, recipient, n, _keywords(game, source, source_ch))
-            recipient.memory["damaged_by"] = (*recipient.memory.get("damaged_by", ()), (st.turn, source.id))
+            _remember_source(st, recipient, source)
             events.append(Event("damage", obj=ref, player=recipient.controller, source=source.id, amount=n,
                                 combat=combat))
         if "lifelink" in _keywords(game, source, source_ch):
@@ -74,6 +74,14 @@ def deal_damage(game, source, source_ch, targets: list[tuple], combat: bool = Fa
     if events:
         emit(game, events)
     return events
+
+
+def _remember_source(st, recipient, source) -> None:
+    """The permanent remembers which objects dealt it damage this turn ("a creature dealt damage this turn by …",
+    the criterion ``dealt_damage_by``): (turn, the source's id) — a new object after a zone change has a new id
+    and no such memory (400.7)."""
+    earlier = tuple(e for e in recipient.memory.get("damaged_by", ()) if e[0] == st.turn)
+    recipient.memory["damaged_by"] = (*earlier, (st.turn, source.id))
 
 
 def _keywords(game, source, source_ch) -> frozenset:
