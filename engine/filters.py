@@ -7,7 +7,7 @@ static ability that uses the filter.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from .registry import applied, enforces
@@ -156,7 +156,6 @@ def bind(flt: Filter, objects_of: Callable) -> Filter:
     creature" as it resolves."""
     if not any(key in BOUND for key, _ in flt.tests):
         return flt
-    from dataclasses import replace
     tests = tuple((key, BOUND[key](arg, objects_of(arg)) if key in BOUND else arg) for key, arg in flt.tests)
     return replace(flt, tests=tests)
 
@@ -197,16 +196,21 @@ def _same_name_bound(word: str, objects: list) -> tuple:
 def _same_name_as(game, obj, ch, arg, perspective: int, source_id) -> bool:
     if not isinstance(arg, tuple):
         return False  # not bound: outside a resolving spell the word names nothing
+    mine = _names(ch)
     for oid in arg:
         other = game.state.objects.get(oid)
         if other is None or other.id == obj.id:
             continue
-        name = game.characteristics(other).name
-        if name and (name == ch.name or name in ch.also_names):
-            return True
-        if not name:
-            applied(EN + "201.2a")
+        theirs = _names(game.characteristics(other))
+        if mine & theirs:
+            return True  # at least one name in common (201.2a)
+        if not mine or not theirs:
+            applied(EN + "201.2a")  # an object with no name has the same name as nothing
     return False
+
+
+def _names(ch) -> set:
+    return {n for n in (ch.name, *ch.also_names) if n}
 
 
 def _chosen(game, flt: Filter, ch, source_id) -> bool:
