@@ -344,31 +344,42 @@ def step_report(db, gold_dir: Path = GOLD_DIR, tuning_only: bool = False) -> lis
         steps = ondemand.path_steps(db, answer.path)
         by_key, target_key = {v.key: v for v in src}, {v.id: v.key for v in tgt}
         blamed = [0] * len(steps)
+        born = 0   # false pairs the chain does not reach: the direct comparison's links to rules born on the way
         for link in answer.links:
             s, t = link.pair()
             if s not in sources or t is None or (s, t) in gold:
                 continue
             rule_id = by_key[s].id
             reached = compose.weakest_steps(rule_id, [links for links, _ in steps]) if rule_id is not None else {}
-            at = next((w for d, (_, w) in reached.items() if target_key.get(d) == t), -1)
-            if at >= 0:
+            at = next((w for d, (_, w) in reached.items() if target_key.get(d) == t), None)
+            if at is None:
+                born += 1
+            elif at >= 0:
                 blamed[at] += 1
         for k, ((_, changed), false) in enumerate(zip(steps, blamed)):
             out.append({"pair": f"{src_ed} -> {tgt_ed}", "step": f"{answer.path[k]} -> {answer.path[k + 1]}",
                         "changed": changed, "false_pairs": false})
+        out.append({"pair": f"{src_ed} -> {tgt_ed}", "step": BORN_STEP, "changed": 0, "false_pairs": born})
     return out
+
+
+#: the step report's row for the composed answer's links that no step holds (:func:`kb.align.compose.with_born`)
+BORN_STEP = "direct, to rules born on the way"
 
 
 def format_steps(rows: list[dict]) -> str:
     """:func:`step_report` as text: per pair, its steps with a false pair and the steps that aligned most rules."""
     lines = []
     for pair in dict.fromkeys(r["pair"] for r in rows):
-        mine = [r for r in rows if r["pair"] == pair]
+        mine = [r for r in rows if r["pair"] == pair and r["step"] != BORN_STEP]
+        born = sum(r["false_pairs"] for r in rows if r["pair"] == pair and r["step"] == BORN_STEP)
         busy = sorted(mine, key=lambda r: -r["changed"])[:3]
         lines.append(f"{pair}: {len(mine)} steps, {sum(r['changed'] for r in mine)} links of changed rules, "
-                     f"{sum(r['false_pairs'] for r in mine)} false composed pairs (by the step of their weakest link)")
+                     f"{sum(r['false_pairs'] for r in mine) + born} false composed pairs (by the step of their "
+                     "weakest link)")
         lines += [f"  {r['step']:34} {r['changed']:6d} changed {r['false_pairs']:4d} false"
                   for r in mine if r["false_pairs"] or r in busy]
+        lines.append(f"  {BORN_STEP:49} {born:4d} false")
     return "\n".join(lines)
 
 
