@@ -11,10 +11,10 @@ align; a lineage reads the same function):
 * a composed link is **dropped when a direct comparison of its two ends contradicts it** (:func:`uncontradicted`):
   the aligner, run on the two ends themselves, links the source to other rules, and the two ends' own similarity
   is below the aligner's threshold for any counterpart;
-* a rule the chain gives **no ancestor** in the first edition (born on the way: a later edition restating an older
-  rule in a new rule, the life total's 119.6 beside 1999's 102.1) is one the chain has nothing to say about, so the
-  direct comparison's link to it stands (:func:`with_born`), the mirror of the rule before: each path of evidence
-  decides where the other one is silent.
+* where the chain is **silent**, the direct comparison decides (:func:`where_silent`), the mirror of the rule
+  before: a rule the chain gives no ancestor in the first edition (born on the way: a later edition restating an
+  older rule in a new rule, the life total's 119.6 beside 1999's 102.1) takes the direct link to it, and a source
+  whose lineage ends on the way takes all its direct links.
 """
 from __future__ import annotations
 
@@ -79,11 +79,15 @@ def descendants(rules: Iterable[int], steps: Iterable[StepLinks]) -> set[int]:
     return reached
 
 
-def with_born(frontier: Frontier, direct: dict[int, float], has_ancestor: Callable[[int], bool]) -> Frontier:
-    """``frontier`` and the direct comparison's links (``direct``: target -> the aligner's score) to the rules that
-    the chain gives no ancestor in the first edition (``has_ancestor`` false: :func:`descendants`), with the
-    aligner's score as their confidence.  A direct link to a rule that descends from another one is left out: there
-    the chain speaks (and :func:`uncontradicted` has weighed the two)."""
+def where_silent(frontier: Frontier, direct: dict[int, float], has_ancestor: Callable[[int], bool]) -> Frontier:
+    """``frontier`` completed by the direct comparison (``direct``: target -> the aligner's score, the score becoming
+    the link's confidence) where the chain is silent: a source the chain leads nowhere (``frontier`` empty: its
+    lineage ended on the way) takes all the direct links; any source takes the direct links to rules the chain gives
+    no ancestor in the first edition (``has_ancestor`` false, :func:`descendants`: born on the way).  A direct link
+    to a rule that descends from another one is left out: there the chain speaks (and :func:`uncontradicted` has
+    weighed the two)."""
+    if not frontier:
+        return {t: (score, "") for t, score in direct.items()}
     born = {t: (score, "") for t, score in direct.items() if t not in frontier and not has_ancestor(t)}
     return {**frontier, **born} if born else frontier
 

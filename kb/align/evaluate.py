@@ -344,7 +344,7 @@ def step_report(db, gold_dir: Path = GOLD_DIR, tuning_only: bool = False) -> lis
         steps = ondemand.path_steps(db, answer.path)
         by_key, target_key = {v.key: v for v in src}, {v.id: v.key for v in tgt}
         blamed = [0] * len(steps)
-        born = 0   # false pairs the chain does not reach: the direct comparison's links to rules born on the way
+        born = 0   # false pairs the chain does not reach: the direct comparison's links where the chain is silent
         for link in answer.links:
             s, t = link.pair()
             if s not in sources or t is None or (s, t) in gold:
@@ -363,8 +363,8 @@ def step_report(db, gold_dir: Path = GOLD_DIR, tuning_only: bool = False) -> lis
     return out
 
 
-#: the step report's row for the composed answer's links that no step holds (:func:`kb.align.compose.with_born`)
-BORN_STEP = "direct, to rules born on the way"
+#: the step report's row for the composed answer's links that no step holds (:func:`kb.align.compose.where_silent`)
+BORN_STEP = "direct, where the chain is silent"
 
 
 def format_steps(rows: list[dict]) -> str:

@@ -240,7 +240,7 @@ def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
             if best:
                 best = compose.uncontradicted(best, direct.targets(v.id), partial(direct.similarity, v.id),
                                               XEDITION["threshold"])
-            best = compose.with_born(best, direct.links(v.id), direct.has_ancestor)
+            best = compose.where_silent(best, direct.links(v.id), direct.has_ancestor)
         if not best:
             return [Alignment(v, None, 0.0, "no counterpart", method)]
         return [Alignment(v, last[key], round(conf, 3), composed_relation(rel, len(best), last[key].norm == v.norm),
