@@ -181,7 +181,15 @@ def own_numbers(linker: Linker, rs: RuleSet, rule: str) -> set[str]:
         return {c.number}
     src = _source_set(c.edition, rs)
     found = linker.follow(c.key, _path([c.edition, src.original, rs.original, edition]))
-    return {parse_citation(k).number for k, _ in found if k.startswith(edition + "/")}
+    return {number for k, _ in found if k.startswith(edition + "/") and (number := _rule_number(k))}
+
+
+def _rule_number(key: str) -> str | None:
+    """The rule number of a rule key, None for a heading the alignment reached (a chapter: "de-1999/1")."""
+    try:
+        return parse_citation(key).number
+    except ValueError:
+        return None
 
 
 def enforced_through_alignment(db, linker: Linker | None = None) -> list[dict]:

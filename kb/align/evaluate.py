@@ -343,32 +343,90 @@ def step_report(db, gold_dir: Path = GOLD_DIR, tuning_only: bool = False) -> lis
         sources = {s for s, _ in gold}
         steps = ondemand.path_steps(db, answer.path)
         by_key, target_key = {v.key: v for v in src}, {v.id: v.key for v in tgt}
+        t_id = {v.key: v.id for v in tgt}
         blamed = [0] * len(steps)
+        born = 0   # false pairs the chain does not reach: the direct comparison's links where the chain is silent
         for link in answer.links:
             s, t = link.pair()
             if s not in sources or t is None or (s, t) in gold:
                 continue
             rule_id = by_key[s].id
             reached = compose.weakest_steps(rule_id, [links for links, _ in steps]) if rule_id is not None else {}
-            at = next((w for d, (_, w) in reached.items() if target_key.get(d) == t), -1)
-            if at >= 0:
+            at = next((w for d, (_, w) in reached.items() if target_key.get(d) == t), None)
+            if at is None:
+                born += 1
+            elif at >= 0:
                 blamed[at] += 1
+        predicted = {lk.pair() for lk in answer.links}
+        missed = [(i, d) for s, t in gold if t is not None and (s, t) not in predicted
+                  and (i := by_key[s].id) is not None and (d := t_id[t]) is not None]
+        broken, elsewhere = _breaks(db, answer.path, [links for links, _ in steps], missed)
+        pair = f"{src_ed} -> {tgt_ed}"
         for k, ((_, changed), false) in enumerate(zip(steps, blamed)):
-            out.append({"pair": f"{src_ed} -> {tgt_ed}", "step": f"{answer.path[k]} -> {answer.path[k + 1]}",
-                        "changed": changed, "false_pairs": false})
+            out.append({"pair": pair, "step": f"{answer.path[k]} -> {answer.path[k + 1]}", "changed": changed,
+                        "false_pairs": false, "missed": broken[k]})
+        out.append({"pair": pair, "step": BORN_STEP, "changed": 0, "false_pairs": born, "missed": 0})
+        out.append({"pair": pair, "step": ELSEWHERE_STEP, "changed": 0, "false_pairs": 0, "missed": elsewhere})
     return out
 
 
+def _breaks(db, path: list[str], steps: list, missed: list[tuple[int, int]]) -> tuple[list[int], int]:
+    """Where the chain loses each missed gold pair (source rule id, target rule id), read forward: the first step
+    where the source's lineage ends (it links to nothing) or the step where the target's lineage begins (a rule
+    no rule of the previous edition links to, born in that step), whichever comes first; per step, how many
+    pairs it lost, and how many pairs the chain loses neither way (it links both ends to other rules)."""
+    back: list[dict[int, list[int]]] = []
+    for x, y in zip(path, path[1:]):
+        rev: dict[int, list[int]] = {}
+        for s, t, *_ in ondemand._stored_links(db, x, y) or []:
+            if t is not None:
+                rev.setdefault(t, []).append(s)
+        back.append(rev)
+    broken, elsewhere = [0] * len(steps), 0
+    for source, target in missed:
+        ends = born = None
+        reached = {source}
+        for k, links in enumerate(steps):
+            reached = {t for r in reached for t, _, _ in links(r)}
+            if not reached:
+                ends = k
+                break
+        reached = {target}
+        for k in range(len(steps) - 1, -1, -1):
+            reached = {s for r in reached for s in back[k].get(r, ())}
+            if not reached:
+                born = k
+                break
+        at = min((k for k in (ends, born) if k is not None), default=None)
+        if at is None:
+            elsewhere += 1
+        else:
+            broken[at] += 1
+    return broken, elsewhere
+
+
+#: the step report's row for the composed answer's links that no step holds (:func:`kb.align.compose.where_silent`)
+BORN_STEP = "direct, where the chain is silent"
+#: the step report's row for the missed gold pairs whose two ends the chain links to other rules
+ELSEWHERE_STEP = "chain links both ends elsewhere"
+
+
 def format_steps(rows: list[dict]) -> str:
-    """:func:`step_report` as text: per pair, its steps with a false pair and the steps that aligned most rules."""
+    """:func:`step_report` as text: per pair, its steps with a false or a missed pair and the steps that aligned most
+    rules, then the false pairs no step holds and the missed pairs no step lost."""
     lines = []
+    extra = (BORN_STEP, ELSEWHERE_STEP)
     for pair in dict.fromkeys(r["pair"] for r in rows):
-        mine = [r for r in rows if r["pair"] == pair]
+        mine = [r for r in rows if r["pair"] == pair and r["step"] not in extra]
+        rest = [r for r in rows if r["pair"] == pair and r["step"] in extra]
         busy = sorted(mine, key=lambda r: -r["changed"])[:3]
         lines.append(f"{pair}: {len(mine)} steps, {sum(r['changed'] for r in mine)} links of changed rules, "
-                     f"{sum(r['false_pairs'] for r in mine)} false composed pairs (by the step of their weakest link)")
-        lines += [f"  {r['step']:34} {r['changed']:6d} changed {r['false_pairs']:4d} false"
-                  for r in mine if r["false_pairs"] or r in busy]
+                     f"{sum(r['false_pairs'] for r in mine + rest)} false composed pairs (by the step of their "
+                     f"weakest link), {sum(r['missed'] for r in mine + rest)} missed gold pairs (by the step that "
+                     "lost them)")
+        lines += [f"  {r['step']:34} {r['changed']:6d} changed {r['false_pairs']:4d} false {r['missed']:4d} missed"
+                  for r in mine if r["false_pairs"] or r["missed"] or r in busy]
+        lines += [f"  {r['step']:49} {r['false_pairs']:4d} false {r['missed']:4d} missed" for r in rest]
     return "\n".join(lines)
 
 

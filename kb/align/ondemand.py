@@ -232,13 +232,15 @@ def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
     steps = steps_of(db, path, lazy)
     method = composed_method(path)
     last = {v.id: v for v in rules(path[-1])}
-    direct = _Direct(db, path[0], path[-1], rules)
+    direct = _Direct(db, path[0], path[-1], rules, path)
 
     def links(v: AlignRule) -> list[Alignment]:
         best = compose.compose(v.id, steps) if v.id is not None else {}
-        if best and v.id is not None and direct.applies:
-            best = compose.uncontradicted(best, direct.targets(v.id), partial(direct.similarity, v.id),
-                                          XEDITION["threshold"])
+        if v.id is not None and direct.applies:
+            if best:
+                best = compose.uncontradicted(best, direct.targets(v.id), partial(direct.similarity, v.id),
+                                              XEDITION["threshold"])
+            best = compose.where_silent(best, direct.links(v.id), direct.has_ancestor)
         if not best:
             return [Alignment(v, None, 0.0, "no counterpart", method)]
         return [Alignment(v, last[key], round(conf, 3), composed_relation(rel, len(best), last[key].norm == v.norm),
@@ -252,12 +254,13 @@ class _Direct:
     run on the two editions themselves and their rule similarity, computed when first asked for.  It applies to two
     editions of one language (the cross-edition aligner's similarity); for a path between languages there is none."""
 
-    def __init__(self, db, a: str, b: str, rules):
+    def __init__(self, db, a: str, b: str, rules, path: list[str] | None = None):
         specs = {e.id: e for e in edition_specs(db)}
         self.applies = specs[a].language == specs[b].language
-        self._db, self._specs, self._a, self._b, self._rules = db, specs, a, b, rules
-        self._links: dict[int, set[int]] | None = None
+        self._db, self._specs, self._a, self._b, self._rules, self._path = db, specs, a, b, rules, path or [a, b]
+        self._links: dict[int, dict[int, float]] | None = None
         self._matcher: tuple[EditionMatcher, dict[int, int], dict[int, int]] | None = None
+        self._descendants: set[int] | None = None
 
     def _load(self) -> None:
         inp = pair_input(self._db, PlannedPair(self._a, self._b, "cross-edition", "on demand"), self._specs,
@@ -265,16 +268,28 @@ class _Direct:
         self._links = {}
         for lk in align_input(inp):
             if lk.target is not None and lk.source.id is not None and lk.target.id is not None:
-                self._links.setdefault(lk.source.id, set()).add(lk.target.id)
+                self._links.setdefault(lk.source.id, {})[lk.target.id] = lk.score
         src, tgt = inp.src, inp.tgt
         self._matcher = (EditionMatcher(src, tgt, inp.terms), {v.id: n for n, v in enumerate(src) if v.id is not None},
                          {v.id: n for n, v in enumerate(tgt) if v.id is not None})
 
     def targets(self, rule_id: int) -> set[int]:
+        return set(self.links(rule_id))
+
+    def links(self, rule_id: int) -> dict[int, float]:
+        """The aligner's targets of a rule, with their scores."""
         if self._links is None:
             self._load()
         assert self._links is not None
-        return self._links.get(rule_id, set())
+        return self._links.get(rule_id, {})
+
+    def has_ancestor(self, rule_id: int) -> bool:
+        """Does a rule of the first edition of the path reach rule ``rule_id`` of the last (:func:`compose.descendants`,
+        every stored link of the path read once)?"""
+        if self._descendants is None:
+            self._descendants = compose.descendants((v.id for v in self._rules(self._a) if v.id is not None),
+                                                    steps_of(self._db, self._path, False))
+        return rule_id in self._descendants
 
     def similarity(self, rule_id: int, target_id: int) -> float:
         if self._matcher is None:

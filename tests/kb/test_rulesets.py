@@ -117,3 +117,16 @@ def test_compare_a_file_that_does_not_exist(kb_db, tmp_path):
         assert "cannot read" in out.output
     data = json.loads(CliRunner().invoke(scenario, ["compare", "--format", "json", str(missing)]).output)
     assert data["rule_sets"] == ["de-1999", "de-2024"] and data["errors"]
+
+
+def test_a_heading_that_the_alignment_reaches_is_no_rule_number_of_the_set():
+    """A rule cited through an unchanged edition stands for the rules of the set's own edition its alignment reaches;
+    when that alignment also reaches a chapter heading (a direct link to a heading born on the way), the heading is no
+    rule the set enforces, and the build goes on (it stopped with "not a rule number: 'de-1999/1'")."""
+    class Reaching:
+        def follow(self, key, path):
+            return [("de-1999/1", "split"), ("de-1999/409.2f", "split")]
+
+    rs = engine_rulesets.load().get("de-1999")
+    cited = rs.unchanged[0] + "/601.2f"
+    assert rulesets.own_numbers(Reaching(), rs, cited) == {"409.2f"}
