@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import memo
 from .carddefs import CardDef
-from .layers import NONE, START, Active, compute, counter_modifiers, effects_in_force, untouched
+from .layers import _COMPUTING, NONE, START, Active, compute, counter_modifiers, effects_in_force, untouched
 from .printed import (  # noqa: F401 (read here)
     ABILITY,
     NO_STATICS,
@@ -43,6 +44,8 @@ def starting(game, obj) -> CardDef:
 def characteristics(game, obj) -> CardDef:
     """Current characteristics: the layers applied when a continuous effect that changes them is in force (613),
     else printed or alternative ones with characteristic-defining abilities (604.3)."""
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        return _on_board(game, obj)[0]
     card = starting(game, obj)
     active = _effects(game, obj)
     if not active.shapes or untouched(game, obj, card, active):
@@ -54,8 +57,26 @@ def _effects(game, obj) -> Active:
     """The continuous effects that may change ``obj``: none off the battlefield (they affect permanents, 609.2)."""
     if not (game.state.effects or continuous(game)):
         return NONE
-    active = effects_in_force(game)
+    active = memo.kept(game, "effects in force", lambda: effects_in_force(game), comparable=False)
     return active if obj.zone == BATTLEFIELD or active.elsewhere else NONE
+
+
+memo.COMPUTING[0] = _COMPUTING
+
+
+def _on_board(game, obj) -> tuple[CardDef, int | None, int | None]:
+    """A permanent's characteristics, power and toughness, kept for the board as it is (:mod:`engine.memo`)."""
+    return memo.kept(game, obj.id, lambda: _layered(game, obj))
+
+
+def _layered(game, obj) -> tuple[CardDef, int | None, int | None]:
+    """Characteristics, power and toughness with one pass through the layers (613.1)."""
+    card = starting(game, obj)
+    active = _effects(game, obj)
+    if not active or untouched(game, obj, card, active):
+        return card, _unmodified(game, obj, "power", card), _unmodified(game, obj, "toughness", card)
+    res = compute(game, obj, card, active)
+    return (res.ch if active.shapes else card), res.power, res.toughness
 
 
 @enforces("614.12b", "607.2d")
@@ -159,6 +180,9 @@ def _unmodified(game, obj, which: str, card: CardDef | None = None) -> int | Non
 
 def with_toughness(game, obj) -> tuple[CardDef, int | None]:
     """Characteristics and toughness with one pass through the layers (the state-based actions read both)."""
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        ch, _, toughness = _on_board(game, obj)
+        return ch, toughness
     active = _effects(game, obj)
     card = starting(game, obj)
     if not active.shapes and not active or untouched(game, obj, card, active):
@@ -170,8 +194,12 @@ def with_toughness(game, obj) -> tuple[CardDef, int | None]:
 
 
 def power(game, obj) -> int | None:
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        return _on_board(game, obj)[1]
     return _modified(game, obj, "power")
 
 
 def toughness(game, obj) -> int | None:
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        return _on_board(game, obj)[2]
     return _modified(game, obj, "toughness")

@@ -13,12 +13,15 @@ zone changes (scenario labels follow ``uid``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import count
 
 from .costs import Cost
 
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE = "library", "hand", "battlefield", "graveyard", "stack", "exile"
 COMMAND = "command"  # planes, phenomena, schemes, vanguards, conspiracies (engine.command)
 ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE, COMMAND)
+#: the zones whose objects' abilities apply (engine.memo keeps what is computed from them)
+BOARD = (BATTLEFIELD, COMMAND)
 PLAYER_ZONES = (LIBRARY, HAND, GRAVEYARD)
 #: the steps of a turn in order (500.1); each main phase is a step of its own here
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
@@ -33,6 +36,16 @@ MAIN_PHASES = ("main1", "main2")
 STEP_ALIASES = {"beginning": "upkeep", "combat": "beginning_of_combat", "ending": "end", "end_step": "end"}
 
 _new = object.__new__
+_set = object.__setattr__
+
+#: board versions (engine.memo): one sequence for every state of every game, so that two states with the same
+#: version have the same board — a state and its unchanged copies
+new_version = count(1).__next__
+#: what an object's characteristics and abilities may depend on (engine.memo): setting one of these on an object of
+#: a state, or changing its counters or memory, gives the state a new version
+WATCHED = frozenset({"card", "owner", "controller", "zone", "tapped", "attached_to", "token", "face", "counters",
+                     "memory", "ability", "ann"})
+_DICTS = ("counters", "memory")
 
 #: a target or chosen thing: ("P", player index) or ("O", object id)
 Target = tuple
@@ -124,20 +137,100 @@ class Obj:
     deathtouched: bool = False  # dealt damage by a source with deathtouch since the last SBA check (704.5h)
     face: str | None = None  # the alternative characteristics it has (bestow, face down, adventure)
     source_uid: int = 0  # an ability on the stack: the uid of its source
+    #: the state it is part of (a :class:`Live` object tells it of changes), None for a probe or a record
+    _state: "GameState | None" = field(default=None, compare=False, repr=False)
 
-    def copy(self) -> "Obj":
+    def copy(self, state: "GameState | None" = None) -> "Obj":
+        """A copy; of an object of ``state`` (a :class:`Live` one) if that is given, else a plain record."""
         # attribute by attribute: about twice as fast as calling the constructor (the state is copied per action)
         o = _new(Obj)
         o.id, o.uid, o.card, o.owner, o.controller, o.zone = self.id, self.uid, self.card, self.owner, \
             self.controller, self.zone
-        o.tapped, o.damage, o.counters, o.since_turn = self.tapped, self.damage, self.counters.copy(), self.since_turn
+        o.tapped, o.damage, o.since_turn = self.tapped, self.damage, self.since_turn
         o.attached_to, o.token, o.ann, o.ability, o.source_card = self.attached_to, self.token, self.ann, \
             self.ability, self.source_card
         o.activations, o.activations_turn, o.loyalty_turn = self.activations.copy(), self.activations_turn, \
             self.loyalty_turn
-        o.abdef, o.trigger, o.memory, o.deathtouched = self.abdef, self.trigger, self.memory.copy(), self.deathtouched
-        o.face, o.source_uid = self.face, self.source_uid
+        o.abdef, o.trigger, o.deathtouched = self.abdef, self.trigger, self.deathtouched
+        o.face, o.source_uid, o._state = self.face, self.source_uid, state
+        if state is None or self.__class__ is not Live:  # a record, or an object no board reads (BOARD)
+            o.counters, o.memory = dict(self.counters), dict(self.memory)
+            return o
+        o.counters = counters = Watched(self.counters)
+        o.memory = memory = Watched(self.memory)
+        counters.obj = memory.obj = o
+        _set(o, "__class__", Live)
         return o
+
+
+def _changed(obj) -> None:
+    st = getattr(obj, "_state", None)  # None also while an object is being unpickled
+    if st is not None:
+        st.version = new_version()
+
+
+class Live(Obj):
+    """An object of a game state: setting a :data:`WATCHED` attribute gives the state a new board version."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _DICTS and (value.__class__ is not Watched or value.obj is not self):
+            value = _watched(value, self)
+        _set(self, name, value)
+        if name in WATCHED:
+            _changed(self)
+
+
+class Watched(dict):
+    """The counters or memory of a :class:`Live` object: a change gives its state a new board version."""
+
+    __slots__ = ("obj",)
+    obj: "Obj"
+
+    def __setitem__(self, key, value) -> None:
+        dict.__setitem__(self, key, value)
+        _changed(self.obj)
+
+    def __delitem__(self, key) -> None:
+        dict.__delitem__(self, key)
+        _changed(self.obj)
+
+    def pop(self, *args):
+        value = dict.pop(self, *args)
+        _changed(self.obj)
+        return value
+
+    def popitem(self):
+        item = dict.popitem(self)
+        _changed(self.obj)
+        return item
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return dict.__getitem__(self, key)
+
+    def update(self, *args, **kwargs) -> None:
+        dict.update(self, *args, **kwargs)
+        _changed(self.obj)
+
+    def clear(self) -> None:
+        dict.clear(self)
+        _changed(self.obj)
+
+    def __ior__(self, other):  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def __reduce__(self):
+        return dict, (dict(self),)
+
+
+def _watched(values: dict, obj) -> Watched:
+    w = Watched(values)
+    w.obj = obj
+    return w
 
 
 @dataclass(slots=True)
@@ -173,14 +266,19 @@ class GameState:
     phased_out: list[int] = field(default_factory=list)  # phased-out permanents (engine.phasing)
     #: objects that left their zones, as they last existed: old id -> engine.lastknown.Known (608.2h)
     last_known: dict = field(default_factory=dict)
+    #: the board version (engine.memo): a new one whenever an object changes (:class:`Live`); a copy keeps it
+    version: int = field(default_factory=new_version, compare=False, repr=False)
 
     def copy(self) -> "GameState":
-        return GameState([p.copy() for p in self.players], {k: o.copy() for k, o in self.objects.items()},
+        new = _new(GameState)
+        new.objects = {k: o.copy(new) for k, o in self.objects.items()}
+        GameState.__init__(new, [p.copy() for p in self.players], new.objects,
                          self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
                          self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
                          dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
                          self.pending[:], self.delayed[:], self.effects[:], self.command[:],
-                         self.phased_out[:], dict(self.last_known))
+                         self.phased_out[:], dict(self.last_known), self.version)
+        return new
 
     @property
     def phase(self) -> str:
@@ -196,6 +294,10 @@ class GameState:
                    uid: int | None = None, token: bool = False, position: int | None = None) -> Obj:
         obj = Obj(self.next_id, uid if uid is not None else self.next_uid, card, owner,
                   owner if controller is None else controller, zone, token=token, since_turn=self.turn)
+        obj._state = self
+        if zone in BOARD:
+            obj.counters, obj.memory = _watched(obj.counters, obj), _watched(obj.memory, obj)
+            _set(obj, "__class__", Live)
         self.next_id += 1
         if uid is None:
             self.next_uid += 1
