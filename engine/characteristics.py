@@ -193,6 +193,13 @@ def with_toughness(game, obj) -> tuple[CardDef, int | None]:
     return (res.ch if active.shapes else card), res.toughness
 
 
+def board(game) -> list:
+    """(object id, characteristics, toughness) for every permanent on the battlefield, kept for the board as it is
+    (the state-based actions read them all, every time a player would receive priority)."""
+    st = game.state
+    return memo.kept(game, "board", lambda: [(oid, *with_toughness(game, st.objects[oid])) for oid in st.battlefield])
+
+
 def power(game, obj) -> int | None:
     if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
         return _on_board(game, obj)[1]

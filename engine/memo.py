@@ -65,9 +65,9 @@ def outside() -> None:
 
 def table(game) -> Table | None:
     """The table of the game's board now (a new one if the board changed), or None when nothing may be kept."""
-    if (TRACING and not CHECK) or COMPUTING[0]:
-        return None
     st = game.state
+    if (TRACING and not CHECK) or COMPUTING[0] or not st.live:
+        return None
     tables = game.memo
     t = tables.get(st.version)
     if t is not None:
@@ -85,12 +85,19 @@ def kept(game, key, compute, comparable: bool = True):
     was read then), else computed and kept.  ``comparable``: values computed again are equal when nothing changed
     (not so for records compared by identity, such as the effects in force — checked through what is computed
     from them)."""
-    t = table(game)
-    if t is None:
-        return compute()
-    values = t.values
-    if key in values and not CHECK:
-        return values[key]
+    st = game.state
+    t = game.memo.get(st.version)
+    if t is not None and st.live and not (CHECK or TRACING or COMPUTING[0]) and t.holds_for(st):
+        values = t.values
+        if key in values:  # the common case, first
+            return values[key]
+    else:
+        t = table(game)
+        if t is None:
+            return compute()
+        values = t.values
+        if key in values and not CHECK:
+            return values[key]
     before = OUTSIDE[0]
     value = compute()
     if OUTSIDE[0] == before:

@@ -12,7 +12,7 @@ zone changes (scenario labels follow ``uid``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import count
 
 from .costs import Cost
@@ -22,6 +22,8 @@ COMMAND = "command"  # planes, phenomena, schemes, vanguards, conspiracies (engi
 ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE, COMMAND)
 #: the zones whose objects' abilities apply (engine.memo keeps what is computed from them)
 BOARD = (BATTLEFIELD, COMMAND)
+#: an object there is part of the board (a phased-out permanent may return to it)
+WATCHED_ZONES = frozenset({BATTLEFIELD, COMMAND, "phased_out"})
 PLAYER_ZONES = (LIBRARY, HAND, GRAVEYARD)
 #: the steps of a turn in order (500.1); each main phase is a step of its own here
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
@@ -41,6 +43,16 @@ _set = object.__setattr__
 #: board versions (engine.memo): one sequence for every state of every game, so that two states with the same
 #: version have the same board — a state and its unchanged copies
 new_version = count(1).__next__
+
+
+class Version:
+    """A state's board version, held apart from the state so that its objects can tell it of changes without
+    referring back to the state (no reference cycles: a state dropped is freed at once)."""
+
+    __slots__ = ("n",)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
 #: what an object's characteristics and abilities may depend on (engine.memo): setting one of these on an object of
 #: a state, or changing its counters or memory, gives the state a new version
 WATCHED = frozenset({"card", "owner", "controller", "zone", "tapped", "attached_to", "token", "face", "counters",
@@ -138,10 +150,10 @@ class Obj:
     face: str | None = None  # the alternative characteristics it has (bestow, face down, adventure)
     source_uid: int = 0  # an ability on the stack: the uid of its source
     #: the state it is part of (a :class:`Live` object tells it of changes), None for a probe or a record
-    _state: "GameState | None" = field(default=None, compare=False, repr=False)
+    _board: Version | None = field(default=None, compare=False, repr=False)
 
-    def copy(self, state: "GameState | None" = None) -> "Obj":
-        """A copy; of an object of ``state`` (a :class:`Live` one) if that is given, else a plain record."""
+    def copy(self, board: Version | None = None) -> "Obj":
+        """A copy: a :class:`Live` one for a state with the version ``board``, else a plain record."""
         # attribute by attribute: about twice as fast as calling the constructor (the state is copied per action)
         o = _new(Obj)
         o.id, o.uid, o.card, o.owner, o.controller, o.zone = self.id, self.uid, self.card, self.owner, \
@@ -152,58 +164,73 @@ class Obj:
         o.activations, o.activations_turn, o.loyalty_turn = self.activations.copy(), self.activations_turn, \
             self.loyalty_turn
         o.abdef, o.trigger, o.deathtouched = self.abdef, self.trigger, self.deathtouched
-        o.face, o.source_uid, o._state = self.face, self.source_uid, state
-        if state is None or self.__class__ is not Live:  # a record, or an object no board reads (BOARD)
-            o.counters, o.memory = dict(self.counters), dict(self.memory)
+        o.face, o.source_uid, o._board = self.face, self.source_uid, board
+        if board is None:
+            o.counters, o.memory = self.counters.copy(), self.memory.copy()  # plain dicts (dict.copy)
             return o
         o.counters = counters = Watched(self.counters)
         o.memory = memory = Watched(self.memory)
-        counters.obj = memory.obj = o
+        counters.board = memory.board = board
         _set(o, "__class__", Live)
         return o
 
 
-def _changed(obj) -> None:
-    st = getattr(obj, "_state", None)  # None also while an object is being unpickled
-    if st is not None:
-        st.version = new_version()
+#: the attributes two objects are compared by (all but the version they report to)
+_COMPARED = tuple(f.name for f in fields(Obj) if f.compare)
+
+
+def _changed(obj, moved: bool = False) -> None:
+    """``obj`` changed: if it is part of the board (or just left or entered it), its state has a new version."""
+    board = getattr(obj, "_board", None)  # None also while an object is being unpickled
+    if board is not None and (moved or obj.zone in WATCHED_ZONES):
+        board.n = new_version()
 
 
 class Live(Obj):
-    """An object of a game state: setting a :data:`WATCHED` attribute gives the state a new board version."""
+    """An object of a game state (every object of one is, so that the code reading objects sees one class):
+    setting a :data:`WATCHED` attribute of one on the board gives the state a new board version."""
 
     __slots__ = ()
 
     def __setattr__(self, name: str, value) -> None:
-        if name in _DICTS and (value.__class__ is not Watched or value.obj is not self):
-            value = _watched(value, self)
+        if name in _DICTS and value.__class__ is not Watched:
+            value = _watched(value, getattr(self, "_board", None))
+        if name == "zone":
+            _changed(self, moved=True)  # leaving the board
         _set(self, name, value)
         if name in WATCHED:
             _changed(self)
+
+    def __eq__(self, other) -> bool:  # equal to a plain copy with the same values (a snapshot)
+        if not isinstance(other, Obj):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 class Watched(dict):
     """The counters or memory of a :class:`Live` object: a change gives its state a new board version."""
 
-    __slots__ = ("obj",)
-    obj: "Obj"
+    __slots__ = ("board",)
+    board: Version | None
 
     def __setitem__(self, key, value) -> None:
         dict.__setitem__(self, key, value)
-        _changed(self.obj)
+        _bump(self.board)
 
     def __delitem__(self, key) -> None:
         dict.__delitem__(self, key)
-        _changed(self.obj)
+        _bump(self.board)
 
     def pop(self, *args):
         value = dict.pop(self, *args)
-        _changed(self.obj)
+        _bump(self.board)
         return value
 
     def popitem(self):
         item = dict.popitem(self)
-        _changed(self.obj)
+        _bump(self.board)
         return item
 
     def setdefault(self, key, default=None):
@@ -213,11 +240,11 @@ class Watched(dict):
 
     def update(self, *args, **kwargs) -> None:
         dict.update(self, *args, **kwargs)
-        _changed(self.obj)
+        _bump(self.board)
 
     def clear(self) -> None:
         dict.clear(self)
-        _changed(self.obj)
+        _bump(self.board)
 
     def __ior__(self, other):  # type: ignore[misc]
         self.update(other)
@@ -227,10 +254,15 @@ class Watched(dict):
         return dict, (dict(self),)
 
 
-def _watched(values: dict, obj) -> Watched:
+def _watched(values: dict, board: Version | None) -> Watched:
     w = Watched(values)
-    w.obj = obj
+    w.board = board
     return w
+
+
+def _bump(board: Version | None) -> None:
+    if board is not None:
+        board.n = new_version()
 
 
 @dataclass(slots=True)
@@ -267,18 +299,43 @@ class GameState:
     #: objects that left their zones, as they last existed: old id -> engine.lastknown.Known (608.2h)
     last_known: dict = field(default_factory=dict)
     #: the board version (engine.memo): a new one whenever an object changes (:class:`Live`); a copy keeps it
-    version: int = field(default_factory=new_version, compare=False, repr=False)
+    board: Version = field(default_factory=lambda: Version(new_version()), compare=False, repr=False)
+    #: its objects of the board are watched (:class:`Live`); a plain copy (a snapshot) is not, until revived
+    live: bool = field(default=True, compare=False, repr=False)
 
-    def copy(self) -> "GameState":
+    def copy(self, live: bool = True) -> "GameState":
+        """A copy: a live one (its objects of the board watched, the same version), or a plain snapshot that is
+        only kept, compared or put back (:meth:`revive`) — cheaper to make."""
         new = _new(GameState)
-        new.objects = {k: o.copy(new) for k, o in self.objects.items()}
-        GameState.__init__(new, [p.copy() for p in self.players], new.objects,
+        board = Version(self.board.n)
+        objects = {k: o.copy(board) for k, o in self.objects.items()} if live else \
+            {k: o.copy() for k, o in self.objects.items()}
+        GameState.__init__(new, [p.copy() for p in self.players], objects,
                          self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
                          self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
                          dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
                          self.pending[:], self.delayed[:], self.effects[:], self.command[:],
-                         self.phased_out[:], dict(self.last_known), self.version)
+                         self.phased_out[:], dict(self.last_known), board, live)
         return new
+
+    def revive(self) -> "GameState":
+        """A plain snapshot becomes a game's state again (an action rolled back): its objects of the board are
+        watched again, under a new version."""
+        if not self.live:
+            for oid, obj in self.objects.items():
+                self.objects[oid] = obj.copy(self.board)
+            self.board.n = new_version()
+            self.live = True
+        return self
+
+    @property
+    def version(self) -> int:
+        """The board version (engine.memo)."""
+        return self.board.n
+
+    @version.setter
+    def version(self, n: int) -> None:
+        self.board.n = n
 
     @property
     def phase(self) -> str:
@@ -294,10 +351,9 @@ class GameState:
                    uid: int | None = None, token: bool = False, position: int | None = None) -> Obj:
         obj = Obj(self.next_id, uid if uid is not None else self.next_uid, card, owner,
                   owner if controller is None else controller, zone, token=token, since_turn=self.turn)
-        obj._state = self
-        if zone in BOARD:
-            obj.counters, obj.memory = _watched(obj.counters, obj), _watched(obj.memory, obj)
-            _set(obj, "__class__", Live)
+        obj._board = board = self.board
+        obj.counters, obj.memory = _watched(obj.counters, board), _watched(obj.memory, board)
+        _set(obj, "__class__", Live)
         self.next_id += 1
         if uid is None:
             self.next_uid += 1
