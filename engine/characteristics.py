@@ -55,10 +55,12 @@ def characteristics(game, obj) -> CardDef:
 
 def _effects(game, obj) -> Active:
     """The continuous effects that may change ``obj``: none off the battlefield (they affect permanents, 609.2)."""
-    if not (game.state.effects or continuous(game)):
-        return NONE
-    active = memo.kept(game, "effects in force", lambda: effects_in_force(game), comparable=False)
+    active = memo.kept(game, "effects in force", lambda: _in_force(game), comparable=False)
     return active if obj.zone == BATTLEFIELD or active.elsewhere else NONE
+
+
+def _in_force(game) -> Active:
+    return effects_in_force(game) if game.state.effects or continuous(game) else NONE
 
 
 memo.COMPUTING[0] = _COMPUTING
