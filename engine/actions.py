@@ -20,7 +20,8 @@ def take_action(game, action, *args, procedure: str | None = None) -> IllegalAct
     ``procedure`` is the rule that describes the action and says that it is reversed when a step cannot be
     completed ("601.2" casting, "602.2" activating).
     """
-    snapshot = game.state.copy(live=False)  # put back only if the action fails (then revived)
+    live = game.state
+    snapshot = live.snapshot()  # put back only if the action fails (then revived)
     last_cost = game.last_cost
     try:
         action(game, *args)
@@ -31,6 +32,8 @@ def take_action(game, action, *args, procedure: str | None = None) -> IllegalAct
         game.state = snapshot.revive()
         game.last_cost = last_cost
         raise
+    finally:
+        live.release(snapshot)
     return None
 
 

@@ -49,15 +49,32 @@ class Version:
     """A state's board version, held apart from the state so that its objects can tell it of changes without
     referring back to the state (no reference cycles: a state dropped is freed at once)."""
 
-    __slots__ = ("n",)
+    __slots__ = ("n", "snapshots")
 
     def __init__(self, n: int) -> None:
         self.n = n
+        #: the snapshots (:meth:`GameState.snapshot`) that share this state's objects until one of them changes
+        self.snapshots: list = []
+
+
+def _preserve(board: Version, obj=None, values=None) -> None:
+    """An object (``obj``, or the one whose counters, memory or activations are ``values``) is about to change:
+    every snapshot that still shares it keeps a plain copy of it as it is now (copy on write)."""
+    for snap in board.snapshots:
+        objects = snap.objects
+        if obj is not None:
+            if objects.get(obj.id) is obj:
+                objects[obj.id] = obj.copy()
+            continue
+        for oid, o in objects.items():
+            if o.counters is values or o.memory is values or o.activations is values:
+                objects[oid] = o.copy()
+                break
 #: what an object's characteristics and abilities may depend on (engine.memo): setting one of these on an object of
 #: a state, or changing its counters or memory, gives the state a new version
 WATCHED = frozenset({"card", "owner", "controller", "zone", "tapped", "attached_to", "token", "face", "counters",
                      "memory", "ability", "ann"})
-_DICTS = ("counters", "memory")
+_DICTS = ("counters", "memory", "activations")
 
 #: a target or chosen thing: ("P", player index) or ("O", object id)
 Target = tuple
@@ -161,16 +178,16 @@ class Obj:
         o.tapped, o.damage, o.since_turn = self.tapped, self.damage, self.since_turn
         o.attached_to, o.token, o.ann, o.ability, o.source_card = self.attached_to, self.token, self.ann, \
             self.ability, self.source_card
-        o.activations, o.activations_turn, o.loyalty_turn = self.activations.copy(), self.activations_turn, \
-            self.loyalty_turn
+        o.activations_turn, o.loyalty_turn = self.activations_turn, self.loyalty_turn
         o.abdef, o.trigger, o.deathtouched = self.abdef, self.trigger, self.deathtouched
         o.face, o.source_uid, o._board = self.face, self.source_uid, board
-        if board is None:
-            o.counters, o.memory = self.counters.copy(), self.memory.copy()  # plain dicts (dict.copy)
+        if board is None:  # plain dicts (dict.copy)
+            o.counters, o.memory, o.activations = self.counters.copy(), self.memory.copy(), self.activations.copy()
             return o
         o.counters = counters = Watched(self.counters)
         o.memory = memory = Watched(self.memory)
-        counters.board = memory.board = board
+        o.activations = activations = Watched(self.activations)
+        counters.board = memory.board = activations.board = board
         _set(o, "__class__", Live)
         return o
 
@@ -193,8 +210,11 @@ class Live(Obj):
     __slots__ = ()
 
     def __setattr__(self, name: str, value) -> None:
+        board = getattr(self, "_board", None)  # None while being made by the constructor or unpickled
+        if board is not None and board.snapshots:
+            _preserve(board, self)
         if name in _DICTS and value.__class__ is not Watched:
-            value = _watched(value, getattr(self, "_board", None))
+            value = _watched(value, board)
         if name == "zone":
             _changed(self, moved=True)  # leaving the board
         _set(self, name, value)
@@ -210,28 +230,27 @@ class Live(Obj):
 
 
 class Watched(dict):
-    """The counters or memory of a :class:`Live` object: a change gives its state a new board version."""
+    """The counters, memory or activations of a :class:`Live` object: a change gives its state a new board version
+    (and, first, a snapshot that shares the object a copy of it)."""
 
     __slots__ = ("board",)
     board: Version | None
 
     def __setitem__(self, key, value) -> None:
+        _touch(self)
         dict.__setitem__(self, key, value)
-        _bump(self.board)
 
     def __delitem__(self, key) -> None:
+        _touch(self)
         dict.__delitem__(self, key)
-        _bump(self.board)
 
     def pop(self, *args):
-        value = dict.pop(self, *args)
-        _bump(self.board)
-        return value
+        _touch(self)
+        return dict.pop(self, *args)
 
     def popitem(self):
-        item = dict.popitem(self)
-        _bump(self.board)
-        return item
+        _touch(self)
+        return dict.popitem(self)
 
     def setdefault(self, key, default=None):
         if key not in self:
@@ -239,12 +258,12 @@ class Watched(dict):
         return dict.__getitem__(self, key)
 
     def update(self, *args, **kwargs) -> None:
+        _touch(self)
         dict.update(self, *args, **kwargs)
-        _bump(self.board)
 
     def clear(self) -> None:
+        _touch(self)
         dict.clear(self)
-        _bump(self.board)
 
     def __ior__(self, other):  # type: ignore[misc]
         self.update(other)
@@ -260,8 +279,12 @@ def _watched(values: dict, board: Version | None) -> Watched:
     return w
 
 
-def _bump(board: Version | None) -> None:
+def _touch(values: Watched) -> None:
+    """A Watched dict is about to change."""
+    board = values.board
     if board is not None:
+        if board.snapshots:
+            _preserve(board, values=values)
         board.n = new_version()
 
 
@@ -318,6 +341,28 @@ class GameState:
                          self.phased_out[:], dict(self.last_known), board, live)
         return new
 
+    def snapshot(self) -> "GameState":
+        """A snapshot to put back if an action fails: a plain state that shares this state's objects, each until it
+        is about to change (then the snapshot keeps a copy of it as it was: copy on write).  Let it go with
+        :meth:`release` when the action is over."""
+        if not self.live:
+            return self.copy(live=False)
+        new = _new(GameState)
+        GameState.__init__(new, [p.copy() for p in self.players], dict(self.objects),
+                           self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
+                           self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
+                           dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
+                           self.pending[:], self.delayed[:], self.effects[:], self.command[:],
+                           self.phased_out[:], dict(self.last_known), Version(self.board.n), False)
+        self.board.snapshots.append(new)
+        return new
+
+    def release(self, snapshot: "GameState") -> None:
+        """The snapshot no longer needs to be kept as this state was (:meth:`snapshot`)."""
+        snaps = self.board.snapshots
+        if snapshot in snaps:
+            snaps.remove(snapshot)
+
     def revive(self) -> "GameState":
         """A plain snapshot becomes a game's state again (an action rolled back): its objects of the board are
         watched again, under a new version."""
@@ -353,6 +398,7 @@ class GameState:
                   owner if controller is None else controller, zone, token=token, since_turn=self.turn)
         obj._board = board = self.board
         obj.counters, obj.memory = _watched(obj.counters, board), _watched(obj.memory, board)
+        obj.activations = _watched(obj.activations, board)
         _set(obj, "__class__", Live)
         self.next_id += 1
         if uid is None:

@@ -116,3 +116,22 @@ def test_the_check_finds_a_change_made_behind_the_versions_back(monkeypatch):
     object.__setattr__(obj, "controller", BOB)  # bypasses the watch: the kept value is now wrong
     with pytest.raises(memo.Stale):
         game.power(obj)
+
+
+def test_a_snapshot_keeps_each_object_as_it_was_before_it_changed():
+    """take_action's snapshot shares the objects until one is about to change (copy on write)."""
+    game, banner, obj = _bears_with_banner()
+    st = game.state
+    snap = st.snapshot()
+    assert snap.objects[obj.id] is obj  # shared until it changes
+    obj.tapped = True
+    obj.counters["+1/+1"] = 1
+    game.state.objects[banner].memory["x"] = 1
+    obj.activations[1] = 1
+    assert snap.objects[obj.id] is not obj
+    assert not snap.objects[obj.id].tapped and not snap.objects[obj.id].counters
+    assert snap.objects[obj.id].activations == {} and "x" not in snap.objects[banner].memory
+    st.release(snap)
+    game.state = snap.revive()  # put back: the values of the moment of the snapshot, read anew
+    assert game.power(game.state.objects[obj.id]) == 3
+    assert game.state.version != st.version
