@@ -79,9 +79,8 @@ def _conditions(game) -> dict[str, list]:
 
 
 def nothing_applies(game) -> bool:
-    """True when no state-based action applies now: a quick look, then, if that cannot tell, the conditions
-    themselves (the permanents' characteristics are kept for the board, engine.memo)."""
-    return not _anything(game) or not any(_conditions(game).values())
+    """True when no state-based action can apply now (a quick look)."""
+    return not _anything(game)
 
 
 def _anything(game) -> bool:
