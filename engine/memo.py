@@ -7,8 +7,9 @@ from the whole game (a characteristic-defining ability, 604.3): such a result is
 So what is computed from the board is kept in a :class:`Table` for the state's board version
 (``GameState.version``), which is new whenever anything the board is made of changes:
 
-* an object of the board is a :class:`engine.state.Live` object: setting one of its watched attributes (control,
-  attachment, face, tapped …) or changing its counters or memory gives its state a new version;
+* every object of a state is a :class:`engine.state.Live` object: setting a watched attribute of one on the board
+  (control, attachment, face, tapped …) or changing its counters, memory or activations gives its state a new
+  version (the version is an :class:`engine.state.Version` record the objects share, not the state itself);
 * the lists the board is made of (battlefield, command zone, effects, attackers) are compared with the table's
   copies on every look-up: a list changed in place also starts a new version.
 

@@ -94,7 +94,9 @@ def test_a_number_counted_outside_the_board_is_never_kept_604_3():
     being = game.put("Beispiel-Handwesen", "battlefield", ALICE)  # power: cards in its owner's hand
     obj = game.state.objects[being]
     assert game.power(obj) == 0
-    game.put("Grizzlybären", "hand", ALICE)  # no change to the board
+    version = game.state.version
+    game.state.new_object("Grizzlybären", ALICE, "hand")  # a card drawn, say: no change to the board
+    assert game.state.version == version
     assert game.power(obj) == 1
 
 
