@@ -20,7 +20,8 @@ def take_action(game, action, *args, procedure: str | None = None) -> IllegalAct
     ``procedure`` is the rule that describes the action and says that it is reversed when a step cannot be
     completed ("601.2" casting, "602.2" activating).
     """
-    snapshot = game.state.copy()
+    live = game.state
+    snapshot = live.snapshot()  # put back only if the action fails (then revived)
     last_cost = game.last_cost
     try:
         action(game, *args)
@@ -28,16 +29,18 @@ def take_action(game, action, *args, procedure: str | None = None) -> IllegalAct
         return_to_moment_before(game, snapshot, last_cost, illegal, procedure)
         return illegal
     except BaseException:
-        game.state = snapshot
+        game.state = snapshot.revive()
         game.last_cost = last_cost
         raise
+    finally:
+        live.release(snapshot)
     return None
 
 
 @enforces("601.2", "601.2e", "601.4", "602.2", "en-2024-11-08/730.1", "en-2024-11-08/730.2")
 def return_to_moment_before(game, snapshot, last_cost, illegal: IllegalAction, procedure: str | None) -> None:
     """An illegal action is reversed entirely, paid costs included; the player who had priority keeps it."""
-    game.state = snapshot
+    game.state = snapshot.revive()
     game.last_cost = last_cost
     applied("en-2024-11-08/730.1")
     if procedure in ("601.2", "602.2"):

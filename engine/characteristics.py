@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from . import memo
 from .carddefs import CardDef
-from .layers import NONE, START, Active, compute, counter_modifiers, effects_in_force, untouched
+from .layers import _COMPUTING, NONE, START, Active, compute, counter_modifiers, effects_in_force, untouched
 from .printed import (  # noqa: F401 (read here)
     ABILITY,
     NO_STATICS,
@@ -43,6 +44,8 @@ def starting(game, obj) -> CardDef:
 def characteristics(game, obj) -> CardDef:
     """Current characteristics: the layers applied when a continuous effect that changes them is in force (613),
     else printed or alternative ones with characteristic-defining abilities (604.3)."""
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        return _on_board(game, obj)[0]
     card = starting(game, obj)
     active = _effects(game, obj)
     if not active.shapes or untouched(game, obj, card, active):
@@ -52,10 +55,30 @@ def characteristics(game, obj) -> CardDef:
 
 def _effects(game, obj) -> Active:
     """The continuous effects that may change ``obj``: none off the battlefield (they affect permanents, 609.2)."""
-    if not (game.state.effects or continuous(game)):
-        return NONE
-    active = effects_in_force(game)
+    active = memo.kept(game, "effects in force", lambda: _in_force(game), comparable=False)
     return active if obj.zone == BATTLEFIELD or active.elsewhere else NONE
+
+
+def _in_force(game) -> Active:
+    return effects_in_force(game) if game.state.effects or continuous(game) else NONE
+
+
+memo.COMPUTING[0] = _COMPUTING
+
+
+def _on_board(game, obj) -> tuple[CardDef, int | None, int | None]:
+    """A permanent's characteristics, power and toughness, kept for the board as it is (:mod:`engine.memo`)."""
+    return memo.kept(game, obj.id, lambda: _layered(game, obj))
+
+
+def _layered(game, obj) -> tuple[CardDef, int | None, int | None]:
+    """Characteristics, power and toughness with one pass through the layers (613.1)."""
+    card = starting(game, obj)
+    active = _effects(game, obj)
+    if not active or untouched(game, obj, card, active):
+        return card, _unmodified(game, obj, "power", card), _unmodified(game, obj, "toughness", card)
+    res = compute(game, obj, card, active)
+    return (res.ch if active.shapes else card), res.power, res.toughness
 
 
 @enforces("614.12b", "607.2d")
@@ -159,6 +182,9 @@ def _unmodified(game, obj, which: str, card: CardDef | None = None) -> int | Non
 
 def with_toughness(game, obj) -> tuple[CardDef, int | None]:
     """Characteristics and toughness with one pass through the layers (the state-based actions read both)."""
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        ch, _, toughness = _on_board(game, obj)
+        return ch, toughness
     active = _effects(game, obj)
     card = starting(game, obj)
     if not active.shapes and not active or untouched(game, obj, card, active):
@@ -169,9 +195,20 @@ def with_toughness(game, obj) -> tuple[CardDef, int | None]:
     return (res.ch if active.shapes else card), res.toughness
 
 
+def board(game) -> list:
+    """(object id, characteristics, toughness) for every permanent on the battlefield, kept for the board as it is
+    (the state-based actions read them all, every time a player would receive priority)."""
+    st = game.state
+    return memo.kept(game, "board", lambda: [(oid, *with_toughness(game, st.objects[oid])) for oid in st.battlefield])
+
+
 def power(game, obj) -> int | None:
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        return _on_board(game, obj)[1]
     return _modified(game, obj, "power")
 
 
 def toughness(game, obj) -> int | None:
+    if obj.zone == BATTLEFIELD and game.state.objects.get(obj.id) is obj:
+        return _on_board(game, obj)[2]
     return _modified(game, obj, "toughness")

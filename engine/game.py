@@ -54,6 +54,8 @@ class Game:
         self.sba_cache: tuple | None = None
         #: mana abilities being activated right now, (object id, index) — none between actions (605.3c)
         self.activating: list = []
+        #: what was computed from the board, by board version (engine.memo)
+        self.memo: dict = {}
         #: the engine work this game may still do before an action is refused (engine.loops)
         self.budget = loops.BUDGET
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from .carddefs import CardDef
 from .devotion import devotion
 from .filters import matches
+from .memo import outside
 from .registry import applied, enforces
 
 EN = "en-2024-11-08/"
@@ -82,6 +83,7 @@ def continuous(game) -> list:
 @enforces("604.3")
 def defined_number(game, obj, value) -> int:
     """A power or toughness a characteristic-defining ability defines ("equal to the number of …")."""
+    outside()  # counted over the whole game: not kept with the board (engine.memo)
     if "exiled_total" in value:
         return exiled_total(game, obj, value)
     if "devotion" in value:

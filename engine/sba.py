@@ -7,7 +7,7 @@ are cited from the English 2024 rules (chapter 7 is not part of the German excer
 """
 from __future__ import annotations
 
-from .characteristics import continuous, with_toughness
+from .characteristics import board, continuous
 from .errors import IllegalAction
 from .instead import destruction
 from .loops import mandatory_loop, spend
@@ -36,7 +36,7 @@ def check_state_based_actions(game) -> bool:
         applied(EN + "704.3")
         if not any(found.values()):
             return performed
-        before = st.copy()
+        before = st.copy(live=False)
         graveyard: list[int] = []
         for key, handler in ACTIONS:
             if found[key]:
@@ -59,9 +59,8 @@ def _conditions(game) -> dict[str, list]:
         return found
     found["losers"] = [p.index for p in st.players if p.in_game and (p.life <= 0 or p.drew_from_empty)]
     legends: dict[str, list[int]] = {}
-    for oid in st.battlefield:
+    for oid, ch, toughness in board(game):
         obj = st.objects[oid]
-        ch, toughness = with_toughness(game, obj)
         if "creature" in ch.types:
             _creature(obj, toughness, found)
         if "planeswalker" in ch.types and obj.counters.get("loyalty", 0) <= 0:

@@ -12,13 +12,18 @@ zone changes (scenario labels follow ``uid``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from itertools import count
 
 from .costs import Cost
 
 LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE = "library", "hand", "battlefield", "graveyard", "stack", "exile"
 COMMAND = "command"  # planes, phenomena, schemes, vanguards, conspiracies (engine.command)
 ZONES = (LIBRARY, HAND, BATTLEFIELD, GRAVEYARD, STACK, EXILE, COMMAND)
+#: the zones whose objects' abilities apply (engine.memo keeps what is computed from them)
+BOARD = (BATTLEFIELD, COMMAND)
+#: an object there is part of the board (a phased-out permanent may return to it)
+WATCHED_ZONES = frozenset({BATTLEFIELD, COMMAND, "phased_out"})
 PLAYER_ZONES = (LIBRARY, HAND, GRAVEYARD)
 #: the steps of a turn in order (500.1); each main phase is a step of its own here
 STEPS = ("untap", "upkeep", "draw", "main1", "beginning_of_combat", "declare_attackers", "declare_blockers",
@@ -33,6 +38,43 @@ MAIN_PHASES = ("main1", "main2")
 STEP_ALIASES = {"beginning": "upkeep", "combat": "beginning_of_combat", "ending": "end", "end_step": "end"}
 
 _new = object.__new__
+_set = object.__setattr__
+
+#: board versions (engine.memo): one sequence for every state of every game, so that two states with the same
+#: version have the same board — a state and its unchanged copies
+new_version = count(1).__next__
+
+
+class Version:
+    """A state's board version, held apart from the state so that its objects can tell it of changes without
+    referring back to the state (no reference cycles: a state dropped is freed at once)."""
+
+    __slots__ = ("n", "snapshots")
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        #: the snapshots (:meth:`GameState.snapshot`) that share this state's objects until one of them changes
+        self.snapshots: list = []
+
+
+def _preserve(board: Version, obj=None, values=None) -> None:
+    """An object (``obj``, or the one whose counters, memory or activations are ``values``) is about to change:
+    every snapshot that still shares it keeps a plain copy of it as it is now (copy on write)."""
+    for snap in board.snapshots:
+        objects = snap.objects
+        if obj is not None:
+            if objects.get(obj.id) is obj:
+                objects[obj.id] = obj.copy()
+            continue
+        for oid, o in objects.items():
+            if o.counters is values or o.memory is values or o.activations is values:
+                objects[oid] = o.copy()
+                break
+#: what an object's characteristics and abilities may depend on (engine.memo): setting one of these on an object of
+#: a state, or changing its counters or memory, gives the state a new version
+WATCHED = frozenset({"card", "owner", "controller", "zone", "tapped", "attached_to", "token", "face", "counters",
+                     "memory", "ability", "ann"})
+_DICTS = ("counters", "memory", "activations")
 
 #: a target or chosen thing: ("P", player index) or ("O", object id)
 Target = tuple
@@ -124,20 +166,126 @@ class Obj:
     deathtouched: bool = False  # dealt damage by a source with deathtouch since the last SBA check (704.5h)
     face: str | None = None  # the alternative characteristics it has (bestow, face down, adventure)
     source_uid: int = 0  # an ability on the stack: the uid of its source
+    #: the state it is part of (a :class:`Live` object tells it of changes), None for a probe or a record
+    _board: Version | None = field(default=None, compare=False, repr=False)
 
-    def copy(self) -> "Obj":
+    def copy(self, board: Version | None = None) -> "Obj":
+        """A copy: a :class:`Live` one for a state with the version ``board``, else a plain record."""
         # attribute by attribute: about twice as fast as calling the constructor (the state is copied per action)
         o = _new(Obj)
         o.id, o.uid, o.card, o.owner, o.controller, o.zone = self.id, self.uid, self.card, self.owner, \
             self.controller, self.zone
-        o.tapped, o.damage, o.counters, o.since_turn = self.tapped, self.damage, self.counters.copy(), self.since_turn
+        o.tapped, o.damage, o.since_turn = self.tapped, self.damage, self.since_turn
         o.attached_to, o.token, o.ann, o.ability, o.source_card = self.attached_to, self.token, self.ann, \
             self.ability, self.source_card
-        o.activations, o.activations_turn, o.loyalty_turn = self.activations.copy(), self.activations_turn, \
-            self.loyalty_turn
-        o.abdef, o.trigger, o.memory, o.deathtouched = self.abdef, self.trigger, self.memory.copy(), self.deathtouched
-        o.face, o.source_uid = self.face, self.source_uid
+        o.activations_turn, o.loyalty_turn = self.activations_turn, self.loyalty_turn
+        o.abdef, o.trigger, o.deathtouched = self.abdef, self.trigger, self.deathtouched
+        o.face, o.source_uid, o._board = self.face, self.source_uid, board
+        if board is None:  # plain dicts (dict.copy)
+            o.counters, o.memory, o.activations = self.counters.copy(), self.memory.copy(), self.activations.copy()
+            return o
+        o.counters = counters = Watched(self.counters)
+        o.memory = memory = Watched(self.memory)
+        o.activations = activations = Watched(self.activations)
+        counters.board = memory.board = activations.board = board
+        _set(o, "__class__", Live)
         return o
+
+
+#: the attributes two objects are compared by (all but the version they report to)
+_COMPARED = tuple(f.name for f in fields(Obj) if f.compare)
+
+
+def _changed(obj, moved: bool = False) -> None:
+    """``obj`` changed: if it is part of the board (or just left or entered it), its state has a new version."""
+    board = getattr(obj, "_board", None)  # None also while an object is being unpickled
+    if board is not None and (moved or obj.zone in WATCHED_ZONES):
+        board.n = new_version()
+
+
+class Live(Obj):
+    """An object of a game state (every object of one is, so that the code reading objects sees one class):
+    setting a :data:`WATCHED` attribute of one on the board gives the state a new board version."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value) -> None:
+        board = getattr(self, "_board", None)  # None while being made by the constructor or unpickled
+        if board is not None and board.snapshots:
+            _preserve(board, self)
+        if name in _DICTS and value.__class__ is not Watched:
+            value = _watched(value, board)
+        if name == "zone":
+            _changed(self, moved=True)  # leaving the board
+        _set(self, name, value)
+        if name in WATCHED:
+            _changed(self)
+
+    def __eq__(self, other) -> bool:  # equal to a plain copy with the same values (a snapshot)
+        if not isinstance(other, Obj):
+            return NotImplemented
+        return all(getattr(self, f) == getattr(other, f) for f in _COMPARED)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Watched(dict):
+    """The counters, memory or activations of a :class:`Live` object: a change gives its state a new board version
+    (and, first, a snapshot that shares the object a copy of it)."""
+
+    __slots__ = ("board",)
+    board: Version | None
+
+    def __setitem__(self, key, value) -> None:
+        _touch(self)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key) -> None:
+        _touch(self)
+        dict.__delitem__(self, key)
+
+    def pop(self, *args):
+        _touch(self)
+        return dict.pop(self, *args)
+
+    def popitem(self):
+        _touch(self)
+        return dict.popitem(self)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return dict.__getitem__(self, key)
+
+    def update(self, *args, **kwargs) -> None:
+        _touch(self)
+        dict.update(self, *args, **kwargs)
+
+    def clear(self) -> None:
+        _touch(self)
+        dict.clear(self)
+
+    def __ior__(self, other):  # type: ignore[misc]
+        self.update(other)
+        return self
+
+    def __reduce__(self):
+        return dict, (dict(self),)
+
+
+def _watched(values: dict, board: Version | None) -> Watched:
+    w = Watched(values)
+    w.board = board
+    return w
+
+
+def _touch(values: Watched) -> None:
+    """A Watched dict is about to change."""
+    board = values.board
+    if board is not None:
+        if board.snapshots:
+            _preserve(board, values=values)
+        board.n = new_version()
 
 
 @dataclass(slots=True)
@@ -173,14 +321,66 @@ class GameState:
     phased_out: list[int] = field(default_factory=list)  # phased-out permanents (engine.phasing)
     #: objects that left their zones, as they last existed: old id -> engine.lastknown.Known (608.2h)
     last_known: dict = field(default_factory=dict)
+    #: the board version (engine.memo): a new one whenever an object changes (:class:`Live`); a copy keeps it
+    board: Version = field(default_factory=lambda: Version(new_version()), compare=False, repr=False)
+    #: its objects of the board are watched (:class:`Live`); a plain copy (a snapshot) is not, until revived
+    live: bool = field(default=True, compare=False, repr=False)
 
-    def copy(self) -> "GameState":
-        return GameState([p.copy() for p in self.players], {k: o.copy() for k, o in self.objects.items()},
+    def copy(self, live: bool = True) -> "GameState":
+        """A copy: a live one (its objects of the board watched, the same version), or a plain snapshot that is
+        only kept, compared or put back (:meth:`revive`) — cheaper to make."""
+        new = _new(GameState)
+        board = Version(self.board.n)
+        objects = {k: o.copy(board) for k, o in self.objects.items()} if live else \
+            {k: o.copy() for k, o in self.objects.items()}
+        GameState.__init__(new, [p.copy() for p in self.players], objects,
                          self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
                          self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
                          dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
                          self.pending[:], self.delayed[:], self.effects[:], self.command[:],
-                         self.phased_out[:], dict(self.last_known))
+                         self.phased_out[:], dict(self.last_known), board, live)
+        return new
+
+    def snapshot(self) -> "GameState":
+        """A snapshot to put back if an action fails: a plain state that shares this state's objects, each until it
+        is about to change (then the snapshot keeps a copy of it as it was: copy on write).  Let it go with
+        :meth:`release` when the action is over."""
+        if not self.live:
+            return self.copy(live=False)
+        new = _new(GameState)
+        GameState.__init__(new, [p.copy() for p in self.players], dict(self.objects),
+                           self.battlefield[:], self.stack[:], self.exile[:], self.turn, self.active, self.step,
+                           self.priority, self.passes, self.next_id, self.next_uid, self.over, self.lands_played,
+                           dict(self.attackers), dict(self.blockers), self.blocked[:], self.attacked[:],
+                           self.pending[:], self.delayed[:], self.effects[:], self.command[:],
+                           self.phased_out[:], dict(self.last_known), Version(self.board.n), False)
+        self.board.snapshots.append(new)
+        return new
+
+    def release(self, snapshot: "GameState") -> None:
+        """The snapshot no longer needs to be kept as this state was (:meth:`snapshot`)."""
+        snaps = self.board.snapshots
+        if snapshot in snaps:
+            snaps.remove(snapshot)
+
+    def revive(self) -> "GameState":
+        """A plain snapshot becomes a game's state again (an action rolled back): its objects of the board are
+        watched again, under a new version."""
+        if not self.live:
+            for oid, obj in self.objects.items():
+                self.objects[oid] = obj.copy(self.board)
+            self.board.n = new_version()
+            self.live = True
+        return self
+
+    @property
+    def version(self) -> int:
+        """The board version (engine.memo)."""
+        return self.board.n
+
+    @version.setter
+    def version(self, n: int) -> None:
+        self.board.n = n
 
     @property
     def phase(self) -> str:
@@ -196,6 +396,10 @@ class GameState:
                    uid: int | None = None, token: bool = False, position: int | None = None) -> Obj:
         obj = Obj(self.next_id, uid if uid is not None else self.next_uid, card, owner,
                   owner if controller is None else controller, zone, token=token, since_turn=self.turn)
+        obj._board = board = self.board
+        obj.counters, obj.memory = _watched(obj.counters, board), _watched(obj.memory, board)
+        obj.activations = _watched(obj.activations, board)
+        _set(obj, "__class__", Live)
         self.next_id += 1
         if uid is None:
             self.next_uid += 1

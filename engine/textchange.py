@@ -16,6 +16,7 @@ from typing import Any
 from .carddefs import StaticDef
 from .costs import Cost
 from .filters import Filter
+from .memo import outside
 from .printed import base
 from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces
@@ -107,6 +108,7 @@ def full_text_of(game, obj, res, eff, which: str) -> None:
     """Volrath's Shapeshifter: "has the full text of" the top card of its controller's graveyard, if that is a
     creature card — name, mana cost, colour, type line, text box, power and toughness (612.6); it keeps its own
     activated abilities (the Shapeshifter's "{2}: Discard a card." it also has)."""
+    outside()  # a graveyard is read: not kept with the board (engine.memo)
     grave = game.state.players[res.controller].graveyard
     if which != "top_of_graveyard" or not grave:
         return
