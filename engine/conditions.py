@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from . import memo
 from .filters import Filter, matches
 from .registry import applied, enforces
 
@@ -81,9 +82,14 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "paid": _paid, "your_turn": _your_turn, "controlled_since_last_upkeep": _since_last_upkeep, "chosen": _chosen,
 }
 
+#: tests that read the game beyond the board's objects (turn, life, hand): see :func:`engine.memo.outside`
+OUTSIDE_THE_BOARD = frozenset({"life_at_least", "cards_in_hand", "your_turn", "controlled_since_last_upkeep"})
+
 
 def holds(game, condition: tuple, source, controller: int) -> bool:
     """Do all tests of ``condition`` (a tuple of (key, argument)) hold?"""
+    if any(key in OUTSIDE_THE_BOARD for key, _ in condition):
+        memo.outside()  # a characteristic that depends on this is not kept with the board
     return all(CONDITIONS[key](game, source, controller, arg) for key, arg in condition)
 
 
