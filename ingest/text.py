@@ -118,7 +118,7 @@ def join_wrapped(lines: list[str]) -> str:
         if not out:
             out = piece
         elif re.search(r"[a-zäöüß]-$", out) and re.match(r"[a-zäöüß]", piece) and not re.match(
-            r"(und|oder|bzw\.|sowie|e|o|and|or)\b", piece
+            r"(und|oder|bzw\.|sowie|e|o|and|or)(?!\w)", piece
         ):
             out = out[:-1] + piece
         elif out.endswith("-") and re.match(r"[A-ZÄÖÜ]", piece):
