@@ -342,6 +342,11 @@ def test_an_index_of_terms_subterms_and_wrapped_references():
     ]
 
 
+def test_an_index_entry_that_begins_with_a_sign_is_no_wrapped_reference():
+    parsed = parse(["100.1. A rule.", "", "Index", "", "Counters, 121", "+1/+1 counters, 122.3"])
+    assert [(x.title, x.text) for x in of_kind(parsed, "index")] == [("Counters", "121"), ("+1/+1 counters", "122.3")]
+
+
 def test_an_index_without_a_top_level_entry_has_no_parents():
     parsed = parse(["100.1. A rule.", "", "Index", "", "  Attack, 506", "    Block, 509"])
     assert [(x.title, x.meta) for x in of_kind(parsed, "index")] == [("Attack", {}), ("Block", {"parent": "Attack"})]
@@ -364,3 +369,27 @@ def test_a_heading_that_is_not_framed_nor_in_the_contents_is_credits_text():
     parsed = parse(lines)
     assert [h.title for h in of_kind(parsed, "heading")] == ["Credits"]
     assert [b.text for b in of_kind(parsed, "boilerplate")] == ["Someone", "Contact Information", "Call us."]
+
+
+def test_a_last_line_after_a_frame_in_the_credits_is_credits_text():
+    lines = ["100.1. A rule.", "", "Credits", "", "Someone", "", "-" * 20, "The End"]
+    parsed = parse(lines)
+    assert [h.title for h in of_kind(parsed, "heading")] == ["Credits"]
+    assert [(b.first_line, b.meta["what"]) for b in of_kind(parsed, "boilerplate")] == [
+        (5, "credits"), (7, "decoration"), (8, "credits")]
+
+
+def test_a_numbered_line_inside_a_front_matter_paragraph_is_prose():
+    lines = ["Introduction", "", "The rules begin with chapter", "1. The Game", "", "1. The Game", "", "100.1. A rule."]
+    parsed = parse(lines)
+    assert [(p.first_line, p.text) for p in of_kind(parsed, "paragraph")] == [
+        (3, "The rules begin with chapter 1. The Game")]
+    assert [r.first_line for r in of_kind(parsed, "rule")] == [6, 8]
+
+
+def test_a_rule_after_a_contents_of_unnumbered_entries_starts_the_body():
+    lines = ["Contents", "", "Introduction", "Glossary", "", "100.1. A rule.", "", "Glossary", "", "Term", "A term."]
+    parsed = parse(lines)
+    assert [t.title for t in of_kind(parsed, "toc")] == ["Introduction", "Glossary"]
+    assert list(rules(parsed)) == ["100.1"] and [g.title for g in of_kind(parsed, "glossary")] == ["Term"]
+    assert warned(parsed) == [(3, "missing-section")]     # the body has no Introduction

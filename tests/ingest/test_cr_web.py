@@ -130,8 +130,12 @@ def test_glossary_and_credits(lang):
         ("Abwerfen", "Eine Karte von der Hand auf den Friedhof legen.\nSiehe Regel 701.8.", [31, 32, 33]),
         ("Aktiver Spieler", "Der Spieler, der am Zug ist.", [35, 36]),
     ]
-    assert [(r.first_line, r.meta["what"]) for r in parsed.records if r.kind == "boilerplate"] == [
-        (1, "site"), (27, "site"), (38, "credits"), (40, "site"), (41, "site"), (42, "site"), (43, "site")]
+    assert [(r.first_line, r.meta["what"], r.text) for r in parsed.records if r.kind == "boilerplate"] == [
+        (1, "site", "derzeit online: 75 Besucher und 1 registrierter Benutzer"),
+        (27, "site", "7. Zusätzliche Regeln →← 5. Zugstruktur"), (38, "credits", "Übersetzung: Mario Haßler"),
+        (40, "site", 'zurück zu "Das Ausführliche Regelwerk"'), (41, "site", "/ zurück zur Startseite"),
+        (42, "site", "Werbung Cardmarket"),
+        (43, "site", "Hinweis: Die Comprehensive Rules werden im Original veröffentlicht.")]
 
 
 @pytest.mark.parametrize("lang", sorted(WORDS))
@@ -173,3 +177,24 @@ def test_a_page_that_ends_before_what_its_contents_promises_is_refused():
     cut = lines[:lines.index("601.2 Einen Zauberspruch zu wirken bedeutet, ihn auf den Stapel zu legen.")]
     with pytest.raises(SourceError, match="promises 'Glossar' but the file ends at line 21$"):
         parse(cut)
+
+
+def test_a_page_that_begins_with_a_paragraph():
+    parsed = parse(["Dieses Regelwerk gilt ab dem 8. November 2024.", "Bitte beachten.", "", "601.1 Eine Regel."])
+    assert [(r.kind, r.text) for r in parsed.records] == [
+        ("paragraph", "Dieses Regelwerk gilt ab dem 8. November 2024. Bitte beachten."), ("rule", "Eine Regel.")]
+
+
+def test_a_rule_number_without_text_and_an_example_after_a_section():
+    parsed = parse(["601. Zaubersprüche wirken", "Beispiel: Ein Beispiel zum Abschnitt.", "601.3", "601.3a Text."])
+    assert [(r.kind, r.number, r.text, r.owner) for r in parsed.records] == [
+        ("rule", "601.", "", None), ("example", None, "Ein Beispiel zum Abschnitt.", 0), ("rule", "601.3", "", None),
+        ("rule", "601.3a", "Text.", None)]
+
+
+def test_an_example_before_any_rule_is_text_outside_the_rules():
+    # the contents begins with an unnumbered entry; the body repeats it, and an example follows before any rule
+    parsed = parse(["Inhalt", "Einleitung", "601. Zaubersprüche wirken", "", "Einleitung", "Beispiel: Zu früh.",
+                    "601. Zaubersprüche wirken", "Beispiel: Danach."])
+    assert [(r.kind, r.first_line, r.owner) for r in parsed.records[3:]] == [
+        ("unparsed", 5, None), ("unparsed", 6, None), ("rule", 7, None), ("example", 8, 5)]

@@ -71,6 +71,11 @@ def test_a_bad_byte_right_after_a_line_break_is_reported_on_its_own_line():
     assert e.line == 2 and e.message.startswith("not valid utf-8 (byte 0xff")
 
 
+@pytest.mark.parametrize("newline", [b"\n", b"\r"])
+def test_a_bad_byte_after_a_blank_first_line_is_on_line_two(newline):
+    assert refused(newline + b"\x81").line == 2
+
+
 def test_a_byte_no_encoding_knows_is_refused_naming_it():
     e = refused(b"100.1. Rule\r\n100.2. Bad \x81 byte\r\n")
     assert e.line == 2 and e.message.startswith("unknown encoding: byte 0x81 is neither UTF-8 nor cp1252")
