@@ -226,10 +226,11 @@ class PlainText:
             self.mode = "back" if self.mode in ("credits", "back") else "front"
 
     def framed_heading(self, ln: Line) -> bool:
-        """A framed heading the contents does not list ("Contact Information" after the Credits)."""
+        """A framed heading the contents does not list ("Contact Information" after the Credits).  (One that names
+        the Glossary, Index or Credits is entered by :meth:`enter_heading`, asked first.)"""
         if not (self.standalone and self.framed() and heading_like(ln.text)):
             return False
-        self.enter_section(ln, section_kind(ln.text))
+        self.enter_section(ln, None)
         return True
 
     # -- the rules -------------------------------------------------------------------------------------

@@ -393,3 +393,23 @@ def test_a_rule_after_a_contents_of_unnumbered_entries_starts_the_body():
     assert [t.title for t in of_kind(parsed, "toc")] == ["Introduction", "Glossary"]
     assert list(rules(parsed)) == ["100.1"] and [g.title for g in of_kind(parsed, "glossary")] == ["Term"]
     assert warned(parsed) == [(3, "missing-section")]     # the body has no Introduction
+
+
+@pytest.mark.parametrize("frame", [["-" * 20, "Contact Information", ""], ["", "Contact Information", "-" * 20]])
+def test_a_line_drawn_on_one_side_only_does_not_frame_a_heading(frame):
+    lines = ["100.1. A rule.", "", "Credits", "", "Someone", *frame, "Call us."]
+    parsed = parse(lines)
+    assert [h.title for h in of_kind(parsed, "heading")] == ["Credits"]
+    assert [b.text for b in of_kind(parsed, "boilerplate") if b.meta["what"] == "credits"] == [
+        "Someone", "Contact Information", "Call us."]
+
+
+def test_wrapped_lines_as_deeply_indented_as_their_rule_join_it():
+    # a hard-wrapped text whose subrules and their wrapped lines are indented by four
+    lines = ["408. Timing", "", "408.1. Playing Spells and Abilities", ""]
+    for letter in "abcd":
+        lines += [f"    408.1{letter} The active player receives priority at the beginning of each step. The",
+                  "    player with priority may play a spell.", ""]
+    parsed = parse(lines)
+    assert rules(parsed)["408.1a"].text == ("The active player receives priority at the beginning of each step. The "
+                                            "player with priority may play a spell.")

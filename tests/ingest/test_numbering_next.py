@@ -29,6 +29,7 @@ CASES = [
     ("116.4", "202.", True),                                    # the next chapter's third section
     ("100.1", "100.1c", True),                                  # a rule's subrules: a, b, c (l and o skipped)
     ("100.1b", "100.2a", False),                                # a subrule of a rule not yet begun
+    ("100", "100.0", False),                                    # rules are numbered from 1
 ]
 
 
