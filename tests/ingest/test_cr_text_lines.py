@@ -68,7 +68,7 @@ def test_a_stray_line_has_no_letter_or_digit(text, stray):
 @pytest.mark.parametrize("text,ends", [
     ("rule 103.4.", True), ("Then the other player receives priority.", True), ('the same as "Prevent."', True),
     ("(see rule 101.1).", True), ("“Artifact — Equipment.”", True), ("Loops?", True), ("For Mirrodin!", True),
-    ("the following:", True), ("in order;", True), ("(See rule 409.1.)", True),
+    ("the following:", True), ("in order;", True), ("(See rule 409.1.)", True), ("See rule 103.4. ", True),
     ("See rule", False), ("it doesn't go on the", False), ("(see rule 101.1)", False), ("", False), ("  ", False),
     ('"Infinite"', False),
 ])
@@ -87,7 +87,7 @@ def test_a_glossary_term(text, term):
 
 @pytest.mark.parametrize("text,heading", [
     ("Glossary", True), ("100. General", True), ("_Magic: The Gathering_ Comprehensive Rules", True),
-    ("“Infinite” Loops", True), ("*Credits*", True), ("Questions?", True),
+    ("“Infinite” Loops", True), ("*Credits*", True), ("Questions?", True), ("X Rules", True),
     ("glossary", False), ("Introduction.", False), ("In response to play issues,", False), ("Note:", False),
     ("A" * 80, True), ("A" * 81, False), ("See rule 101.1;", False),
 ])

@@ -304,7 +304,8 @@ def test_a_hard_wrapped_glossary_joins_wrapped_lines_and_keeps_paragraphs():
     body = []
     for n, line in enumerate(rules_part, 1):
         body += [line] + (["its sentence goes on here."] if n % 2 else []) + [""]
-    glossary = ["Glossary", "", "Counter", "  1. To counter a spell or ability is to cancel it, removing it from",
+    glossary = ["Glossary", "", "Counter", "  A word with two senses in the rules:",
+                "  1. To counter a spell or ability is to cancel it, removing it from",
                 "  the stack.", "  2. A counter is a marker placed on a permanent. It is", "  not a card.",
                 "  3. Not the next sense but a wrapped line? No: a number after a sentence", "  4. is a sense.",
                 "", "Skip", "  To skip a step is to proceed past it.", "", "  Once a step has started, it can",
@@ -312,6 +313,7 @@ def test_a_hard_wrapped_glossary_joins_wrapped_lines_and_keeps_paragraphs():
     parsed = parse(["100. General", ""] + body + glossary)
     gloss = {g.title: g.text for g in of_kind(parsed, "glossary")}
     assert gloss["Counter"].split("\n") == [
+        "A word with two senses in the rules:",
         "1. To counter a spell or ability is to cancel it, removing it from the stack.",
         "2. A counter is a marker placed on a permanent. It is not a card.",
         "3. Not the next sense but a wrapped line? No: a number after a sentence",
@@ -413,3 +415,19 @@ def test_wrapped_lines_as_deeply_indented_as_their_rule_join_it():
     parsed = parse(lines)
     assert rules(parsed)["408.1a"].text == ("The active player receives priority at the beginning of each step. The "
                                             "player with priority may play a spell.")
+
+
+def test_a_continuation_paragraph_broken_in_mid_sentence_stays_one_paragraph():
+    lines = ["100. General", "", "100.1. A rule.", "", "     A second paragraph of the rule, broken in",
+             "     the middle.", "", "100.2. Next.", "", "100.3. Next.", "", "100.4. Next.", "", "100.5. Next."]
+    parsed = parse(lines)
+    assert rules(parsed)["100.1"].text == "A rule.\nA second paragraph of the rule, broken in the middle."
+    assert not of_kind(parsed, "paragraph")
+
+
+def test_a_glossary_term_indented_by_one_space_is_still_a_term():
+    lines = ["100.1. A rule.", "", "Glossary", "", "Attack", "  To declare an attacker.", "", " Block",
+             "  To declare a blocker."]
+    parsed = parse(lines)
+    assert [(g.title, g.text) for g in of_kind(parsed, "glossary")] == [
+        ("Attack", "To declare an attacker."), ("Block", "To declare a blocker.")]
