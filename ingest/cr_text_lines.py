@@ -124,8 +124,7 @@ def title_key(text: str) -> str:
     # (the marks before NFKC, which spells "™" as "TM": "Gathering™" is "Gathering(TM)", not "GatheringTM")
     text = re.sub(r"\((r|tm|c)\)|[®™©_]", " ", text, flags=re.IGNORECASE)
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = "".join(" " if c in QUOTES else c for c in text)
-    return " ".join(re.findall(r"\w+", text))
+    return " ".join(re.findall(r"\w+", text))   # (the words only: no quote or punctuation is a word character)
 
 
 def section_kind(text: str) -> str | None:

@@ -88,6 +88,7 @@ def test_a_glossary_term(text, term):
 @pytest.mark.parametrize("text,heading", [
     ("Glossary", True), ("100. General", True), ("_Magic: The Gathering_ Comprehensive Rules", True),
     ("“Infinite” Loops", True), ("*Credits*", True), ("Questions?", True), ("X Rules", True),
+    ("GLOSSARY AND INDEX", True),
     ("glossary", False), ("Introduction.", False), ("In response to play issues,", False), ("Note:", False),
     ("A" * 80, True), ("A" * 81, False), ("See rule 101.1;", False),
 ])

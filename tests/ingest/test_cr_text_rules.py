@@ -307,8 +307,8 @@ def test_a_hard_wrapped_glossary_joins_wrapped_lines_and_keeps_paragraphs():
     glossary = ["Glossary", "", "Counter", "  A word with two senses in the rules:",
                 "  1. To counter a spell or ability is to cancel it, removing it from",
                 "  the stack.", "  2. A counter is a marker placed on a permanent. It is", "  not a card.",
-                "  3. Not the next sense but a wrapped line? No: a number after a sentence", "  4. is a sense.",
-                "  Example: A +1/+1 counter.", "", "Skip", "  To skip a step is to proceed past it.", "", "  Once a step has started, it can",
+                "  3. The next sense, after a finished sentence", "  4. is a sense.", "  Example: A +1/+1 counter.", "",
+                "Skip", "  To skip a step is to proceed past it.", "", "  Once a step has started, it can",
                 "  no longer be skipped.", "", "Credits"]
     parsed = parse(["100. General", ""] + body + glossary)
     gloss = {g.title: g.text for g in of_kind(parsed, "glossary")}
@@ -316,7 +316,7 @@ def test_a_hard_wrapped_glossary_joins_wrapped_lines_and_keeps_paragraphs():
         "A word with two senses in the rules:",
         "1. To counter a spell or ability is to cancel it, removing it from the stack.",
         "2. A counter is a marker placed on a permanent. It is not a card.",
-        "3. Not the next sense but a wrapped line? No: a number after a sentence",
+        "3. The next sense, after a finished sentence",
         "4. is a sense.",
         "Example: A +1/+1 counter."]
     assert gloss["Skip"] == ("To skip a step is to proceed past it.\n"
