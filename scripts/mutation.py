@@ -166,11 +166,13 @@ def prebuilt_kb() -> Path:
 
 
 def run(name: str, group: dict, children: int, again: bool = False, minutes: float | None = None) -> None:
-    """``again``: test only the mutants that survived the last run (after tests were added); ``minutes``: stop
-    the run after that long (the mutants tested so far keep their results; the next run goes on from there)."""
+    """``again``: test again the mutants that survived the last run and have no reason in the equivalents file
+    (after tests were added); ``minutes``: stop the run after that long (the mutants tested so far keep their
+    results; the next run goes on from there)."""
     work = prepare(name, group)
-    if again:
-        forget(work, {m for m, s in results(name).items() if s not in DETECTED and s != "not checked"})
+    if again:   # (not those explained as equivalent: they would survive again, each after the whole selection)
+        known = equivalents()
+        forget(work, {m for m, s in results(name).items() if s not in DETECTED and s != "not checked" and m not in known})
     env = dict(os.environ)
     if group.get("prebuilt_kb"):
         env["KB_TEST_DB"] = str(prebuilt_kb())
