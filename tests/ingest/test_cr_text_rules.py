@@ -432,3 +432,45 @@ def test_a_glossary_term_indented_by_one_space_is_still_a_term():
     parsed = parse(lines)
     assert [(g.title, g.text) for g in of_kind(parsed, "glossary")] == [
         ("Attack", "To declare an attacker."), ("Block", "To declare a blocker.")]
+
+
+@pytest.mark.parametrize("length,kind", [(100, "toc"), (101, "paragraph")])
+def test_a_line_of_more_than_100_characters_ends_the_contents(length, kind):
+    title = ("The Long Title Of A Part " * 5)[:length - 1] + "X"
+    lines = ["Contents", "", title, "1. The Game", "100. General", "", "1. The Game", "", "100. General", "",
+             "100.1. A rule."]
+    parsed = parse(lines)
+    assert [r.kind for r in parsed.records if r.first_line == 3] == [kind]
+    assert list(rules(parsed)) == ["1", "100", "100.1"]
+
+
+def hard_wrapped(*rule_lines: str) -> list[str]:
+    """A hard-wrapped text (four rules running on in mid-sentence) with ``rule_lines`` as its rule 100.5."""
+    lines = ["100. General", ""]
+    for n in range(1, 5):
+        lines += [f"100.{n}. A rule that the editor wrapped at seventy columns, so its", "sentence goes on here.", ""]
+    return lines + list(rule_lines)
+
+
+def test_a_hyphen_before_a_blank_at_the_end_of_a_wrapped_line_keeps_its_space():
+    # en-2003-12-01: "... a power- " / "and toughness-changing effect." (a suspended compound)
+    parsed = parse(hard_wrapped("100.5. Apply a power- ", "and toughness-changing effect, then a Snow-",
+                                "Covered land's."))
+    assert rules(parsed)["100.5"].text == ("Apply a power- and toughness-changing effect, then a Snow-Covered "
+                                           "land's.")
+
+
+@pytest.mark.parametrize("indent,joined", [(2, True), (3, False)])
+def test_a_wrapped_line_indented_up_to_two_columns_deeper_continues_the_rule(indent, joined):
+    parsed = parse(hard_wrapped("100.5. The first line of a rule, and", " " * indent + "the rest of it."))
+    between = " " if joined else "\n"
+    assert rules(parsed)["100.5"].text == f"The first line of a rule, and{between}the rest of it."
+
+
+@pytest.mark.parametrize("indent,joined", [(4, True), (5, False)])
+def test_a_wrapped_definition_line_indented_up_to_two_columns_deeper_continues_it(indent, joined):
+    lines = hard_wrapped("100.5. A rule.", "", "Glossary", "", "Skip", "  To skip a step is to proceed",
+                         " " * indent + "past it.")
+    parsed = parse(lines)
+    (skip,) = of_kind(parsed, "glossary")
+    assert skip.text == "To skip a step is to proceed" + (" " if joined else "\n") + "past it."
