@@ -474,3 +474,11 @@ def test_a_wrapped_definition_line_indented_up_to_two_columns_deeper_continues_i
     parsed = parse(lines)
     (skip,) = of_kind(parsed, "glossary")
     assert skip.text == "To skip a step is to proceed" + (" " if joined else "\n") + "past it."
+
+
+def test_the_body_begins_with_the_last_numbered_entry_of_the_contents_again():
+    lines = ["Contents", "", "Introduction", "1. The Game", "", "1. The Game", "", "100.1. A rule."]
+    parsed = parse(lines)
+    assert [t.title for t in of_kind(parsed, "toc")] == ["Introduction", "The Game"]
+    assert list(rules(parsed)) == ["1", "100.1"]
+    assert warned(parsed) == [(3, "missing-section")]
