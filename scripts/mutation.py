@@ -172,7 +172,8 @@ def run(name: str, group: dict, children: int, again: bool = False, minutes: flo
     work = prepare(name, group)
     if again:   # (not those explained as equivalent: they would survive again, each after the whole selection)
         known = equivalents()
-        forget(work, {m for m, s in results(name).items() if s not in DETECTED and s != "not checked" and m not in known})
+        forget(work, {m for m, s in results(name).items()
+                      if s not in DETECTED and s != "not checked" and m not in known})
     env = dict(os.environ)
     if group.get("prebuilt_kb"):
         env["KB_TEST_DB"] = str(prebuilt_kb())
