@@ -30,6 +30,22 @@ def test_the_text_comes_out_as_written_without_its_byte_order_mark(bom, encoding
     assert decode(bom + TEXT.encode(encoding), "rules.txt") == TEXT
 
 
+def test_a_cp1252_file_that_ends_in_a_byte_utf8_never_starts_with_is_cp1252():
+    assert decode(b"Preis: 5 \x80", "rules.txt") == "Preis: 5 €"      # (0x80 starts no UTF-8 character)
+    e = refused(b"Preis: 5 \x80", "utf-8")
+    assert e.message == "not valid utf-8 (byte 0x80: invalid start byte); unknown encoding?"
+
+
+def test_a_utf16_text_keeps_its_first_letter():
+    assert decode(codecs.BOM_UTF16_LE + "X marks the spot".encode("utf-16-le"), "rules.txt") == "X marks the spot"
+
+
+def test_a_nul_byte_far_into_a_file_is_no_text():
+    data = b"100.1. A rule.\n" * 300 + b"\x00\x00"                   # 4,500 bytes of text, then NUL bytes
+    e = refused(data)
+    assert e.line == 301 and e.message.startswith("not a text file")
+
+
 def test_cp1252_is_read_when_the_file_is_no_utf8():
     # en-2003-10-01 is cp1252: typographic quotes and dashes are single bytes there
     text = "“Artifact — Equipment.” café\r\n"
@@ -51,7 +67,7 @@ def test_an_unknown_encoding_named_in_the_manifest_is_refused_without_a_line():
 
 def test_an_empty_file_is_refused():
     e = refused(b"")
-    assert e.line == 1 and "empty" in e.message
+    assert e.line == 1 and e.message == "file is empty (truncated download?)"
 
 
 @pytest.mark.parametrize("data,line", [
@@ -59,16 +75,21 @@ def test_an_empty_file_is_refused():
     ("Zeile eins\nZwei: ü".encode()[:-1], 2),
     ("One\rTwo\rDrei: ü".encode()[:-1], 3),                    # bare CR line ends (en-2007-07-13)
     (codecs.BOM_UTF16_LE + "One\nTwo".encode("utf-16-le")[:-1], 2),   # UTF-16 cut inside its last character
+    (codecs.BOM_UTF16_LE + "One\nTwo\n".encode("utf-16-le")[:-1], 2),  # ... inside the line end of line 2
 ])
 def test_a_file_cut_inside_a_multibyte_character_is_refused_as_truncated(data, line):
     e = refused(data)
     assert e.line == line and e.message.startswith("truncated file: it ends inside a multi-byte")
+    encoding = "utf-16" if data.startswith(codecs.BOM_UTF16_LE) else "utf-8"
+    assert e.message == f"truncated file: it ends inside a multi-byte {encoding} character"
 
 
 def test_a_bad_byte_right_after_a_line_break_is_reported_on_its_own_line():
     # the byte-order mark counts: the bad byte at the start of line 2 is on line 2, not on line 1
     e = refused(codecs.BOM_UTF8 + b"ab\n\xffcd\n")
     assert e.line == 2 and e.message.startswith("not valid utf-8 (byte 0xff")
+    # ... and the line ends after the bad byte do not: it is on line 1
+    assert refused(codecs.BOM_UTF8 + b"ab\xff\n\ncd").line == 1
 
 
 @pytest.mark.parametrize("newline", [b"\n", b"\r"])
