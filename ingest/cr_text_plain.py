@@ -170,7 +170,7 @@ class PlainText:
         if self.standalone and heading_like(ln.text):
             self.add("heading", ln, title=ln.text)
             self.open = None
-        elif self.sep or self.open is None or self.open.kind != "paragraph":
+        elif self.sep or self.open is None:   # (outside the rules, a paragraph is the only record left open)
             self.open, self.open_indent = self.add("paragraph", ln, text=ln.text), ln.indent
         else:
             self.extend(self.open, ln, wrap=self.wraps(ln))

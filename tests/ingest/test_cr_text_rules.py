@@ -47,8 +47,9 @@ BACK = ["Glossary", "", "Attack", "To declare a creature as an attacker.", "", "
 
 def test_a_whole_text_brings_every_entry_of_its_contents():
     parsed = parse(CONTENTS + BODY + BACK)
-    assert [(t.first_line, t.title, t.meta["number"]) for t in of_kind(parsed, "toc")] == [
-        (5, "The Game", "1"), (6, "General", "100"), (7, "Glossary", None), (8, "Credits", None)]
+    assert [(t.first_line, t.title, t.meta) for t in of_kind(parsed, "toc")] == [
+        (5, "The Game", {"number": "1", "page": None}), (6, "General", {"number": "100", "page": None}),
+        (7, "Glossary", {"number": None, "page": None}), (8, "Credits", {"number": None, "page": None})]
     assert [(h.first_line, h.title) for h in of_kind(parsed, "heading")] == [
         (1, "Magic: The Gathering Comprehensive Rules"), (3, "Contents"), (18, "Glossary"), (23, "Credits")]
     assert list(rules(parsed)) == ["1", "100", "100.1", "100.2"]
@@ -74,12 +75,13 @@ def test_a_file_that_ends_inside_the_glossary_names_the_one_entry_missing():
                                           "contents promises 'Credits' (line 8), missing from the body")
 
 
-def test_a_file_that_ends_in_its_contents_is_refused_before_its_body():
-    lines = ["Contents", "", "Introduction", "1. The Game", "Glossary", "Credits", ""]
+@pytest.mark.parametrize("end", [[""], []])
+def test_a_file_that_ends_in_its_contents_is_refused_before_its_body(end):
+    lines = ["Contents", "", "Introduction", "1. The Game", "Glossary", "Credits", *end]
     e = refusal(lines)
-    assert e.line == 7 and e.message == ("truncated file: its text ends at line 6 before the body begins, but the "
-                                         "contents promises 'Introduction' (line 3) and 3 more entries up to "
-                                         "'Credits', missing from the body")
+    assert e.line == len(lines) and e.message == (
+        "truncated file: its text ends at line 6 before the body begins, but the contents promises 'Introduction' "
+        "(line 3) and 3 more entries up to 'Credits', missing from the body")
 
 
 def test_a_text_without_any_rule_is_refused():
@@ -273,11 +275,11 @@ def test_a_chapter_line_that_reads_as_a_sentence_is_no_chapter():
 def test_paragraphs_of_the_front_matter():
     lines = ["Magic: The Gathering Comprehensive Rules", "", "These rules are effective as of November 8, 2024.",
              "They replace the rules before them.", "", "Introduction", "", "This document is a series of",
-             "numbered rules.", "", "100.1. A rule."]
+             "numbered rules.", "", "Each rule has its own number.", "", "100.1. A rule."]
     parsed = parse(lines)
     assert [(p.first_line, p.text) for p in of_kind(parsed, "paragraph")] == [
         (3, "These rules are effective as of November 8, 2024.\nThey replace the rules before them."),
-        (8, "This document is a series of numbered rules.")]
+        (8, "This document is a series of numbered rules."), (11, "Each rule has its own number.")]
     assert [h.title for h in of_kind(parsed, "heading")] == ["Magic: The Gathering Comprehensive Rules",
                                                               "Introduction"]
 
