@@ -115,7 +115,8 @@ def test_form_feeds_and_tabs_in_cp1252_text_are_text():
 
 def test_binary_data_is_refused_at_its_first_nul_byte():
     e = refused(b"Line one\nLine two\n\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 3)
-    assert e.line == 5 and e.message.startswith("not a text file")
+    assert e.line == 5 and e.message == "not a text file: NUL bytes that are not UTF-16 text (binary data?)"
+    assert refused(b"\x00" * 64).message.startswith("not a text file")     # NUL both ways: neither UTF-16
 
 
 @pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
@@ -125,6 +126,9 @@ def test_utf16_without_a_byte_order_mark_allows_one_character_in_ten_beyond_lati
         assert decode(text.encode(codec), "rules.txt") == text
     # two in ten is not: such a file is refused as binary
     assert "not a text file" in refused("R—les — 1".encode(codec)).message
+    assert decode("A".encode(codec), "rules.txt") == "A"                  # (a file of one character)
+    e = refused("One\nTwo".encode(codec)[:-1])                           # cut inside its last character
+    assert e.line == 2 and e.message == f"truncated file: it ends inside a multi-byte {codec} character"
 
 
 def test_a_single_nul_byte_is_no_text():
