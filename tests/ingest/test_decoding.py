@@ -106,6 +106,7 @@ def test_a_byte_no_encoding_knows_is_refused_naming_it():
 def test_control_characters_in_cp1252_text_are_refused(control):
     e = refused(f"Caf\xe9\n\nLine{control}three\n".encode("cp1252"))
     assert e.line == 3 and e.message == f"unknown encoding: control character U+{ord(control):04X} in text"
+    assert refused(f"\nCaf\xe9{control}".encode("cp1252")).line == 2          # (after a blank first line)
 
 
 def test_form_feeds_and_tabs_in_cp1252_text_are_text():
