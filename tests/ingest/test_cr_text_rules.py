@@ -484,3 +484,12 @@ def test_the_body_begins_with_the_last_numbered_entry_of_the_contents_again():
     assert [t.title for t in of_kind(parsed, "toc")] == ["Introduction", "The Game"]
     assert list(rules(parsed)) == ["1", "100.1"]
     assert warned(parsed) == [(3, "missing-section")]
+
+
+def test_an_unnumbered_heading_is_never_matched_to_a_numbered_entry():
+    # "The Game of Magic" holds the words of the entry "1. The Game": only the numbered line brings that entry
+    lines = ["Contents", "", "Introduction", "1. The Game", "", "Introduction", "", "The Game of Magic", "",
+             "1. The Game", "", "100.1. A rule."]
+    parsed = parse(lines)
+    assert [h.first_line for h in of_kind(parsed, "heading")] == [1, 6, 8]
+    assert not parsed.warnings
