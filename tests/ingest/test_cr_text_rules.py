@@ -158,7 +158,7 @@ def test_a_contents_framed_by_lines_ends_at_its_frame():
     assert len(of_kind(parsed, "toc")) == 2
     assert [h.title for h in of_kind(parsed, "heading")] == ["Contents", "Title Of The Body"]
     assert [b.first_line for b in of_kind(parsed, "boilerplate")] == [1, 3, 8, 10]
-    assert {b.meta["what"] for b in of_kind(parsed, "boilerplate")} == {"decoration"}
+    assert {(b.text, b.meta["what"]) for b in of_kind(parsed, "boilerplate")} == {("-" * 20, "decoration")}
 
 
 def test_a_contents_heading_is_read_once():
@@ -235,8 +235,9 @@ def test_a_stray_character_inside_a_sentence_is_text():
     lines = ["100. General", "", "100.1. The symbol", "•", "means a bullet.", "", "•", "", "100.2. Next."]
     parsed = parse(lines)
     assert rules(parsed)["100.1"].text == "The symbol • means a bullet."
-    assert [(b.first_line, b.meta["what"]) for b in of_kind(parsed, "boilerplate")] == [(7, "stray")]
-    assert warned(parsed) == [(7, "stray-line")]
+    assert [(b.first_line, b.text, b.meta["what"]) for b in of_kind(parsed, "boilerplate")] == [(7, "•", "stray")]
+    assert [(w.line, w.code, w.message) for w in parsed.warnings] == [
+        (7, "stray-line", "stray character(s) on a line of their own: '•'")]
 
 
 @pytest.mark.parametrize("line,split", [
@@ -493,3 +494,19 @@ def test_an_unnumbered_heading_is_never_matched_to_a_numbered_entry():
     parsed = parse(lines)
     assert [h.first_line for h in of_kind(parsed, "heading")] == [1, 6, 8]
     assert not parsed.warnings
+
+
+def test_headings_after_the_credits_match_their_entries_even_inside_a_paragraph():
+    # after the Credits anything may be a heading: "Any Questions" (for "Questions?") and "Customer Service" (for
+    # "Customer Service Information") are matched with the text running on below them
+    contents = ["Contents", "", "1. The Game", "100. General", "Credits", "Questions?", "Customer Service Information",
+                ""]
+    body = ["1. The Game", "", "100. General", "", "100.1. A rule.", "", "Credits", "", "Someone", "",
+            "Any Questions", "Write to us.", "", "Customer Service", "Call us."]
+    parsed = parse(contents + body)
+    assert [(h.first_line, h.title) for h in of_kind(parsed, "heading")] == [
+        (1, "Contents"), (15, "Credits"), (19, "Any Questions"), (22, "Customer Service")]
+    assert warned(parsed) == [(19, "heading-mismatch"), (22, "heading-mismatch")]
+    assert [(b.text, b.meta) for b in of_kind(parsed, "boilerplate")] == [
+        ("Someone", {"what": "credits"}), ("Write to us.", {"what": "back matter", "section": "Any Questions"}),
+        ("Call us.", {"what": "back matter", "section": "Customer Service"})]
