@@ -35,10 +35,9 @@ def decode(data: bytes, path: str, encoding: str = "auto") -> str:
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _strict(data, path, "utf-16")
     if b"\x00" in data:
-        # UTF-16 without BOM: (nearly) every other byte of Latin text is NUL, and (nearly) none of the others (its
-        # first 4 KiB tell); any other NUL byte, however far in the file, is no text
-        sample = data[:4096]
-        even, odd = sample[0::2].count(0) / len(sample[0::2]), sample[1::2].count(0) / max(1, len(sample[1::2]))
+        # UTF-16 without BOM: (nearly) every other byte of Latin text is NUL, and (nearly) none of the others; any
+        # other NUL byte, however far in the file, is no text
+        even, odd = data[0::2].count(0) / len(data[0::2]), data[1::2].count(0) / max(1, len(data[1::2]))
         if odd >= 0.9 and even <= 0.1:
             return _strict(data, path, "utf-16-le")
         if even >= 0.9 and odd <= 0.1:
