@@ -225,7 +225,8 @@ def test_a_number_after_a_finished_sentence_starts_a_rule_in_unwrapped_text():
 def test_a_malformed_number_is_kept_and_warned_unless_it_continues_a_sentence():
     lines = ["100. General", "", "100.1. A rule.", "", "100.1x4 Broken.", "", "100.2. The cost is", "2.5b or more."]
     parsed = parse(lines)
-    assert [(u.first_line, u.text) for u in of_kind(parsed, "unparsed")] == [(5, "100.1x4 Broken.")]
+    assert [(u.first_line, u.text, u.meta) for u in of_kind(parsed, "unparsed")] == [
+        (5, "100.1x4 Broken.", {"reason": "malformed rule number"})]
     assert [(w.line, w.code, w.message) for w in parsed.warnings] == [
         (5, "malformed-number", "line starts with a malformed rule number: '100.1x4'")]
     assert rules(parsed)["100.2"].text == "The cost is 2.5b or more."
@@ -510,3 +511,42 @@ def test_headings_after_the_credits_match_their_entries_even_inside_a_paragraph(
     assert [(b.text, b.meta) for b in of_kind(parsed, "boilerplate")] == [
         ("Someone", {"what": "credits"}), ("Write to us.", {"what": "back matter", "section": "Any Questions"}),
         ("Call us.", {"what": "back matter", "section": "Customer Service"})]
+
+
+def test_a_section_title_or_rule_text_that_begins_with_a_number():
+    # (after a rule of its section, "100. 2 Players" would be rule 100.2 printed with a space: see above)
+    parsed = parse(["100. 40 Card Decks", "", "100.1. 40 cards make a deck."])
+    assert [(r.number, r.title, r.text) for r in of_kind(parsed, "rule")] == [
+        ("100.", "40 Card Decks", ""), ("100.1.", None, "40 cards make a deck.")]
+    assert not parsed.warnings
+
+
+def test_a_heading_stands_alone_even_at_the_end_of_the_file():
+    # "Glossary" with a line right below it is no heading: the paragraph is kept with the rule above
+    parsed = parse(["100.1. A rule.", "", "Glossary", "Attack"])
+    assert not of_kind(parsed, "heading") and rules(parsed)["100.1"].text == "A rule.\nGlossary Attack"
+    parsed = parse(["100.1. A rule.", "", "Glossary", "", "Attack", "To declare an attacker."])
+    assert [g.title for g in of_kind(parsed, "glossary")] == ["Attack"]
+
+
+@pytest.mark.parametrize("length,heading", [(80, True), (81, False)])
+def test_a_heading_the_contents_lists_is_at_most_80_characters_long(length, heading):
+    title = ("Appendix Of Examples And Other Material " * 3)[:length - 1] + "S"
+    lines = ["Contents", "", "1. The Game", title, "Credits", "", "1. The Game", "", "100.1. A rule.", "", title, "",
+             "Credits", "", "Someone"]
+    parsed = parse(lines)
+    assert [h.title for h in of_kind(parsed, "heading")] == ["Contents"] + [title] * heading + ["Credits"]
+    # too long for a heading: a paragraph kept with the rule above, and the entry is missing
+    assert sorted(warned(parsed)) == ([] if heading else [(4, "missing-section"), (11, "unindented-paragraph")])
+
+
+def test_a_glossary_term_named_like_a_later_section_is_a_term():
+    contents = ["Contents", "", "1. The Game", "Glossary", "Index", "Credits", ""]
+    lines = contents + ["1. The Game", "", "100.1. A rule.", "", "Glossary", "", "Index",
+                        "A list of terms and the rules they appear in.", "", "Index", "", "Attack, 100.1", "",
+                        "Credits"]
+    parsed = parse(lines)
+    assert [(g.title, g.text) for g in of_kind(parsed, "glossary")] == [
+        ("Index", "A list of terms and the rules they appear in.")]
+    assert [(x.title, x.text) for x in of_kind(parsed, "index")] == [("Attack", "100.1")]
+    assert not parsed.warnings
