@@ -550,3 +550,20 @@ def test_a_glossary_term_named_like_a_later_section_is_a_term():
         ("Index", "A list of terms and the rules they appear in.")]
     assert [(x.title, x.text) for x in of_kind(parsed, "index")] == [("Attack", "100.1")]
     assert not parsed.warnings
+
+
+def test_a_heading_that_names_its_section_only_through_its_contents_entry():
+    # "The Glossary" is no section name of its own, but the entry it stands for ("Glossary") is
+    lines = CONTENTS + BODY + ["The Glossary", "", "Attack", "To declare a creature as an attacker.", "", "Credits",
+                               "", "Someone"]
+    parsed = parse(lines)
+    assert [(g.title, g.text) for g in of_kind(parsed, "glossary")] == [
+        ("Attack", "To declare a creature as an attacker.")]
+    assert [(w.line, w.code, w.message) for w in parsed.warnings] == [
+        (18, "heading-mismatch", "heading 'The Glossary' differs from its contents entry 'Glossary' (line 7)")]
+
+
+def test_a_glossary_term_without_definition_at_the_end_of_the_file():
+    parsed = parse(["100.1. A rule.", "", "Glossary", "", "Attack", "To attack.", "", "Orphan"])
+    assert [(w.line, w.code, w.message) for w in parsed.warnings] == [
+        (8, "empty-definition", "glossary term 'Orphan' has no definition")]
