@@ -121,10 +121,10 @@ def join_wrapped(text: str, piece: str, soft: bool) -> str:
 @lru_cache(maxsize=1 << 16)   # (per distinct line: the editions of an archive repeat theirs)
 def title_key(text: str) -> str:
     """Heading text for comparison: case, quotes, markup (``_Magic_``, ``(R)``) and punctuation folded."""
+    # (the marks before NFKC, which spells "™" as "TM": "Gathering™" is "Gathering(TM)", not "GatheringTM")
+    text = re.sub(r"\((r|tm|c)\)|[®™©_]", " ", text, flags=re.IGNORECASE)
     text = unicodedata.normalize("NFKC", text).casefold()
-    text = re.sub(r"\((r|tm|c)\)|[®™©_]", " ", text)
-    text = "".join(" " if c in QUOTES else c for c in text)
-    return " ".join(re.findall(r"\w+", text))
+    return " ".join(re.findall(r"\w+", text))   # (the words only: no quote or punctuation is a word character)
 
 
 def section_kind(text: str) -> str | None:

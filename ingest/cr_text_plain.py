@@ -97,7 +97,7 @@ class PlainText:
                 if self.mode == "toc" and self.contents.entries:  # the contents is framed, as every part
                     self.mode = "front"
                 continue
-            if is_stray(ln.text) and not self.continues(ln):
+            if is_stray(ln.text) and not self.continues():
                 self.add("boilerplate", ln, text=ln.text, meta={"what": "stray"})
                 self.warn(ln.no, "stray-line", f"stray character(s) on a line of their own: {ln.text!r}")
                 continue
@@ -135,8 +135,8 @@ class PlainText:
         return before >= 0 and after < len(self.lines) and self.lines[before].decoration \
             and self.lines[after].decoration
 
-    def continues(self, ln: Line) -> bool:
-        """Does ``ln`` (no blank line before it) carry on the text above: hard-wrapped, or mid-sentence?"""
+    def continues(self) -> bool:
+        """Does the current line (no blank line before it) carry on the text above: hard-wrapped, or mid-sentence?"""
         return not self.sep and self.open is not None and self.prev is not None \
             and (self.wrapped or not ends_sentence(self.prev.text))
 
@@ -170,7 +170,7 @@ class PlainText:
         if self.standalone and heading_like(ln.text):
             self.add("heading", ln, title=ln.text)
             self.open = None
-        elif self.sep or self.open is None or self.open.kind != "paragraph":
+        elif self.sep or self.open is None:   # (outside the rules, a paragraph is the only record left open)
             self.open, self.open_indent = self.add("paragraph", ln, text=ln.text), ln.indent
         else:
             self.extend(self.open, ln, wrap=self.wraps(ln))
@@ -226,10 +226,11 @@ class PlainText:
             self.mode = "back" if self.mode in ("credits", "back") else "front"
 
     def framed_heading(self, ln: Line) -> bool:
-        """A framed heading the contents does not list ("Contact Information" after the Credits)."""
+        """A framed heading the contents does not list ("Contact Information" after the Credits).  (One that names
+        the Glossary, Index or Credits is entered by :meth:`enter_heading`, asked first.)"""
         if not (self.standalone and self.framed() and heading_like(ln.text)):
             return False
-        self.enter_section(ln, section_kind(ln.text))
+        self.enter_section(ln, None)
         return True
 
     # -- the rules -------------------------------------------------------------------------------------
@@ -244,7 +245,7 @@ class PlainText:
         if m:
             rec = self.add("example", ln, text=m.group("text"), label=m.group("label"), owner=self.rule)
             self.open, self.open_indent = rec, ln.indent
-        elif MALFORMED.match(ln.text) and not self.continues(ln):
+        elif MALFORMED.match(ln.text) and not self.continues():
             self.add("unparsed", ln, text=ln.text, meta={"reason": "malformed rule number"})
             self.warn(ln.no, "malformed-number", f"line starts with a malformed rule number: {ln.text.split()[0]!r}")
         else:

@@ -34,10 +34,10 @@ def decode(data: bytes, path: str, encoding: str = "auto") -> str:
         return _strict(data[len(codecs.BOM_UTF8):], path, "utf-8", offset=len(codecs.BOM_UTF8), whole=data)
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         return _strict(data, path, "utf-16")
-    if b"\x00" in data[:4096]:
-        # UTF-16 without BOM: (nearly) every other byte of Latin text is NUL, and (nearly) none of the others
-        sample = data[:4096]
-        even, odd = sample[0::2].count(0) / len(sample[0::2]), sample[1::2].count(0) / max(1, len(sample[1::2]))
+    if b"\x00" in data:
+        # UTF-16 without BOM: (nearly) every other byte of Latin text is NUL, and (nearly) none of the others; any
+        # other NUL byte, however far in the file, is no text
+        even, odd = data[0::2].count(0) / len(data[0::2]), data[1::2].count(0) / max(1, len(data[1::2]))
         if odd >= 0.9 and even <= 0.1:
             return _strict(data, path, "utf-16-le")
         if even >= 0.9 and odd <= 0.1:
@@ -118,7 +118,7 @@ def join_wrapped(lines: list[str]) -> str:
         if not out:
             out = piece
         elif re.search(r"[a-zäöüß]-$", out) and re.match(r"[a-zäöüß]", piece) and not re.match(
-            r"(und|oder|bzw\.|sowie|e|o|and|or)\b", piece
+            r"(und|oder|bzw\.|sowie|e|o|and|or)(?!\w)", piece
         ):
             out = out[:-1] + piece
         elif out.endswith("-") and re.match(r"[A-ZÄÖÜ]", piece):

@@ -6,7 +6,8 @@ in a copy of the project under ``build/mutation/<group>/`` (so the work tree sta
 1. the packages, tests and data are copied there (mutmut keeps its results in ``mutants/`` beside them and tests
    again only the functions that changed);
 2. decorator syntax in the group's modules is written out (``@d def f`` as ``def f`` then ``f = d(f)``, the same
-   program): mutmut leaves decorated functions alone, and most engine functions carry ``@enforces``;
+   program): mutmut leaves decorated functions alone, and most engine functions carry ``@enforces``; caches
+   (``@lru_cache``, ``@cache``) are left out, so that every call reaches the function (``CACHES``);
 3. ``[tool.mutmut]`` gets the group's ``only_mutate`` and test selection, and ``mutmut run`` tests every mutant
    against the tests that call the mutated function;
 4. the share of mutants killed per module is reported, and the survivors are listed, less those that
@@ -58,8 +59,11 @@ class _Desugar(cst.CSTTransformer):
 
     def leave_FunctionDef(self, original: cst.FunctionDef, node: cst.FunctionDef):
         self.depth -= 1
-        decorators = node.decorators
-        if self.depth or not decorators:
+        if self.depth:
+            return node
+        decorators = [d for d in node.decorators if _called(d.decorator) not in CACHES]
+        node = node.with_changes(decorators=decorators)
+        if not decorators:
             return node
         only = decorators[0].decorator if len(decorators) == 1 else None
         if isinstance(only, cst.Name) and only.value in ("staticmethod", "classmethod"):
@@ -72,6 +76,17 @@ class _Desugar(cst.CSTTransformer):
             call = cst.Call(func=d.decorator, args=[cst.Arg(call)])
         assign = cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(name))], call)])
         return cst.FlattenSentinel([node.with_changes(decorators=[]), assign])
+
+
+#: memoizing decorators, left out in the copy: mutmut knows which tests call a function by the calls that reach it,
+#: and behind a cache only the first test to ask for a value does (the later ones are never run against its mutants)
+CACHES = {"lru_cache", "functools.lru_cache", "cache", "functools.cache"}
+
+
+def _called(decorator: cst.BaseExpression) -> str:
+    """The decorator's name: ``lru_cache`` for ``@lru_cache(maxsize=...)`` and ``@functools.lru_cache``."""
+    target = decorator.func if isinstance(decorator, cst.Call) else decorator
+    return cst.Module([]).code_for_node(target)
 
 
 def desugared(code: str) -> str:
@@ -151,11 +166,14 @@ def prebuilt_kb() -> Path:
 
 
 def run(name: str, group: dict, children: int, again: bool = False, minutes: float | None = None) -> None:
-    """``again``: test only the mutants that survived the last run (after tests were added); ``minutes``: stop
-    the run after that long (the mutants tested so far keep their results; the next run goes on from there)."""
+    """``again``: test again the mutants that survived the last run and have no reason in the equivalents file
+    (after tests were added); ``minutes``: stop the run after that long (the mutants tested so far keep their
+    results; the next run goes on from there)."""
     work = prepare(name, group)
-    if again:
-        forget(work, {m for m, s in results(name).items() if s not in DETECTED and s != "not checked"})
+    if again:   # (not those explained as equivalent: they would survive again, each after the whole selection)
+        known = equivalents()
+        forget(work, {m for m, s in results(name).items()
+                      if s not in DETECTED and s != "not checked" and m not in known})
     env = dict(os.environ)
     if group.get("prebuilt_kb"):
         env["KB_TEST_DB"] = str(prebuilt_kb())

@@ -22,7 +22,7 @@ def summary(parsed):
     return [(r.kind, r.number, r.title, r.text, r.owner) for r in parsed.records]
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture   # (parsed in each test: the mutation check runs a test with what it calls)
 def mini():
     return ingest.parse_document(FIXTURE, "cr-text", "en")
 
@@ -129,7 +129,7 @@ def test_duplicate_backwards_and_malformed_numbers_are_warned_with_lines():
 
 # --- the German web page (seed 000) -------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture   # (parsed in each test: the mutation check runs a test with what it calls)
 def de2024():
     return ingest.parse_document(SEEDS["000"], "cr-web", "de")
 

@@ -3,7 +3,8 @@
 Every count the parser produces is compared with an independent scan of the same file: a few lines of
 obviously-correct code that know nothing of the parser (rules are numbered lines after a blank line,
 validated as a numbering; examples are "Example:" lines; glossary terms are unindented lines that open a
-paragraph of the glossary).  Each file is parsed once for the whole module.
+paragraph of the glossary).  A test parses the files it reads itself (some 0.1 s each), not a fixture shared
+by the module: the mutation check (scripts/mutation.sh) runs, for a mutant, the tests that call its function.
 """
 import codecs
 import re
@@ -92,15 +93,20 @@ def independent_count(name: str) -> dict:
 
 # --- one parse per file ---------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def parsed():
-    out = {}
-    for name in FILES:
+class Parsed(dict):
+    """The parse of each file a test asks for (or the SourceError refusing it), made when first asked for."""
+
+    def __missing__(self, name):
         try:
-            out[name] = ingest.parse_document(CORPUS / name, "cr-text", "en")
+            self[name] = ingest.parse_document(CORPUS / name, "cr-text", "en")
         except SourceError as e:
-            out[name] = e
-    return out
+            self[name] = e
+        return self[name]
+
+
+@pytest.fixture   # (a file is parsed in each test that reads it: the mutation check runs a test with what it calls)
+def parsed():
+    return Parsed()
 
 
 @pytest.fixture(scope="module")

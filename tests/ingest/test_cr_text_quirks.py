@@ -59,7 +59,7 @@ def test_indented_continuation_paragraphs_belong_to_the_rule_above():
 
 # --- hard wrapping -------------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture   # (parsed in each test: the mutation check runs a test with what it calls)
 def wrapped_1999():
     return parse("hardwrap-1999.txt")
 

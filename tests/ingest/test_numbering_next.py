@@ -24,6 +24,12 @@ CASES = [
     ("116.4", "2.", True), ("116.4", "3.", False),              # chapter headings
     ("1.", "100.", True), ("1.", "102.", True), ("1.", "103.", False), ("1.", "100.1", False),
     (None, "100.1", True), ("100.1", "not a number", False),
+    ("Introduction", "100.1", True),                            # no number before: anything goes
+    ("101.", "101.", False),                                    # a section heading again is no next one
+    ("116.4", "202.", True),                                    # the next chapter's third section
+    ("100.1", "100.1c", True),                                  # a rule's subrules: a, b, c (l and o skipped)
+    ("100.1b", "100.2a", False),                                # a subrule of a rule not yet begun
+    ("100", "100.0", False),                                    # rules are numbered from 1
 ]
 
 

@@ -33,7 +33,7 @@ def parse_text(tmp_path, text: str):
     return ingest.parse_document(path, "cr-text", "en")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture   # (parsed in each test: the mutation check runs a test with what it calls)
 def english_1999():
     return ingest.parse_document(ROOT / "corpus" / "crs" / "en-1999-04-23.txt", "cr-text", "en")
 
