@@ -91,4 +91,7 @@ def prepare(conn: sqlite3.Connection) -> None:
     conn.create_function("lemmatize", 2, sql_lemmatize, deterministic=True)
     conn.create_function("lemma_query", 2, sql_lemma_query, deterministic=True)
     conn.create_function("escape_fts", 1, sql_escape_fts, deterministic=True)
+    from .. import lineage
+
+    lineage.register(conn)
     conn.set_authorizer(authorize)
