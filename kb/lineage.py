@@ -108,11 +108,11 @@ def _turned(db, forward: ondemand.Answer, a: str) -> ondemand.Answer:
     """The links of a composed answer from edition ``b`` to ``a`` seen from ``a`` (relations turned round), in the
     order of ``a``'s rules; a rule of ``a`` that no rule of ``b`` reaches has no counterpart."""
     by_target: dict[Any, list[Alignment]] = {}
+    method = ondemand.composed_method(forward.path[::-1])   # (the path named from ``a``, as the view asked)
     for lk in forward.links:
         if lk.target is not None:
             by_target.setdefault(lk.target.id, []).append(
-                Alignment(lk.target, lk.source, lk.score, FLIP.get(lk.relation, lk.relation), lk.method, lk.evidence))
-    method = ondemand.composed_method(forward.path)
+                Alignment(lk.target, lk.source, lk.score, FLIP.get(lk.relation, lk.relation), method, lk.evidence))
     links = [x for v in ondemand._rules_of(db)(a)
              for x in by_target.get(v.id) or [Alignment(v, None, 0.0, "no counterpart", method)]]
     return ondemand.Answer(links, "composed", forward.path[::-1])
@@ -236,7 +236,7 @@ def _composed_back(conn, reached: compose.Frontier, path: list[str], ahead, rule
     """The links of rule ``rule_id`` to the older edition ``x``, each named as the rule of ``x`` composed forward
     along ``path`` (``x`` to the rule's edition) names it, turned round: what :func:`pair` gives of ``x`` and the
     rule's edition, read from either side (a split forward is a merge backward, and the other way round)."""
-    via = ondemand.composed_method(path)
+    via = ondemand.composed_method(path[::-1])   # (the path named from the rule, as the view asked)
     norms = _norms(conn, [*reached, rule_id])
     out = []
     for t in reached:
