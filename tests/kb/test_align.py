@@ -360,8 +360,11 @@ def test_datasette_rule_across_editions(db_path):
 
     from datasette.app import Datasette
 
+    from kb.serve import SQL_TIME_LIMIT_MS
+
     ds = Datasette([str(db_path)], metadata={"databases": {"kb": {"queries": align.CANNED_QUERIES,
-                                                                    "tables": align.TABLE_METADATA}}})
+                                                                    "tables": align.TABLE_METADATA}}},
+                   settings={"sql_time_limit_ms": SQL_TIME_LIMIT_MS})   # (the server's limit)
 
     async def fetch(path):
         return await ds.client.get(path)
