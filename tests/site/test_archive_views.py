@@ -100,3 +100,11 @@ def test_a_title_jumps_only_to_a_rule_of_the_editions_searched(kb):
     assert search.search(conn, idx, "Kreaturen", edition="de-1999").jump == "/rule/de-1999/214.7"
     newest = search.search(conn, idx, "Kreaturen", lang="de")
     assert newest.jump is None and ("de-1999", "214.7") in {(k["edition"], k["norm"]) for k in newest.keywords}
+
+
+def test_the_search_page_says_which_editions_it_searched_and_offers_all(site):
+    page = site.get("/search?q=Zauberspruch&lang=de").text
+    said = page.split('id="searched"')[1].split("</p>")[0]
+    assert "de-2024, de-article-2009, de-morph-2007" in said and "edition=all" in said
+    every = site.get("/search?q=Zauberspruch&lang=de&edition=all").text
+    assert 'id="searched"' not in every and "<strong>de-1999</strong>" in every
