@@ -10,13 +10,21 @@ those links (:mod:`kb.align.ondemand`: the shortest path of stored pairs, one ru
 Two entry points, both over the same links:
 
 * :func:`pair` — every link of two editions (``kb align export``, ``kb diff``, the diff pages);
-* :func:`of_rule` — every link of one rule to every other edition (the rule page, its JSON, ``kb history``).
+* :func:`of_rule` — every link of one rule to every other edition (the rule page, its JSON, ``kb history``, and the
+  SQL function ``lineage(rule_id)`` that :func:`register` adds to the server's connections: the canned query
+  ``rule_across_editions`` reads it).
 
 A :class:`Link` names its relation read from the older edition to the newer (a split is a split from whichever
 side it is seen) and its confidence (1.0 for a reviewed link, with the review's mark).
+
+A composed link keeps the weakest confidence along its path (:func:`kb.align.compose.step`).  It is not dropped
+where the aligner, run on its two ends, contradicts it (``kb.align.ondemand.between(direct_check=True)``, what
+``kb align-eval`` measures): that needs the two whole editions aligned, 1–2.5 s a pair on the archive, and a rule
+page reaches a hundred editions.  So both entry points compose without it, and every view names the same links.
 """
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -57,9 +65,15 @@ def _raw(conn):
     return getattr(conn, "conn", conn)
 
 
-def older_first(relation: str, source_date: str, target_date: str) -> str:
-    """A relation read from source to target, read from the older edition to the newer instead."""
-    return FLIP.get(relation, relation) if when(target_date) < when(source_date) else relation
+def order(spec) -> tuple:
+    """Which of two editions is the older: by date, then (one date) by id, so that every pair has one."""
+    return when(spec.date), spec.id
+
+
+def older_first(relation: str, source, target) -> str:
+    """A relation read from edition ``source`` to ``target`` (:class:`kb.align.pairs.EditionSpec`), read from the
+    older edition to the newer instead."""
+    return FLIP.get(relation, relation) if order(target) < order(source) else relation
 
 
 # --------------------------------------------------------------------------- two editions
@@ -70,7 +84,11 @@ def pair(conn, a: str, b: str) -> ondemand.Answer:
     then the reviews of the two editions applied (:func:`kb.align.ondemand.between`; ``LookupError`` for an
     unknown edition).  Relations are read from ``a`` to ``b``."""
     db = _db(conn)
-    answer = ondemand.between(db, a, b)
+    answer = ondemand.between(db, a, b, direct_check=False)   # (as :func:`of_rule` composes: see the module doc)
+    if answer.method == "composed":
+        specs = {e.id: e for e in ondemand.edition_specs(db)}
+        if order(specs[b]) < order(specs[a]):   # composed from the older edition, then turned round
+            answer = _turned(db, ondemand.between(db, b, a, direct_check=False), a)
     if answer.method == "stored":
         marks = _review_marks(_raw(conn), a, b)
         if marks:
@@ -84,6 +102,20 @@ def pair(conn, a: str, b: str) -> ondemand.Answer:
     rules_b = {v.id: v for v in ondemand._rules_of(db)(b)}
     links = _reviewed(answer.links, found, rules_b)
     return ondemand.Answer(links, answer.method, answer.path)
+
+
+def _turned(db, forward: ondemand.Answer, a: str) -> ondemand.Answer:
+    """The links of a composed answer from edition ``b`` to ``a`` seen from ``a`` (relations turned round), in the
+    order of ``a``'s rules; a rule of ``a`` that no rule of ``b`` reaches has no counterpart."""
+    by_target: dict[Any, list[Alignment]] = {}
+    method = ondemand.composed_method(forward.path[::-1])   # (the path named from ``a``, as the view asked)
+    for lk in forward.links:
+        if lk.target is not None:
+            by_target.setdefault(lk.target.id, []).append(
+                Alignment(lk.target, lk.source, lk.score, FLIP.get(lk.relation, lk.relation), method, lk.evidence))
+    links = [x for v in ondemand._rules_of(db)(a)
+             for x in by_target.get(v.id) or [Alignment(v, None, 0.0, "no counterpart", method)]]
+    return ondemand.Answer(links, "composed", forward.path[::-1])
 
 
 def _review_marks(conn, a: str, b: str) -> dict[tuple[Any, Any], str]:
@@ -145,15 +177,24 @@ def of_rule(conn, rule_id: int) -> list[Link]:
               if kind in ondemand.RULE_KINDS}
     graph = ondemand._graph(db)
     steps: dict[tuple[str, str], ondemand.Step] = {}
-    frontiers: dict[tuple[str, ...], compose.Frontier] = {(a,): compose.start(rule_id)}
+    frontiers: dict[tuple[str, ...], compose.Frontier] = {}
+
+    def step(x: str, y: str) -> ondemand.Step:
+        if (x, y) not in steps:
+            steps[x, y] = ondemand._links_of_rule(raw, x, y)
+        return steps[x, y]
 
     def frontier(path: tuple[str, ...]) -> dict:
+        """The rules this rule reaches along ``path`` (paths share their prefixes)."""
+        if len(path) == 1:
+            return compose.start(rule_id)
         if path not in frontiers:
-            x, y = path[-2], path[-1]
-            if (x, y) not in steps:
-                steps[x, y] = ondemand._links_of_rule(raw, x, y)
-            frontiers[path] = compose.step(frontier(path[:-1]), steps[x, y])
+            frontiers[path] = compose.step(frontier(path[:-1]), step(path[-2], path[-1]))
         return frontiers[path]
+
+    def ahead(start: int, path: list[str]) -> compose.Frontier:
+        """The rules ``start`` (a rule of ``path[0]``) reaches along ``path``."""
+        return compose.compose(start, [step(x, y) for x, y in zip(path, path[1:])])
 
     found: list[tuple[str, int, float, str, str, str]] = []   # edition, target, confidence, relation, method, review
     for x in sorted(specs):
@@ -162,13 +203,17 @@ def of_rule(conn, rule_id: int) -> list[Link]:
         if (a, x) in stored or (x, a) in stored:
             found += [(x, *row) for row in _direct(raw, rule_id, a, x)]
             continue
-        path = ondemand._path(graph, specs, a, x)
+        back = order(specs[x]) < order(specs[a])   # composed from the older edition, as :func:`pair` composes it
+        path = ondemand._path(graph, specs, x, a) if back else ondemand._path(graph, specs, a, x)
         if path is None or len(path) < 3:
             continue
-        reached = frontier(tuple(path))
-        via = ondemand.composed_method(path)
-        composed = [(x, t, conf, rel, via, "") for t, (conf, rel) in reached.items()]
-        found += _composed_links(raw, composed, norm, len(reached))
+        if back:   # (along the path pair() follows, from x: turned round, it finds the rules of x to follow)
+            found += _composed_back(raw, frontier(tuple(path[::-1])), path, ahead, rule_id, x)
+        else:
+            reached = frontier(tuple(path))
+            via = ondemand.composed_method(path)
+            composed = [(x, t, conf, rel, via, "") for t, (conf, rel) in reached.items()]
+            found += _composed_links(raw, composed, norm, len(reached))
         found = _review_rule(raw, found, rule_id, a, x, norm)
     return _links(raw, found, rule_id, a, number or norm, specs)
 
@@ -185,6 +230,23 @@ def _direct(conn, rule_id: int, a: str, x: str) -> list[tuple[int, float, str, s
                               order by id""", [rule_id, x]).fetchall()
     return [(t, s, rel, m, rv or "") for t, s, rel, m, rv in rows] + \
            [(t, s, FLIP.get(rel, rel), m, rv or "") for t, s, rel, m, rv in turned]
+
+
+def _composed_back(conn, reached: compose.Frontier, path: list[str], ahead, rule_id: int, x: str) -> list[tuple]:
+    """The links of rule ``rule_id`` to the older edition ``x``, each named as the rule of ``x`` composed forward
+    along ``path`` (``x`` to the rule's edition) names it, turned round: what :func:`pair` gives of ``x`` and the
+    rule's edition, read from either side (a split forward is a merge backward, and the other way round)."""
+    via = ondemand.composed_method(path[::-1])   # (the path named from the rule, as the view asked)
+    norms = _norms(conn, [*reached, rule_id])
+    out = []
+    for t in reached:
+        got = ahead(t, path)
+        if rule_id not in got:
+            continue
+        conf, rel = got[rule_id]
+        rel = ondemand.composed_relation(rel, len(got), norms.get(t) == norms.get(rule_id))
+        out.append((x, t, conf, FLIP.get(rel, rel), via, ""))
+    return out
 
 
 def _composed_links(conn, composed: list, norm: str, reached: int) -> list[tuple]:
@@ -234,7 +296,7 @@ def _as_links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs
         marks = ", ".join("?" for _ in ids)
         info = {i: (ed, num or norm) for i, ed, num, norm in conn.execute(
             f"select id, edition_id, number, norm from rules where id in ({marks})", ids)}
-    return [Link(rule_id, a, number, t, x, info[t][1], older_first(rel, specs[a].date, specs[x].date),
+    return [Link(rule_id, a, number, t, x, info[t][1], older_first(rel, specs[a], specs[x]),
                  round(conf, 3), method, review) for x, t, conf, rel, method, review in found]
 
 
@@ -258,3 +320,19 @@ def to_edition(conn, rule_id: int, x: str) -> list[Link]:
 def link_between(conn, source_id: int, target_id: int) -> Link | None:
     """The lineage link of two rules (None when the lineage does not link them)."""
     return next((lk for lk in of_rule(conn, source_id) if lk.target_id == target_id), None)
+
+
+# --------------------------------------------------------------------------- SQL
+
+
+def sql_lineage(conn, rule_id) -> str:
+    """:func:`of_rule` as a JSON array of links (the SQL function ``lineage``); ``[]`` for no rule."""
+    if rule_id is None:
+        return "[]"
+    return json.dumps([lk.as_dict() for lk in of_rule(conn, int(rule_id))], ensure_ascii=False)
+
+
+def register(conn) -> None:
+    """Add the SQL function ``lineage(rule_id)`` to a connection: what a canned query reads of the lineage (SQL
+    cannot compose; this is the same :func:`of_rule` every view reads)."""
+    conn.create_function("lineage", 1, lambda rule_id: sql_lineage(conn, rule_id))

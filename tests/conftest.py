@@ -32,3 +32,21 @@ def kb_db(tmp_path_factory, seed_data_dir):
         return path
     build(path, seed_data_dir)
     return path
+
+
+@pytest.fixture(scope="session")
+def english_chain_db(tmp_path_factory):
+    """The seed data with the English sample editions of tests/corpus/crs added, as a user adds editions (the
+    truncated one is refused, the two already in data/ are skipped), built: an English chain of eleven editions,
+    whose long-range pairs are composed."""
+    from kb.add import AddOptions, add_files
+    from kb.build import build
+    from tests.helpers import ROOT, seed_data
+
+    root = tmp_path_factory.mktemp("with-english-editions")
+    data = root / "data"
+    seed_data(data)
+    results = add_files(sorted((ROOT / "tests" / "corpus" / "crs").glob("en-*.txt")), AddOptions(), data)
+    assert sum(r.ok for r in results) >= 9
+    build(root / "kb.db", data)
+    return root / "kb.db"

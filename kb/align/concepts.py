@@ -1,8 +1,9 @@
 """Concepts: aligned versions of a rule share one stable identity, whatever their numbers."""
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from .views import Alignment
 
@@ -35,10 +36,15 @@ def rank(link: Alignment) -> float:
     link that restates one sentence of the source (its evidence is that sentence: the coverage pass) is weighted by
     that sentence's share of the source's words (a newer rule that took over one sentence of an older rule, however
     exactly, is not where the older rule went when another newer rule carries the rest of it)."""
-    sentence = link.evidence.get("evidence") if link.evidence else None
+    return rank_of(link.score, link.evidence, link.source.text)
+
+
+def rank_of(score: float, evidence: dict | None, source_text: str | None) -> float:
+    """:func:`rank` of a link given as its score, its evidence and its source's text (a stored row)."""
+    sentence = evidence.get("evidence") if evidence else None
     if not isinstance(sentence, str):
-        return link.score
-    return link.score * min(1.0, _words(sentence) / max(1, _words(link.source.text)))
+        return score
+    return score * min(1.0, _words(sentence) / max(1, _words(source_text or "")))
 
 
 def _words(text: str) -> int:
@@ -93,6 +99,32 @@ class Concepts:
             cur = into.get(key)
             if cur is None or link[1] > cur[1]:
                 into[key] = link
+
+    def reread(self, conn, rule_ids: Iterable[int], kinds: Mapping[tuple[str, str], str]) -> None:
+        """The best links of the rules ``rule_ids`` read again from the stored lineage (the ``alignments`` rows once
+        the reviews are applied: :func:`kb.align.reviews.store`), so that the concepts follow a reviewed link, and
+        never a rejected one.  ``kinds``: the kind of each stored pair (source edition, target edition)."""
+        for rule_id in sorted(set(rule_ids)):
+            got = conn.execute("select key from rules where id = ?", [rule_id]).fetchone()
+            if got is None:
+                continue
+            rows = conn.execute("""select t.key, a.score, a.evidence, s.text, a.source_edition, a.target_edition
+                                   from alignments a join rules s on s.id = a.source_rule_id
+                                   join rules t on t.id = a.target_rule_id
+                                   where a.source_rule_id = ? order by a.id""", [rule_id]).fetchall()
+            for translations, into in ((False, self._best), (True, self._best_translation)):
+                best: tuple[str, float] | None = None
+                for target, score, evidence, text, s_ed, t_ed in rows:
+                    kind = kinds.get((s_ed, t_ed))
+                    if kind != ("cross-language" if translations else "cross-edition"):
+                        continue
+                    r = rank_of(score, json.loads(evidence) if evidence else None, text)
+                    if best is None or r > best[1]:
+                        best = (target, r)
+                if best is None:
+                    into.pop(got[0], None)
+                else:
+                    into[got[0]] = best
 
     def assign(self, anchor_rank: dict[str, int] | None = None) -> dict[str, str]:
         """Concept anchor key for every rule key of the links added (see :func:`assign_concepts`)."""

@@ -149,9 +149,12 @@ def _path(g: dict[str, set[str]], specs: dict[str, EditionSpec], a: str, b: str)
     return None
 
 
-def between(db, a: str, b: str) -> Answer:
+def between(db, a: str, b: str, direct_check: bool = True) -> Answer:
     """The rule alignment of edition ``a`` to edition ``b`` (see the module doc); ``LookupError`` for an
-    edition the KB does not have."""
+    edition the KB does not have.  ``direct_check``: a composed link of two editions of one language is dropped
+    when the aligner run on the two editions contradicts it (:func:`kb.align.compose.uncontradicted`; 1–2.5 s per
+    pair on the archive).  The lineage the views read (:mod:`kb.lineage`) composes without it: a rule page reaches
+    a hundred editions, and would have to align each with the rule's own."""
     specs = {e.id: e for e in edition_specs(db)}
     for e in (a, b):
         if e not in specs:
@@ -162,7 +165,8 @@ def between(db, a: str, b: str) -> Answer:
         return Answer(stored, "stored", [a, b])
     path = _path(_graph(db), specs, a, b) if "edition_pairs" in db.table_names() else None
     if path is not None and len(path) > 2:
-        return Answer(None, "composed", path, (rules(a), partial(_composer, db, path, rules)))
+        return Answer(None, "composed", path, (rules(a), partial(_composer, db, path, rules,
+                                                                  direct_check=direct_check)))
     inp = pair_input(db, PlannedPair(a, b, rule_pair_kind(specs[a], specs[b]), "on demand"), specs, rules)
     return Answer(align_input(inp), "computed", [a, b])
 
@@ -225,14 +229,14 @@ def steps_of(db, path: list[str], lazy: bool) -> list[Step]:
     return steps
 
 
-def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
+def _composer(db, path: list[str], rules, lazy: bool = False, direct_check: bool = True) -> Composer:
     """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
     editions in between are followed by rule id: only the two ends' rules are read) by the one composition rule
-    (:func:`kb.align.compose.compose`)."""
+    (:func:`kb.align.compose.compose`), without those a direct comparison contradicts if ``direct_check``."""
     steps = steps_of(db, path, lazy)
     method = composed_method(path)
     last = {v.id: v for v in rules(path[-1])}
-    direct = _Direct(db, path[0], path[-1], rules, path)
+    direct = _Direct(db, path[0], path[-1], rules, path, direct_check)
 
     def links(v: AlignRule) -> list[Alignment]:
         best = compose.compose(v.id, steps) if v.id is not None else {}
@@ -254,9 +258,9 @@ class _Direct:
     run on the two editions themselves and their rule similarity, computed when first asked for.  It applies to two
     editions of one language (the cross-edition aligner's similarity); for a path between languages there is none."""
 
-    def __init__(self, db, a: str, b: str, rules, path: list[str] | None = None):
+    def __init__(self, db, a: str, b: str, rules, path: list[str] | None = None, wanted: bool = True):
         specs = {e.id: e for e in edition_specs(db)}
-        self.applies = specs[a].language == specs[b].language
+        self.applies = wanted and specs[a].language == specs[b].language
         self._db, self._specs, self._a, self._b, self._rules, self._path = db, specs, a, b, rules, path or [a, b]
         self._links: dict[int, dict[int, float]] | None = None
         self._matcher: tuple[EditionMatcher, dict[int, int], dict[int, int]] | None = None

@@ -577,22 +577,22 @@ def _cited_subtree(db, src_ed: str, tgt_ed: str) -> list[AlignRule]:
 CANNED_QUERIES = {
     "rule_across_editions": {
         "title": "A rule across editions",
-        "description": "Give a number and an edition (e.g. 601.2c and it-wiki, or 409.2c and de-1999): every "
-                       "aligned version of that rule side by side, with score and relation.",
-        "sql": """with q as (select id, concept_id from rules
-                   where edition_id = :edition and norm = lower(trim(:number, '. '))),
-members as (
-  select r.id from rules r join q on r.concept_id = q.concept_id
-  union select a.target_rule_id from alignments a join q on a.source_rule_id = q.id where a.target_rule_id is not null
-  union select a.source_rule_id from alignments a join q on a.target_rule_id = q.id where a.source_rule_id is not null
-  union select q.id from q
+        "description": "Give a number and an edition (e.g. 601.2c and it-wiki, or 409.2c and de-1999): the rule and "
+                       "every rule the lineage links it to, side by side, with the lineage's relation (read from the "
+                       "older edition to the newer) and confidence — what the rule page shows (SQL function "
+                       "lineage(rule_id), kb/lineage.py).",
+        "sql": """with q as (select id from rules where edition_id = :edition and norm = lower(trim(:number, '. '))),
+l as (
+  select q.id, null as relation, null as confidence, null as method, null as review from q
+  union all
+  select json_extract(j.value, '$.target_id'), json_extract(j.value, '$.relation'),
+    json_extract(j.value, '$.confidence'), json_extract(j.value, '$.method'), json_extract(j.value, '$.review')
+  from q, json_each(lineage(q.id)) j
 )
 select r.edition_id, e.language, e.date, r.number, r.title, r.text,
-  (select group_concat(a.relation || ' ' || printf('%.2f', a.score) || ' ' || a.method, '; ') from alignments a
-    where (a.source_rule_id = r.id and a.target_rule_id in (select id from members))
-       or (a.target_rule_id = r.id and a.source_rule_id in (select id from members))) as alignment,
-  r.concept_id, r.key
-from members m join rules r on r.id = m.id join editions e on e.id = r.edition_id
+  l.relation || ' ' || printf('%.2f', l.confidence) || ' ' || coalesce(nullif(l.review, ''), l.method) as alignment,
+  l.relation, l.confidence, r.concept_id, r.key
+from l join rules r on r.id = l.id join editions e on e.id = r.edition_id
 order by e.date desc, r.edition_id, r.seq""",
     },
     "rules_without_counterpart": {
@@ -676,6 +676,9 @@ def _store(db, progress, cache_dir: Path | None, workers: int | None,
         for cols in (["source_rule_id"], ["target_rule_id"]):
             db["alignments"].create_index(cols)
     reviews.store(db, found, reviews_file)
+    # the concepts follow the lineage as stored: the reviewed rules' best links read again once the reviews are in
+    concepts.reread(db.conn, {i for r in found for i in (r.source_id, r.target_id)},
+                    {(p.source, p.target): p.kind for p in pairs if p.kind in ("cross-edition", "cross-language")})
     if rows_written is not None:   # (before the thread below starts: it may fork)
         rows_written(db)
     # the concepts are assigned in a thread while SQLite indexes the alignments (it lets go of the GIL meanwhile)
@@ -825,14 +828,9 @@ def _label(rule: dict) -> str:
 
 
 def _create_views(db) -> None:
-    """SQL views that work in plain Datasette too (filter them by column: ?query_number=601.2c)."""
-    db.execute("drop view if exists aligned_versions")
-    db.execute("""create view aligned_versions as
-select q.edition_id as query_edition, q.norm as query_number, r.edition_id as edition, r.number, r.text,
-  a.relation, a.score, a.method, r.concept_id, r.key
-from rules q join rules r on r.concept_id = q.concept_id
-left join alignments a on (a.source_rule_id = r.id and a.target_rule_id = q.id)
-                       or (a.source_rule_id = q.id and a.target_rule_id = r.id)""")
+    """SQL views that work in plain Datasette too.  (A rule's versions across editions are the lineage's, which SQL
+    cannot compose: the canned query ``rule_across_editions`` reads them through the SQL function ``lineage``.)"""
+    db.execute("drop view if exists aligned_versions")   # (of a KB built before it was dropped)
     db.execute("drop view if exists no_counterpart")
     db.execute("""create view no_counterpart as
 select a.pair, r.edition_id, r.number, r.title, r.text, r.key from alignments a

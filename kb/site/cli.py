@@ -13,7 +13,8 @@ from ..cli_common import DB_OPTION, connect_db
 @click.command()
 @click.argument("query")
 @click.option("--lang", default=None, help="Language of the editions searched (de, it, en; default: all).")
-@click.option("--edition", default=None, help="Search one edition.")
+@click.option("--edition", default=None, help="Search one edition, or 'all' (default: the newest edition of each "
+                                               "document, each hit naming the older editions that print it).")
 @click.option("--no-widen", is_flag=True, help="Do not widen through the terminology table.")
 @click.option("--limit", default=20, show_default=True, help="Results per page.")
 @click.option("--page", default=1, show_default=True, help="Which page of results.")
@@ -40,6 +41,8 @@ def search(query, lang, edition, no_widen, limit, page, as_json, db_path):
     for h in res.hits:
         snippet = re.sub(r"</?mark>", "*", str(h.snippet))
         click.echo(f"{h.edition:<16} {h.number or h.kind:<10} {snippet}")
+        if h.span:
+            click.echo(f"{'':<16} {'':<10} (same text in {len(h.editions)} editions, {h.span[0]} → {h.span[1]})")
     if res.hits and (res.more or res.page > 1):
         click.echo(f"results {res.first + 1}–{res.first + len(res.hits)} of {res.total}"
                    + (f"; --page {res.page + 1} for more" if res.more else ""))

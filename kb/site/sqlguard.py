@@ -16,6 +16,7 @@ so the SQL that a request shapes runs in a process that is killed at the time li
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 
 #: longest text (characters) a project SQL function accepts: lemmatising this much takes at most ~0.1 s
 MAX_FUNCTION_INPUT = 10_000
@@ -80,6 +81,19 @@ def authorize(action: int, arg1, arg2, db_name, trigger) -> int:
     return sqlite3.SQLITE_OK
 
 
+def load_lineage():
+    """The module behind the SQL function ``lineage`` (:mod:`kb.lineage`: the alignment code, a second to import)."""
+    from .. import lineage
+
+    return lineage
+
+
+def sql_lineage(conn: sqlite3.Connection, rule_id) -> str:
+    """The SQL function ``lineage(rule_id)`` (:func:`kb.lineage.sql_lineage`), imported when first called (a query
+    process loads it once it is ready: :func:`kb.site.sandbox.child`)."""
+    return load_lineage().sql_lineage(conn, rule_id)
+
+
 def prepare(conn: sqlite3.Connection) -> None:
     # an error in a project function is an SQL error for the client, not a traceback in the log
     sqlite3.enable_callback_tracebacks(False)
@@ -91,4 +105,5 @@ def prepare(conn: sqlite3.Connection) -> None:
     conn.create_function("lemmatize", 2, sql_lemmatize, deterministic=True)
     conn.create_function("lemma_query", 2, sql_lemma_query, deterministic=True)
     conn.create_function("escape_fts", 1, sql_escape_fts, deterministic=True)
+    conn.create_function("lineage", 1, partial(sql_lineage, conn))
     conn.set_authorizer(authorize)

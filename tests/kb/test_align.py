@@ -11,7 +11,7 @@ import pytest
 import sqlite_utils
 from click.testing import CliRunner
 
-from kb import align
+from kb import align, lineage
 from kb.align import evaluate as align_eval
 
 
@@ -255,6 +255,7 @@ def test_one_concept_three_printed_numbers(db):
         "(values ('de-2024', '601.2c'), ('it-wiki', '601.2c'), ('de-1999', '409.2c'), ('de-2024', '601.2d'))")}
     assert ids["de-2024", "601.2c"] == ids["it-wiki", "601.2c"] == ids["de-1999", "409.2c"]
     assert ids["de-2024", "601.2d"] != ids["de-2024", "601.2c"]
+    lineage.register(db.conn)   # (the server's connections have it: kb.site.sqlguard.prepare)
     rows = list(db.query(align.CANNED_QUERIES["rule_across_editions"]["sql"], {"number": "601.2c",
                                                                                "edition": "it-wiki"}))
     assert {r["edition_id"] for r in rows} >= {"de-2024", "it-wiki", "de-1999"}
@@ -359,8 +360,11 @@ def test_datasette_rule_across_editions(db_path):
 
     from datasette.app import Datasette
 
+    from kb.serve import SQL_TIME_LIMIT_MS
+
     ds = Datasette([str(db_path)], metadata={"databases": {"kb": {"queries": align.CANNED_QUERIES,
-                                                                    "tables": align.TABLE_METADATA}}})
+                                                                    "tables": align.TABLE_METADATA}}},
+                   settings={"sql_time_limit_ms": SQL_TIME_LIMIT_MS})   # (the server's limit)
 
     async def fetch(path):
         return await ds.client.get(path)

@@ -85,21 +85,9 @@ def test_1999_to_2024_report_counts_chapters_outside(kb_db):
 
 
 @pytest.fixture(scope="module")
-def with_english_editions(tmp_path_factory):
-    """The seed data with the English sample editions of tests/corpus/crs added, as a user adds editions (the
-    truncated one is refused, the two already in data/ are skipped), built."""
-
-    from kb.add import AddOptions, add_files
-    from kb.build import build
-    from tests.helpers import ROOT, seed_data
-
-    root = tmp_path_factory.mktemp("with-english-editions")
-    data = root / "data"
-    seed_data(data)
-    results = add_files(sorted((ROOT / "tests" / "corpus" / "crs").glob("en-*.txt")), AddOptions(), data)
-    assert sum(r.ok for r in results) >= 9
-    build(root / "kb.db", data)
-    c = sqlite3.connect(root / "kb.db")
+def with_english_editions(english_chain_db):
+    """The seed data with the English sample editions added (tests/conftest.py), built."""
+    c = sqlite3.connect(english_chain_db)
     yield c
     c.close()
 

@@ -116,3 +116,40 @@ def test_a_bad_review_stops_the_build_and_keeps_the_old_database(tmp_path):
     with pytest.raises(BuildError, match=r"alignment_reviews\.tsv:3: target de-2024/699\.9z: edition de-2024 has no"):
         build(db, data)
     assert db.read_bytes() == b"previous build"
+
+
+def test_the_concepts_follow_the_reviewed_lineage(reviewed):
+    """A rule's concept follows its best link of the lineage as stored, reviews applied: 409.2f shares its concept
+    with 601.2g, which no aligner linked to it (a person added the link, confidence 1.0), never with the rejected
+    601.2h."""
+    _, conn = reviewed
+    sql = "select concept_id from rules where edition_id = ? and norm = ?"
+    concept = {no: conn.execute(sql, [ed, no]).fetchone()[0]
+               for ed, no in (("de-1999", "409.2f"), ("de-2024", "601.2g"), ("de-2024", "601.2h"))}
+    assert concept["409.2f"] == concept["601.2g"] != concept["601.2h"]
+
+
+def test_a_rejected_link_no_longer_ties_two_concepts():
+    """Hand-made: rule a/1 was linked to b/1 (0.9) and b/2 (0.5); a person rejects a/1 → b/1, and the concepts,
+    read again from the stored links, put a/1 with b/2.  Rejecting that too leaves a/1 a concept of its own."""
+    from kb.align.concepts import Concepts
+
+    db = sqlite3.connect(":memory:")
+    db.execute("create table rules (id integer primary key, key text, text text)")
+    db.execute("create table alignments (id integer primary key, source_rule_id int, target_rule_id int, score real,"
+               " evidence text, source_edition text, target_edition text)")
+    db.executemany("insert into rules values (?, ?, ?)", [(1, "a/1", "x y z"), (2, "b/1", "x y"), (3, "b/2", "z")])
+    db.executemany("insert into alignments (source_rule_id, target_rule_id, score, evidence, source_edition,"
+                   " target_edition) values (?, ?, ?, '{}', 'a', 'b')", [(1, 2, 0.9), (1, 3, 0.5)])
+    concepts = Concepts()
+    concepts.merge({"a/1": "a", "b/1": "b", "b/2": "b"}, {"a/1": ("b/1", 0.9)})
+    assert concepts.assign()["a/1"] == concepts.assign()["b/1"]
+    kinds = {("a", "b"): "cross-edition"}
+    db.execute("delete from alignments where target_rule_id = 2")
+    concepts.reread(db, [1, 2], kinds)
+    got = concepts.assign()
+    assert got["a/1"] == got["b/2"] != got["b/1"]
+    db.execute("delete from alignments where target_rule_id = 3")
+    concepts.reread(db, [1, 3], kinds)
+    got = concepts.assign()
+    assert len({got["a/1"], got["b/1"], got["b/2"]}) == 3

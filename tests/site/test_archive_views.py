@@ -2,9 +2,11 @@
 counterparts, into one entry of the newest edition that says how many editions print it and from when to when."""
 from __future__ import annotations
 
+import pytest
 from markupsafe import Markup
 
-from kb.site import read
+from kb.query import connect
+from kb.site import read, search
 from kb.site.search import Hit, fold_identical
 
 DATES = {"en-2009-07-11": "2009-07-11", "en-2014-02-01": "2014-02-01", "en-2024-07-30": "2024-07-30",
@@ -56,3 +58,53 @@ def test_the_home_page_groups_editions_by_language_and_folds_older_years():
     assert [(y["year"], [e["id"] for e in y["editions"]]) for y in en["folded"]] == [
         ("2025", ["en-2025-09-01", "en-2025-05-01", "en-2025-01-01"]),
         ("2024", ["en-2024-09-01", "en-2024-05-01", "en-2024-01-01"]), ("2023", ["en-2023-01-01"])]
+
+
+# --------------------------------------------------------------------------- search: the newest editions by default
+
+
+@pytest.fixture(scope="module")
+def kb(kb_db):
+    conn = connect(kb_db)
+    return conn, search.index(conn)
+
+
+def test_search_reads_the_newest_edition_of_each_document_unless_asked_for_all(kb):
+    conn, idx = kb
+    res = search.search(conn, idx, "Zauberspruch", lang="de", limit=500)
+    # the German rules (1999, 2024), the 2009 article and the Morph page: the newest edition of each
+    assert res.searched == ["de-2024", "de-article-2009", "de-morph-2007"]
+    assert {h.edition for h in res.hits} <= set(res.searched) and "de-2024" in {h.edition for h in res.hits}
+    every = search.search(conn, idx, "Zauberspruch", lang="de", edition="all", limit=500)
+    assert every.searched == [] and "de-1999" in {h.edition for h in every.hits}
+    assert every.total > res.total
+
+
+def test_a_hit_names_the_older_editions_that_print_the_same_text(kb):
+    """English 1999 and 2024 print the glossary entry "Forestwalk" with the same words ("See Landwalk."), and
+    "Active Player" with other words: the first hit names both editions, the second only its own."""
+    conn, idx = kb
+    same = next(h for h in search.search(conn, idx, "Forestwalk", lang="en").hits if h.title == "Forestwalk")
+    assert (same.edition, same.editions, same.span) == ("en-2024-11-08", ["en-2024-11-08", "en-1999-04-23"],
+                                                       ("1999-04-23", "2024-11-08"))
+    changed = next(h for h in search.search(conn, idx, "Active Player", lang="en").hits if h.title == "Active Player")
+    assert changed.edition == "en-2024-11-08" and changed.editions == [] and changed.span is None
+
+
+def test_a_title_jumps_only_to_a_rule_of_the_editions_searched(kb):
+    """German 1999 has a rule titled "Kreaturen" (214.7), German 2024 has none: searching German 2024 lists the
+    texts that say "Kreaturen" instead of jumping to the 1999 rule."""
+    conn, idx = kb
+    scoped = search.search(conn, idx, "Kreaturen", edition="de-2024")
+    assert scoped.jump is None and scoped.hits and {h.edition for h in scoped.hits} == {"de-2024"}
+    assert search.search(conn, idx, "Kreaturen", edition="de-1999").jump == "/rule/de-1999/214.7"
+    newest = search.search(conn, idx, "Kreaturen", lang="de")
+    assert newest.jump is None and ("de-1999", "214.7") in {(k["edition"], k["norm"]) for k in newest.keywords}
+
+
+def test_the_search_page_says_which_editions_it_searched_and_offers_all(site):
+    page = site.get("/search?q=Zauberspruch&lang=de").text
+    said = page.split('id="searched"')[1].split("</p>")[0]
+    assert "de-2024, de-article-2009, de-morph-2007" in said and "edition=all" in said
+    every = site.get("/search?q=Zauberspruch&lang=de&edition=all").text
+    assert 'id="searched"' not in every and "<strong>de-1999</strong>" in every
