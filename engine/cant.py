@@ -15,7 +15,7 @@ life lost through damage.
 from __future__ import annotations
 
 from .errors import IllegalAction
-from .printed import statics_on_battlefield
+from .characteristics import statics_on_battlefield
 from .registry import applied, enforces
 from .replacement import FORBIDS
 

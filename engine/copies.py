@@ -17,7 +17,8 @@ from .effects import Resolution, effect
 from .errors import IllegalAction
 from .filters import matches
 from .layers import effects_in_force
-from .printed import base, statics_of_kind_on_battlefield
+from .characteristics import statics_of_kind_on_battlefield
+from .printed import base
 from .registry import applied, enforces
 from .state import STACK, object_target
 from .targets import is_legal_target

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from . import conditions
 from .continuous import timestamp_of
-from .printed import statics_on_battlefield
+from .characteristics import statics_on_battlefield
 from .registry import applied, enforces
 
 EN = "en-2024-11-08/"

@@ -20,7 +20,7 @@ from typing import Callable
 
 from .filters import matches
 from .loops import bounded
-from .printed import statics_on_battlefield
+from .characteristics import statics_on_battlefield
 from .registry import applied, enforces
 
 #: the events replacement effects may modify, and what their dict holds
