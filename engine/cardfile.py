@@ -334,7 +334,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "counter": Str(30, r"[+\-\w/]+", "a counter kind like \"+1/+1\""), "unless": CONDITION,
                 "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
                 "objects": FILTER, "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"),
-                                                "zone"), "text": TEXT},
+                                                "zone"), "by_effect": Bool(), "text": TEXT},
     "prevent": {"to": Either(((str,), Word(("you", "self"), "player or self")), ((dict,), FILTER),
                              describe="\"you\", \"self\" or object criteria"),
                 "from": FILTER, "amount": Int(1, 100), "text": TEXT, **PREVENTION_RIDERS},
