@@ -14,8 +14,8 @@ life lost through damage.
 """
 from __future__ import annotations
 
-from .errors import IllegalAction
 from .characteristics import statics_on_battlefield
+from .errors import IllegalAction
 from .registry import applied, enforces
 from .replacement import FORBIDS
 

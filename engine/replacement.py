@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .characteristics import statics_on_battlefield
 from .filters import matches
 from .loops import bounded
-from .characteristics import statics_on_battlefield
 from .registry import applied, enforces
 
 #: the events replacement effects may modify, and what their dict holds
@@ -120,7 +120,8 @@ def exists(game, kind: str) -> bool:
     return any(isinstance(e, Replacement) and e.event == kind for e in game.state.effects)
 
 
-@enforces("614.1", "614.5", "614.6", "614.16", "616.1", "616.1a", "616.1b", "616.1d", "616.1e", "616.1f", "616.2", "609.6")
+@enforces("614.1", "614.5", "614.6", "614.16", "616.1", "616.1a", "616.1b", "616.1d", "616.1e", "616.1f", "616.2",
+          "609.6")
 def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     """Apply the replacement and prevention effects to an event before it happens; ``affected`` is the affected
     player or the affected object's controller, who chooses the order (616.1).  Returns the event that happens
