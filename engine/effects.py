@@ -245,8 +245,12 @@ def information(ctx: Resolution, ref: str) -> list[Known]:
     also when an earlier part of this effect moved it (its power in exile is not "its power").  The one way
     effects read characteristics of objects that may have left."""
     if ref in ctx.memory:
-        return [k for o, ch in ctx.memory[ref] if (k := known(ctx.game, o.id, ch)) is not None]
-    return [k for oid in expected_ids(ctx, ref) if (k := known(ctx.game, oid)) is not None]
+        found = [k for o, ch in ctx.memory[ref] if (k := known(ctx.game, o.id, ch)) is not None]
+    else:
+        found = [k for oid in expected_ids(ctx, ref) if (k := known(ctx.game, oid)) is not None]
+    if any(k.gone for k in found):
+        applied("608.2h")
+    return found
 
 
 def expected_ids(ctx: Resolution, ref: str) -> list[int]:
