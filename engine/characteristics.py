@@ -103,8 +103,8 @@ def statics_on_battlefield(game) -> dict[str, list]:
     if not (st.effects or printed.get("modify")):
         return printed  # no continuous effect: every object has its printed abilities
     active = effects_in_force(game)
-    if not active.shapes:
-        return printed
+    if not _change_abilities(active):
+        return printed  # no effect in force changes abilities: every object has its printed ones
     cache = game.statics_cache
     if cache[4] is active and cache[5] is not None:
         return cache[5]
@@ -121,6 +121,14 @@ def statics_on_battlefield(game) -> dict[str, list]:
         applied("604.1")
     game.statics_cache = (*cache[:4], active, out)
     return out
+
+
+def _change_abilities(active: Active) -> bool:
+    """Could an effect in force change an object's static abilities: a copy (1a), a text change (3), setting a land
+    type (4, 305.7), adding or removing abilities (6)?"""
+    by_layer = active.by_layer
+    return "1a" in by_layer or "3" in by_layer or "6" in by_layer or any(
+        "set_land_types" in e.parts["4"] for e in by_layer.get("4", ()))
 
 
 def statics_of_kind_on_battlefield(game, kind: str):
