@@ -225,7 +225,9 @@ def existing(game, active: Active) -> list[Continuous]:
             elif not _has_ability(pick, probes):
                 applied("613.6")  # it began in an earlier layer: it keeps applying
             for oid, probe in probes.items():
-                if affects(game, pick, objects[oid], probe.ch):
+                with silenced():  # trying the layers out: the objects' characteristics are computed later
+                    hit = affects(game, pick, objects[oid], probe.ch)
+                if hit:
                     _apply_keeping_text(game, layer, objects[oid], probe, pick)
     for e in (e for effects in active.by_layer.values() for e in effects):
         if id(e) not in begun and id(e) not in gone and not _has_ability(e, probes):
