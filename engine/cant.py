@@ -14,8 +14,8 @@ life lost through damage.
 """
 from __future__ import annotations
 
+from .characteristics import statics_on_battlefield
 from .errors import IllegalAction
-from .printed import statics_on_battlefield
 from .registry import applied, enforces
 from .replacement import FORBIDS
 

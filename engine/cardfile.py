@@ -360,7 +360,7 @@ STATIC_KINDS: dict[str, dict[str, Spec]] = {
                 "token": Table(lambda: TOKEN_FIELDS, required=("name",), describe="a token (a table with a name)"),
                 "objects": FILTER, "to": FILTER, "noncombat": Bool(),
                 "from_zone": Word(("battlefield", "hand", "library", "stack", "graveyard", "exile"), "zone"),
-                "condition": CONDITION, "text": TEXT},
+                "condition": CONDITION, "by_effect": Bool(), "text": TEXT},
     "prevent": {"to": Either(((str,), Word(("you", "self"), "player or self")), ((dict,), FILTER),
                              describe="\"you\", \"self\" or object criteria"),
                 "from": FILTER, "amount": Int(1, 100), "condition": CONDITION, "text": TEXT, **PREVENTION_RIDERS},

@@ -294,12 +294,14 @@ def _pay_everything(game, p, obj, cost, spend, sacrifice, discard, source) -> No
     obj.ann.spent = tuple(spend)  # the mana actually spent (609.4b)
     if cost.tap or cost.untap:
         tap_all(game, [source], cost.tap)
-    if cost.loyalty:
+    if cost.loyalty and cost.loyalty > 0:  # put as a cost (606.4): replacements for counters being put apply
+        put_counters_on(game, source, "loyalty", cost.loyalty, by_effect=False)
+    elif cost.loyalty:
         source.counters["loyalty"] = source.counters.get("loyalty", 0) + cost.loyalty
     if cost.life:
         pay_life(game, p.index, cost.life)
     for kind, n in cost.counters:  # counters put as a cost are put: their replacement effects apply (122.6)
-        put_counters_on(game, source, kind, n)
+        put_counters_on(game, source, kind, n, by_effect=False)
     obj.ann.sacrificed = tuple(st.objects[oid].card for oid in sacrifice)
     obj.ann.discarded = tuple(st.objects[oid].card for oid in discard)
     if sacrifice:

@@ -21,9 +21,9 @@ from .printed import (  # noqa: F401 (read here)
     continuous,
     defined_number,
     face_down,
-    statics_of_kind_on_battlefield,
-    statics_on_battlefield,
+    printed_statics,
 )
+from .registry import _ACTIVE as TRACING
 from .registry import applied, enforces
 from .state import BATTLEFIELD, STACK
 
@@ -112,6 +112,52 @@ def _defined(card: CardDef) -> CardDef:
 
 
 START.append(starting)
+
+
+@enforces("613.1f", "604.1")
+def statics_on_battlefield(game) -> dict[str, list]:
+    """The static abilities on the battlefield by kind, (source id, static), as the objects have them now — through
+    the layers: an ability an effect removed (613.1f: Humility; 305.7: Blood Moon) generates no effect, one an effect
+    granted does (604.1: a static ability is simply true while the object has it).  Abilities that change
+    characteristics (``modify``) are the layer system's own input (:func:`engine.printed.continuous`); whether their
+    effects exist is decided there (613.8a).  Kept until the battlefield or the effects in force change."""
+    printed = printed_statics(game)
+    st = game.state
+    if not (st.effects or printed.get("modify")):
+        return printed  # no continuous effect: every object has its printed abilities
+    active = effects_in_force(game)
+    if not _change_abilities(active):
+        return printed  # no effect in force changes abilities: every object has its printed ones
+    cache = game.statics_cache
+    if cache[4] is active and cache[5] is not None:
+        return cache[5]
+    out: dict[str, list] = {"modify": printed.get("modify", NO_STATICS)} if "modify" in printed else {}
+    for oid in (*st.battlefield, *st.command):
+        if oid in st.command and st.objects[oid].memory.get("face_down"):
+            continue
+        for static in characteristics(game, st.objects[oid]).statics:
+            if static.kind != "modify":
+                out.setdefault(static.kind, []).append((oid, static))
+    lost = sum(map(len, printed.values())) - sum(map(len, out.values()))
+    if lost and TRACING:
+        applied("613.1f")
+        applied("604.1")
+    game.statics_cache = (*cache[:4], active, out)
+    return out
+
+
+def _change_abilities(active: Active) -> bool:
+    """Could an effect in force change an object's static abilities: a copy (1a), a text change (3), setting a land
+    type (4, 305.7), adding or removing abilities (6)?"""
+    by_layer = active.by_layer
+    return "1a" in by_layer or "3" in by_layer or "6" in by_layer or any(
+        "set_land_types" in e.parts["4"] for e in by_layer.get("4", ()))
+
+
+def statics_of_kind_on_battlefield(game, kind: str):
+    """(source object, static) for each static ability of ``kind`` on the battlefield (as the objects have them)."""
+    st = game.state
+    return [(st.objects[oid], s) for oid, s in statics_on_battlefield(game).get(kind, ())]
 
 #: creature types a changeling has (the ones the cards here use; 205.3m lists them all)
 ALL_CREATURE_TYPES = frozenset({"Goblin", "Elf", "Druid", "Beast", "Bear", "Human", "Soldier", "Wizard", "Zombie",

@@ -14,7 +14,7 @@ A minimal model of the casual variants, enough for the timestamp rules (613.7hâ€
 
 The scenario's setup is the beginning of the game: :func:`begin_game` gives what receives a
 timestamp then one earlier than every object's (several at once: APNAP order, 613.7m).  Static
-abilities of face-up cards here apply like those of permanents (:func:`engine.printed.statics_on_battlefield`).
+abilities of face-up cards here apply like those of permanents (:func:`engine.characteristics.statics_on_battlefield`).
 """
 from __future__ import annotations
 

@@ -74,6 +74,7 @@ class Continuous:
     cda: bool = False  # a characteristic-defining ability (613.3, 613.4a)
     duration: str = "static"  # "static" (611.3b) or one of DURATIONS
     granted: int = 0  # a static ability another effect granted its source: its place after the source's own (613.7a)
+    static: object = None  # the static ability (StaticDef) of its source that generates it (613.8a: its existence)
     condition: tuple = ()  # a static ability's condition ("as long as it's your turn"): it applies only while true
 
 
@@ -179,7 +180,7 @@ def from_statics(game, statics: list) -> list[Continuous]:
         applied("611.3b")
         applied("613.7a")
         out.append(Continuous(parts, timestamp_of(source), source.controller, source.card or "", source_id,
-                              source.uid, None, static.params.get("objects"), False, "static",
+                              source.uid, None, static.params.get("objects"), False, "static", static=static,
                               condition=static.params.get("condition", ())))
     return out
 

@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import replace as dc_replace
 
 from .carddefs import CardDef
+from .characteristics import statics_of_kind_on_battlefield
 from .continuous import COPIABLE_VALUES, Continuous, affects, new_timestamp
 from .effects import Resolution, effect
 from .errors import IllegalAction
 from .filters import matches
 from .layers import effects_in_force
-from .printed import base, statics_of_kind_on_battlefield
+from .printed import base
 from .registry import applied, enforces
 from .state import STACK, object_target
 from .targets import is_legal_target

@@ -7,9 +7,9 @@ cited from the English 2024 rules.
 """
 from __future__ import annotations
 
+from .characteristics import statics_on_battlefield
 from .events import Event
 from .filters import matches
-from .printed import statics_on_battlefield
 from .registry import applied, enforces
 from .replacement import exists, replace_event
 from .triggers import emit

@@ -77,6 +77,9 @@ class Resolution:
         self.trigger = obj.trigger
         #: what parts of the resolution remember for later parts (a reflexive trigger, "that card" …)
         self.memory: dict = dict(obj.trigger.memory) if obj.trigger is not None else {}
+        #: a target an earlier part of the effect moved -> the object it became there (400.7j); ``legal`` keeps
+        #: the targets as they were targeted, where the effect expects them for information (608.2h)
+        self.followed: dict = {}
 
     # references
     def players(self, who) -> list[int]:
@@ -90,8 +93,8 @@ class Resolution:
         if who == "that_player":
             event = self.trigger.event if self.trigger is not None else None
             return [event.player] if event is not None and event.player is not None else []
-        if who.startswith(CONTROLLER_OF):
-            return [o.controller for o in self.objects(who[len(CONTROLLER_OF):])]
+        if who.startswith(CONTROLLER_OF):  # "its controller": information about the object (608.2h)
+            return [k.obj.controller for k in information(self, who[len(CONTROLLER_OF):])]
         return [ref for kind, ref in self.legal.get(who, ()) if kind == "P"]
 
     def targets(self, ref) -> list:
@@ -103,7 +106,13 @@ class Resolution:
             return [object_target(oid) for oid in linked_objects(self, ref[len(LINKED):])]
         if ref in self.memory:
             return [object_target(o.id) for o, _ in self.memory[ref] if o.id in self.state.objects]
-        return list(self.legal.get(ref, ()))
+        return [self.follow(t) for t in self.legal.get(ref, ())]
+
+    def follow(self, target):
+        """A target where it is now: the object it became if an earlier part of the effect moved it (400.7j)."""
+        while target in self.followed:
+            target = self.followed[target]
+        return target
 
     def _event_objects(self, ref: str) -> list[int]:
         if ref == "self":
@@ -228,19 +237,39 @@ def linked_objects(ctx: Resolution, name: str) -> list[int]:
     return found
 
 
-def _last_known(ctx: Resolution, ref: str) -> Known | None:
-    """An object a word refers to, as it is now or — gone — as it last existed (608.2h)."""
+@enforces("608.2h")
+def information(ctx: Resolution, ref: str) -> list[Known]:
+    """The objects a word refers to, for information about them (608.2h): each as it is now if it is still in
+    the zone the effect expected it in — the zone it was targeted in, the battlefield for an ability's source and
+    for the object a leaves-the-battlefield trigger is about — else as it last existed (:mod:`engine.lastknown`),
+    also when an earlier part of this effect moved it (its power in exile is not "its power").  The one way
+    effects read characteristics of objects that may have left."""
     if ref in ctx.memory:
-        remembered = ctx.memory[ref]
-        return known(ctx.game, remembered[0][0].id, remembered[0][1]) if remembered else None
-    objs = ctx.objects(ref)
-    if objs:
-        return known(ctx.game, objs[0].id)
-    event = ctx.trigger.event if ctx.trigger is not None else None
-    if ref == "it" and event is not None and event.before is not None:
-        return known(ctx.game, event.before.id)
-    ids = [oid for kind, oid in ctx.legal.get(ref, ()) if kind == "O"]
-    return known(ctx.game, ids[0]) if ids else None  # a target that has left: as it last existed
+        found = [k for o, ch in ctx.memory[ref] if (k := known(ctx.game, o.id, ch)) is not None]
+    else:
+        found = [k for oid in expected_ids(ctx, ref) if (k := known(ctx.game, oid)) is not None]
+    if any(k.gone for k in found):
+        applied("608.2h")
+    return found
+
+
+def expected_ids(ctx: Resolution, ref: str) -> list[int]:
+    """The ids of the objects a word refers to where the effect expected them (an object that changed zones has a
+    new id, 400.7: its old id names it as it was there)."""
+    if ref == "self":
+        return [ctx.source_id]
+    if ref in EVENT_WORDS:
+        event = ctx.trigger.event if ctx.trigger is not None else None
+        if event is None:
+            return []
+        if ref == "it" and ctx.trigger.bound is not None:
+            return [ctx.trigger.bound]
+        if event.kind == "zone" and event.before is not None and event.from_zone == "battlefield":
+            return [event.before.id]  # it left the battlefield: its characteristics there (603.10a)
+        return event_object(ctx, ref)
+    if ref.startswith(LINKED):
+        return linked_objects(ctx, ref[len(LINKED):])
+    return [oid for kind, oid in ctx.legal.get(ref, ()) if kind == "O"]
 
 
 @enforces("608.2h")
@@ -265,13 +294,13 @@ def _greatest_power(ctx, st, arg) -> int:
 
 
 def _power_of(ctx, st, arg) -> int:
-    found = _last_known(ctx, arg)
-    return (found.power or 0) if found is not None else 0
+    found = information(ctx, arg)
+    return (found[0].power or 0) if found else 0
 
 
 def _mana_value_of(ctx, st, arg) -> int:
-    found = _last_known(ctx, arg)
-    return found.ch.mana_cost.mana_value() if found is not None else 0
+    found = information(ctx, arg)
+    return found[0].ch.mana_cost.mana_value() if found else 0
 
 
 def _event_amount(ctx, st, arg) -> int:
@@ -280,8 +309,8 @@ def _event_amount(ctx, st, arg) -> int:
 
 
 def _counters(ctx, st, arg) -> int:
-    oid = ctx.source_object_id()
-    return st.objects[oid].counters.get(arg, 0) if oid is not None else 0
+    found = information(ctx, "self")
+    return found[0].obj.counters.get(arg, 0) if found else 0
 
 
 #: what an amount table may ask the game for (each checked by the card file schema)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
+from .lastknown import object_of
 from .registry import applied, enforces
 from .state import BATTLEFIELD, ZONES
 
@@ -288,7 +289,7 @@ def _numbers(game, flt: Filter, obj, ch, x: int, source_id=None) -> bool:
         mv = game.mana_value(obj)
         want = x if flt.mana_value == "X" else flt.mana_value
         if isinstance(want, tuple):  # ("counters", kind): as many as there are such counters on the source
-            source = game.state.objects.get(source_id) if source_id is not None else None
+            source = object_of(game, source_id) if source_id is not None else None  # or as it last existed
             want = source.counters.get(want[1], 0) if source is not None else None
             if want is None:
                 return False

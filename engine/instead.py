@@ -74,13 +74,13 @@ def double_counters(game, r: Replacement, ev: dict) -> dict:
     """"If an effect would put one or more counters on a permanent you control, it puts twice that many" (614.16)."""
     applied("614.16")
     applied("614.1a")
-    return {**ev, "amount": ev["amount"] * 2}
+    return {**ev, "counters": {k: 2 * n for k, n in ev["counters"].items()}}
 
 
 @applies_when("double_counters")
 def _counters_on_yours(game, r: Replacement, ev: dict) -> bool:
     obj = game.state.objects.get(ev["obj"])
-    return obj is not None and obj.controller == r.controller and ev["amount"] > 0
+    return obj is not None and obj.controller == r.controller and any(n > 0 for n in ev["counters"].values())
 
 
 @handler("enters_under_your_control")

@@ -24,37 +24,46 @@ from .state import BATTLEFIELD, EXILE, GRAVEYARD
 EN = "en-2024-11-08/"
 
 
+def _kinds(r: Replacement, ev: dict) -> list[str]:
+    """The kinds of counter in the event the effect is about: "… +1/+1 counters …" that kind only, else each kind
+    ("that many plus one of each of those kinds")."""
+    want = r.params.get("counter")
+    return [k for k, n in ev["counters"].items() if n > 0 and want in (None, k)]
+
+
 @handler("plus_one")
 @enforces("614.1a")
 def plus_one(game, r: Replacement, ev: dict) -> dict:
-    """"… that many plus one" (counters)."""
+    """"… that many plus one" (counters of each kind it is about)."""
     applied("614.1a")
-    return {**ev, "amount": ev["amount"] + 1}
+    counters = dict(ev["counters"])
+    for kind in _kinds(r, ev):
+        counters[kind] += 1
+    return {**ev, "counters": counters}
 
 
 @applies_when("plus_one")
 def _counters_on_yours(game, r: Replacement, ev: dict) -> bool:
     obj = game.state.objects.get(ev["obj"])
-    return obj is not None and obj.controller == r.controller and ev["amount"] > 0 and \
-        r.params.get("counter", ev["kind"]) == ev["kind"]  # "… +1/+1 counters …": that kind only
+    return obj is not None and obj.controller == r.controller and bool(_kinds(r, ev))
 
 
 @handler("additional_counter")
 @enforces("614.1c", EN + "122.6")
 def additional_counter(game, r: Replacement, ev: dict) -> dict:
-    """"Each other creature you control enters with an additional +1/+1 counter on it" — counters it is given as it
-    enters are put on it (122.6): replacement effects for counters see them too."""
-    from .zones import put_counters_on  # zones asks the replacement effects for entering: imported when used
+    """"Each other creature you control enters with an additional +1/+1 counter on it": one more counter in the
+    event of entering with counters (122.6) — the same event the replacement effects for counters modify, each once
+    (614.5), not a second one."""
     applied("614.1c")
     applied(EN + "122.6")
-    put_counters_on(game, game.state.objects[ev["obj"]], r.params.get("counter", "+1/+1"), 1, entering=True)
-    return ev
+    kind = r.params.get("counter", "+1/+1")
+    return {**ev, "counters": {**ev.get("counters", {}), kind: ev.get("counters", {}).get(kind, 0) + 1}}
 
 
 @applies_when("additional_counter")
 def _other_enters(game, r: Replacement, ev: dict) -> bool:
     obj = game.state.objects.get(ev["obj"])
-    return obj is not None and obj.id != r.source_id and obj.zone == BATTLEFIELD
+    return obj is not None and obj.id != r.source_id and obj.zone == BATTLEFIELD and "counters" in ev
 
 
 @handler("win_instead_of_draw")

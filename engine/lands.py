@@ -5,9 +5,9 @@ as a land or casting it as a spell (601.1a).
 """
 from __future__ import annotations
 
+from .characteristics import statics_of_kind_on_battlefield
 from .errors import IllegalAction
 from .filters import matches
-from .printed import statics_of_kind_on_battlefield
 from .registry import applied, enforces
 from .state import BATTLEFIELD, HAND, LIBRARY, MAIN_PHASES
 from .timing import has_priority

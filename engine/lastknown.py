@@ -58,6 +58,19 @@ def known(game, obj_id: int, ch=None) -> Known | None:
     return found
 
 
+def object_of(game, obj_id: int):
+    """The object with this id now, or the object as it last existed (608.2h) — only its own state (tapped,
+    counters, what it remembers), without computing its characteristics; None if it is not known."""
+    obj = game.state.objects.get(obj_id)
+    if obj is not None:
+        return obj
+    found = game.state.last_known.get(obj_id)
+    if found is None:
+        return None
+    applied("608.2h")
+    return found.obj
+
+
 @enforces("607.2a", "603.10a")
 def source_memory(ctx) -> dict:
     """What the source of a resolving spell or ability remembers for its linked abilities (607.2a): the source

@@ -154,42 +154,12 @@ def _of_type(game, eff: Continuous, obj, ch) -> bool:
         and eff.source_id in game.state.objects
 
 
-#: the layers applied before abilities are removed (layer 6)
-_BEFORE_6 = frozenset({"1a", "2", "3", "4", "5"})
-
-
-@enforces("613.6")
-def _began_before_layer_6(eff: Continuous) -> bool:
-    """An effect with a part in a layer before 6 has begun to apply before any ability is removed: it goes on
-    applying in its later layers, even if the ability that generates it is removed meanwhile (613.6)."""
-    if _BEFORE_6.isdisjoint(eff.parts):
-        return False
-    applied("613.6")
-    return True
-
-
-@enforces("613.8a")
-def still_has_ability(game, eff: Continuous) -> bool:
-    """An effect of a static ability that applies only in layer 6 or later exists only while its source has that
-    ability after layer 6: an effect that removes abilities ends it (613.8a: in layer 6 it changes whether the
-    other exists; later layers come after the removal).  Effects that began to apply earlier are kept
-    (:func:`_began_before_layer_6`)."""
-    if eff.duration != "static":
-        return True
-    source = game.state.objects.get(eff.source_id)
-    if source is None:
-        return False
-    ch = base_characteristics(game, source)
-    if ch.statics:
-        return True
-    applied("613.8a")
-    return False
-
-
 def effects_in_force(game) -> Active:
     """All continuous effects that change characteristics now — from static abilities and from resolved spells
     and abilities — by layer; made again only when the battlefield or the effects in force change (a permanent
-    that turns face up or transforms, whose static abilities change with it, receives a new timestamp)."""
+    that turns face up or transforms, whose static abilities change with it, receives a new timestamp).  Effects of
+    static abilities that another effect takes away from their source before they begin to apply do not exist
+    (:func:`existing`)."""
     st = game.state
     effects = st.effects
     cache = getattr(game, "continuous_cache", None)
@@ -201,19 +171,120 @@ def effects_in_force(game) -> Active:
     all_effects = from_statics(game, statics) + layered(st)
     all_effects += granted_effects(game, all_effects)
     active = _grouped(game, all_effects)
+    # while the existence of effects is decided, criteria that read other objects' characteristics see all of them
     game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
-    if any(p.get("lose_all_abilities") for e in active.by_layer.get("6", ()) for p in (e.parts["6"],)):
-        kept = [e for e in all_effects if _began_before_layer_6(e) or still_has_ability(game, e)]
+    if any(_may_remove_abilities(e) for e in all_effects):
+        kept = existing(game, active)
         if len(kept) != len(all_effects):
             active = _grouped(game, kept)
-    game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
+            game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     return active
 
 
-def base_characteristics(game, source) -> CardDef:
-    """The source's characteristics with the effects found so far (the cache holds them while this runs)."""
-    active = game.continuous_cache[2]
-    return compute(game, source, base(game, source), active).ch if active else base(game, source)
+def _may_remove_abilities(eff: Continuous) -> bool:
+    """Could ``eff`` take a static ability away from an object: a copy effect (1a), a text change (3), setting a land
+    type (4, 305.7), removing all abilities (6)?"""
+    p = eff.parts
+    return "1a" in p or "3" in p or "set_land_types" in p.get("4", ()) or bool(p.get("6", {}).get("lose_all_abilities"))
+
+
+#: the layers in which an effect can take an ability away (after 6, abilities no longer change)
+_UP_TO_6 = ("1a", "2", "3", "4", "5", "6")
+
+
+@enforces("613.8a", "613.8b", "613.6", "604.1")
+def existing(game, active: Active) -> list[Continuous]:
+    """The continuous effects that exist: an effect of a static ability exists only while its source has that
+    ability (604.1) — judged when the effect would begin to apply, in its first layer, after the effects that apply
+    before it there.  So the layers are applied to every permanent at once, layer by layer up to 6 (the last in
+    which abilities change), each layer's effects in timestamp order, except that an effect whose existence another
+    effect of the same layer would change waits until just after it (613.8a, 613.8b: Blood Moon before Urborg's
+    "each land is a Swamp", which it takes away, 305.7); in a loop, timestamp order.  An effect that began to apply
+    keeps applying in its later layers even if its ability is removed meanwhile (613.6); one that begins after
+    layer 6 exists if its source still has the ability then (Humility and a lord's +1/+1)."""
+    st = game.state
+    objects = st.objects
+    probes = {oid: _start(game, objects[oid]) for oid in st.battlefield}
+    gone: set = set()
+    begun: set = set()
+    for layer in _UP_TO_6:
+        rest = [e for e in active.by_layer.get(layer, ()) if id(e) not in gone]
+        while rest:
+            waiting = {id(a) for a in rest if id(a) not in begun and any(
+                b is not a and _changes_existence(game, layer, a, b, probes) for b in rest)}
+            pick = next((a for a in rest if id(a) not in waiting), rest[0])  # a loop: timestamp order (613.8b)
+            if pick is not rest[0]:
+                applied("613.8b")
+            rest.remove(pick)
+            if id(pick) not in begun:
+                if not _has_ability(pick, probes):
+                    applied("613.8a")  # its ability was taken away before it began: it does not exist
+                    gone.add(id(pick))
+                    continue
+                begun.add(id(pick))
+            elif not _has_ability(pick, probes):
+                applied("613.6")  # it began in an earlier layer: it keeps applying
+            for oid, probe in probes.items():
+                with silenced():  # trying the layers out: the objects' characteristics are computed later
+                    hit = affects(game, pick, objects[oid], probe.ch)
+                if hit:
+                    _apply_keeping_text(game, layer, objects[oid], probe, pick)
+    for e in (e for effects in active.by_layer.values() for e in effects):
+        if id(e) not in begun and id(e) not in gone and not _has_ability(e, probes):
+            applied("613.8a")  # it would begin after layer 6, when its source no longer has the ability
+            gone.add(id(e))
+    seen: set = set()
+    kept = []
+    for effects in active.by_layer.values():
+        for e in effects:
+            if id(e) not in gone and id(e) not in seen:
+                seen.add(id(e))
+                kept.append(e)
+    return kept
+
+
+def _start(game, obj) -> Result:
+    card = START[0](game, obj) if START else base(game, obj)
+    return Result(Draft.of(card), obj.memory.get("base_controller", obj.controller), card.power,  # type: ignore
+                  card.toughness)
+
+
+def _has_ability(eff: Continuous, probes: dict) -> bool:
+    """Does the source of a static ability's effect have that ability now (in the layers applied so far)?  Effects
+    of resolved spells, of granted abilities and of sources off the battlefield are not judged here."""
+    if eff.static is None or eff.granted:
+        return True
+    probe = probes.get(eff.source_id)
+    return probe is None or eff.static in probe.ch.statics
+
+
+def _apply_keeping_text(game, layer: str, obj, res: Result, eff: Continuous) -> None:
+    """Apply one effect's part to a probe; a text change changes what an ability says, not whether it exists
+    (612): the abilities are kept as they were if only their text changed."""
+    before = res.ch.statics
+    with silenced():
+        APPLY[layer](game, obj, res, eff)
+    after = res.ch.statics
+    if layer == "3" and after is not before and len(after) == len(before) and all(
+            a.kind == b.kind for a, b in zip(after, before)):
+        res.ch.statics = before  # type: ignore[misc]
+
+
+def _changes_existence(game, layer: str, a: Continuous, b: Continuous, probes: dict) -> bool:
+    """Would applying ``b`` (same layer) change whether ``a``'s ability exists — take it from its source or give
+    it (613.8a)?  Not if exactly one of them is from a characteristic-defining ability (613.8a (c))."""
+    if a.static is None or a.granted or a.cda != b.cda:
+        return False
+    probe = probes.get(a.source_id)
+    if probe is None:
+        return False
+    obj = game.state.objects[a.source_id]
+    with silenced():
+        if not affects(game, b, obj, probe.ch):
+            return False
+    trial = _copy_result(probe)
+    _apply_keeping_text(game, layer, obj, trial, b)
+    return (a.static in trial.ch.statics) != (a.static in probe.ch.statics)
 
 
 _COMPUTING: set = set()

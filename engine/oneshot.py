@@ -119,10 +119,9 @@ def move(ctx: Resolution, spec: dict) -> None:
                    bottom=zone == "library_bottom", queue=ctx.queue, setup=setup)
     if "link" in spec:
         remember_linked(ctx, spec["link"], new, zone)
-    # later instructions about "it" follow the card to its new zone
-    renames = {object_target(o.id): object_target(n.id) for o, n in zip(objs, new)}
-    if spec["what"] in ctx.legal:
-        ctx.legal[spec["what"]] = [renames.get(t, t) for t in ctx.legal[spec["what"]]]
+    # later instructions that act on "it" find the card in its new zone (400.7j); information about it is
+    # still read where it was expected (608.2h, engine.effects.information)
+    ctx.followed.update({object_target(o.id): object_target(n.id) for o, n in zip(objs, new)})
 
 
 def _entering_setup(ctx: Resolution, spec: dict):

@@ -11,8 +11,8 @@ abilities their opponents control (702.11c).
 from __future__ import annotations
 
 from . import conditions
+from .characteristics import statics_on_battlefield
 from .continuous import timestamp_of
-from .printed import statics_on_battlefield
 from .registry import applied, enforces
 
 EN = "en-2024-11-08/"

@@ -86,23 +86,33 @@ def _source_controller_draws(game, r: Replacement, ev: dict, n: int) -> None:
         draw_card(game, ev["source"].controller)
 
 
+@enforces("615.5")
+def protected_permanent(game, ev: dict):
+    """"That creature", "it" of a prevention rider: the permanent the prevented damage would have been dealt to —
+    not the prevention effect's source, which for a resolved spell is gone (615.5)."""
+    kind, ref = ev["target"]
+    obj = game.state.objects.get(ref) if kind == "O" else None
+    return obj if obj is not None and obj.zone == "battlefield" else None
+
+
 def _counters_per_prevented(game, r: Replacement, ev: dict, n: int) -> None:
     from .zones import put_counters_on  # zones asks the replacement effects: imported when used
-    source = game.state.objects.get(r.source_id) if r.source_id is not None else None
-    if source is not None and source.zone == "battlefield":
-        put_counters_on(game, source, r.params["counters_per_prevented"], n)
+    obj = protected_permanent(game, ev)
+    if obj is not None:  # an effect puts them: replacement effects for putting counters apply (614.16)
+        put_counters_on(game, obj, r.params["counters_per_prevented"], n)
 
 
 def _remove_counter(game, r: Replacement, ev: dict, n: int) -> None:
-    source = game.state.objects.get(r.source_id) if r.source_id is not None else None
+    obj = protected_permanent(game, ev)
     kind = r.params["remove_counter"]
-    if source is not None and source.counters.get(kind):
-        source.counters[kind] -= 1
+    if obj is not None and obj.counters.get(kind):
+        obj.counters[kind] -= 1
 
 
 #: what happens as part of a prevention, referring to the damage prevented (615.5): parameter -> fn(game, effect,
 #: damage event, amount prevented) — "you gain that much life", "its source's controller draws that many cards",
-#: "put a counter on this for each 1 damage prevented", "remove a counter from this"
+#: "put a counter on that creature for each 1 damage prevented", "remove a counter from it" (the permanent the
+#: damage would have been dealt to)
 RIDERS = {"gain_prevented": _gain, "source_controller_draws": _source_controller_draws,
           "counters_per_prevented": _counters_per_prevented, "remove_counter": _remove_counter}
 

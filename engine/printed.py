@@ -38,10 +38,12 @@ def face_down(card: CardDef) -> CardDef:
     return card
 
 
-def statics_on_battlefield(game) -> dict[str, list]:
-    """Static abilities on the battlefield by kind: (source id, static), kept until the battlefield or the copy
-    effects change (an object id always names the same object, so the ids on the battlefield say which abilities
-    are there).  A permanent that is a copy has the static abilities of what it copies (707.2)."""
+def printed_statics(game) -> dict[str, list]:
+    """Static abilities on the battlefield by kind as printed: (source id, static), kept until the battlefield or the
+    copy effects change (an object id always names the same object, so the ids on the battlefield say which
+    abilities are there).  A permanent that is a copy has the static abilities of what it copies (707.2).  These are
+    what the layer system starts from (its ``modify`` abilities, :func:`continuous`); which abilities an object has
+    after the layers is :func:`engine.characteristics.statics_on_battlefield`'s."""
     st = game.state
     copies = _copy_effects(st) if st.effects else ()
     cache = game.statics_cache
@@ -57,7 +59,7 @@ def statics_on_battlefield(game) -> dict[str, list]:
         if not st.objects[oid].memory.get("face_down"):
             for static in base(game, st.objects[oid]).statics:
                 out.setdefault(static.kind, []).append((oid, static))
-    game.statics_cache = (st.battlefield[:], out, copies, st.command[:])
+    game.statics_cache = (st.battlefield[:], out, copies, st.command[:], None, None)
     return out
 
 
@@ -69,15 +71,9 @@ def _copy_effects(st) -> tuple:
 NO_STATICS: list = []
 
 
-def statics_of_kind_on_battlefield(game, kind: str):
-    """(source object, static) for each static ability of ``kind`` on the battlefield."""
-    st = game.state
-    return [(st.objects[oid], s) for oid, s in statics_on_battlefield(game).get(kind, ())]
-
-
 def continuous(game) -> list:
     """(source id, static) for each static ability on the battlefield that changes other objects' characteristics."""
-    return statics_on_battlefield(game).get("modify", NO_STATICS)
+    return printed_statics(game).get("modify", NO_STATICS)
 
 
 @enforces("604.3")

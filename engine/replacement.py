@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from . import conditions
+from .characteristics import statics_on_battlefield
 from .filters import matches
 from .loops import bounded
-from .printed import statics_on_battlefield
 from .registry import applied, enforces
 
 #: the events replacement effects may modify, and what their dict holds
@@ -34,7 +34,8 @@ EVENTS = {
     "gain_life": "player, amount: a player who would gain life",
     "lose_life": "player, amount: a player who would lose life (through an effect)",
     "pay_life": "player, amount, entering: a player who would pay life (entering: objects entering the battlefield)",
-    "counters": "obj, kind, amount: counters an effect would put on a permanent",
+    "counters": "obj, counters ({kind: n}), by_effect: counters that would be put on a permanent (by_effect: by an "
+                "effect, not as a cost); an entering event with \"counters\" is one too (122.6)",
     "create_token": "player, amount: an effect would create tokens under a player's control (engine.tokens)",
     "step": "step, player: a step (or \"turn\": a turn) of a player would begin (engine.skip)",
 }
@@ -86,18 +87,28 @@ def candidates(game, kind: str, ev: dict) -> list[Replacement]:
     st = game.state
     out = []
     on_bf = statics_on_battlefield(game)
+    kinds = also_kinds(kind, ev)
     for static_kind in ("replace", "prevent"):
         for index, (oid, static) in enumerate(on_bf.get(static_kind, ())):
-            if static.params.get("event", "damage") == kind:
+            if static.params.get("event", "damage") in kinds:
                 source = st.objects[oid]
                 out.append(Replacement(kind, static.params["how"], source.controller, source.card or "", oid,
                                        static.params, oid, key=("static", oid, index)))
     for e in st.effects:
-        if isinstance(e, Replacement) and e.event == kind:
+        if isinstance(e, Replacement) and e.event in kinds:
             out.append(e)
     for fn in BUILT_IN:
         out += fn(game, kind, ev)
     return out
+
+
+@enforces("en-2024-11-08/122.6")
+def also_kinds(kind: str, ev: dict) -> tuple[str, ...]:
+    """The kinds of event an event is: a permanent entering with counters is also counters being put (122.6)."""
+    if kind == "enters" and ev.get("counters"):
+        applied("en-2024-11-08/122.6")
+        return (kind, "counters")
+    return (kind,)
 
 
 def exists(game, kind: str) -> bool:
@@ -110,7 +121,8 @@ def exists(game, kind: str) -> bool:
     return any(isinstance(e, Replacement) and e.event == kind for e in game.state.effects)
 
 
-@enforces("614.1", "614.5", "614.6", "616.1", "616.1a", "616.1b", "616.1d", "616.1e", "616.1f", "616.2", "609.6")
+@enforces("614.1", "614.5", "614.6", "614.16", "616.1", "616.1a", "616.1b", "616.1d", "616.1e", "616.1f", "616.2",
+          "609.6")
 def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     """Apply the replacement and prevention effects to an event before it happens; ``affected`` is the affected
     player or the affected object's controller, who chooses the order (616.1).  Returns the event that happens
@@ -152,6 +164,9 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
         used.add(chosen.key)
         applied("614.5")  # it gets only this one opportunity to affect the event
         ev = HANDLERS[chosen.how](game, chosen, ev)
+        if ev is not None and ev.get("by_effect") is False:
+            applied("614.16")  # a replacement effect now puts them: "if an effect would put …" applies too
+            ev = {**ev, "by_effect": True}
         rounds += 1
     if ev is None:
         applied("614.6")  # replaced: the original event never happens
@@ -174,12 +189,13 @@ SUBJECTS: dict[str, Callable] = {
 }
 
 
-@enforces("614.1a")
+@enforces("614.1a", "614.16")
 def criteria_hold(game, r: Replacement, kind: str, ev: dict) -> bool:
     """Does the event match what the replacement effect's text describes (614.1a: "if [this] would happen")?  The
     one place where the criteria written in a card file are applied, for every kind of replacement: ``objects``
     (what the event is about: a creature, one an opponent controls, a token …, judged as it is now) and
-    ``from_zone`` (the zone it leaves: "would die" is from the battlefield).  Each handler's own test
+    ``from_zone`` (the zone it leaves: "would die" is from the battlefield) and ``by_effect`` ("if an effect would
+    put …", not a cost, 614.16).  Each handler's own test
     (:data:`APPLIES`) adds only what its kind of effect means."""
     p = r.params
     flt = p.get("objects")
@@ -190,6 +206,8 @@ def criteria_hold(game, r: Replacement, kind: str, ev: dict) -> bool:
             return False
     if "from_zone" in p and ev.get("from") != p["from_zone"]:
         return False
+    if p.get("by_effect") and not ev.get("by_effect", True):
+        return False  # "if an effect would put …": not counters put as a cost (614.16)
     if "condition" in p:  # a static ability's condition ("during your turn", 611.3a): it applies while that holds
         source = game.state.objects.get(r.source_id)
         return source is not None and conditions.holds(game, p["condition"], source, r.controller)

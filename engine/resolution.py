@@ -16,6 +16,7 @@ from .copies import becomes_copy_as_it_enters, enters_as_copy
 from .effects import Resolution, run_effect
 from .errors import IllegalAction, NotExecutable
 from .events import Event
+from .lastknown import object_of
 from .registry import applied, enforces
 from .ruleobjects import StackedByRule
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND
@@ -56,7 +57,9 @@ def resolve_instant_sorcery_or_ability(game, obj, ab, queue: list) -> None:
     if trig is not None and trig.definition is not None and trig.definition.condition:
         applied("608.2a")
         applied("603.4")  # … and again as it resolves
-        source = game.state.objects.get(trig.source_id) or _last_known(game, trig)
+        source = object_of(game, trig.source_id)  # the source now, or as it last existed (608.2h)
+        if source is None:
+            raise IllegalAction("608.2a", f"the source of the ability of {trig.source_card} is gone")
         if not conditions.holds(game, trig.definition.condition, source, trig.controller):
             remove_without_resolving(game, obj, "608.2a")
             return
@@ -69,13 +72,6 @@ def resolve_instant_sorcery_or_ability(game, obj, ab, queue: list) -> None:
         applied("en-2024-11-08/104.1")  # the game ended while it resolved: it ends immediately
         return
     finish_resolution(game, obj)
-
-
-def _last_known(game, trig):
-    obj = game.state.find_uid(trig.source_uid)
-    if obj is None:
-        raise IllegalAction("608.2a", f"the source of the ability of {trig.source_card} is gone")
-    return obj
 
 
 @enforces("608.2b", "608.2a")

@@ -8,6 +8,7 @@ are cited from the English 2024 rules (chapter 7 is not part of the German excer
 from __future__ import annotations
 
 from .characteristics import board, continuous
+from .continuous import timestamp_of
 from .errors import IllegalAction
 from .instead import destruction
 from .loops import mandatory_loop, spend
@@ -59,6 +60,7 @@ def _conditions(game) -> dict[str, list]:
         return found
     found["losers"] = [p.index for p in st.players if p.in_game and (p.life <= 0 or p.drew_from_empty)]
     legends: dict[str, list[int]] = {}
+    worlds: list = []
     for oid, ch, toughness in board(game):
         obj = st.objects[oid]
         if "creature" in ch.types:
@@ -71,9 +73,12 @@ def _conditions(game) -> dict[str, list]:
             found["equipment"].append(oid)
         if "legendary" in ch.supertypes:
             legends.setdefault(ch.name, []).append(oid)
+        if "world" in ch.supertypes:
+            worlds.append(obj)
         if obj.counters.get("+1/+1") and obj.counters.get("-1/-1"):
             found["counters"].append(oid)
     found["legends"] = game.variants.legend_groups(game, [ids for ids in legends.values() if len(ids) > 1])
+    found["worlds"] = [o.id for o in worlds] if len(worlds) > 1 else []
     found["tokens"] = [oid for oid, o in st.objects.items() if o.token and o.zone != BATTLEFIELD]
     return found
 
@@ -114,7 +119,7 @@ def _watch(game) -> tuple[bool, list[int]]:
     always, creatures = False, []
     for oid in st.battlefield:
         ch = game.characteristics(st.objects[oid])
-        if "legendary" in ch.supertypes or ch.subtypes & {"Aura", "Equipment"} or "planeswalker" in ch.types:
+        if ch.supertypes & {"legendary", "world"} or ch.subtypes & {"Aura", "Equipment"} or "planeswalker" in ch.types:
             always = True
         if "creature" in ch.types:
             creatures.append(oid)
@@ -271,6 +276,17 @@ def oldest_legend_stays(game, groups: list[list[int]], graveyard: list[int]) -> 
         graveyard.extend(oid for oid in ids if oid != oldest)
 
 
+@enforces(EN + "704.5k")
+def world_rule(game, ids: list[int], graveyard: list[int]) -> None:
+    """The world rule: of two or more permanents with the supertype world, all but the one that has had it for
+    the shortest time go to their owners' graveyards (704.5k).  A permanent has had the supertype since its
+    timestamp (it entered the battlefield, 613.7d; or was turned face up, 613.7f: face down it has no supertypes);
+    each object gets a timestamp of its own, so there is no tie here."""
+    applied(EN + "704.5k")
+    newest = max(ids, key=lambda oid: timestamp_of(game.state.objects[oid]))
+    graveyard.extend(oid for oid in ids if oid != newest)
+
+
 @enforces(EN + "704.5m")
 def unattached_auras(game, ids: list[int], graveyard: list[int]) -> None:
     """An Aura attached to an illegal object or to nothing is put into its owner's graveyard."""
@@ -316,6 +332,7 @@ def _to_graveyard(game, graveyard: list[int]) -> None:
 ACTIONS = [("losers", players_lose), ("zero", zero_toughness), ("lethal", lethal_damage),
            ("deathtouch", deathtouch_damage), ("walkers", zero_loyalty),
            ("legends", lambda game, groups, graveyard: game.variants.legend_rule(game, groups, graveyard)),
+           ("worlds", world_rule),
            ("auras", unattached_auras), ("equipment", unattached_equipment), ("counters", counters_cancel),
            ("tokens", tokens_cease)]
 EMPTY = [key for key, _ in ACTIONS]

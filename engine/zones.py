@@ -84,8 +84,8 @@ def enter(game, new, queue: list | None, entering: tuple = ()) -> None:
     st = game.state
     new.since_turn = st.turn
     enters_with(game, new, queue, entering)
-    if exists(game, "enters"):
-        replace_event(game, "enters", {"obj": new.id}, new.controller)
+    if exists(game, "enters") or new.counters and exists(game, "counters"):
+        entering_with(game, new)
     if st.effects or continuous(game):
         as_it_enters(game, new)
 
@@ -149,30 +149,48 @@ def tap_all(game, objs: list, tapped: bool) -> None:
         emit(game, [Event("tapped" if tapped else "untapped", obj=o.id, player=o.controller) for o in changed])
 
 
-@enforces("en-2024-11-08/122.6")
-def put_counters_on(game, obj, kind: str, n: int, entering: bool = False) -> int:
-    """Put ``n`` counters of ``kind`` on a permanent — the one place counters are put, so that the replacement
-    effects for putting counters see every such event, also the counters a permanent enters with (122.6: "put"
-    includes being given counters as it enters).  Returns how many were put."""
+@enforces("606.4", "614.16")
+def put_counters_on(game, obj, kind: str, n: int, by_effect: bool = True) -> int:
+    """Put ``n`` counters of ``kind`` on a permanent — the one place counters are put on a permanent on the
+    battlefield, so that the replacement effects for putting counters see every such event.  ``by_effect``: an
+    effect puts them (a resolving spell or ability, a prevention effect's rider); False for a cost — a loyalty
+    cost (606.4) or a cost of putting counters — to which "if an effect would put …" does not apply until another
+    replacement effect puts them (614.16).  Returns how many were put."""
     if n > 0 and exists(game, "counters"):
-        ev = replace_event(game, "counters", {"obj": obj.id, "kind": kind, "amount": n}, obj.controller)
-        if entering and (ev is None or ev["amount"] != n):
-            applied("en-2024-11-08/122.6")
-        n = ev["amount"] if ev is not None else 0
+        if not by_effect:
+            applied("606.4")
+        ev = replace_event(game, "counters", {"obj": obj.id, "counters": {kind: n}, "by_effect": by_effect},
+                           obj.controller)
+        n = ev["counters"].get(kind, 0) if ev is not None else 0
     if n > 0:
         obj.counters[kind] = obj.counters.get(kind, 0) + n
     return max(n, 0)
 
 
+@enforces("en-2024-11-08/122.6", "614.1c", "614.5")
+def entering_with(game, obj) -> None:
+    """The entering event with the counters the permanent is given as it enters (its own "enters with" abilities,
+    devour …): one event, modified by the replacement effects for entering ("enters with an additional counter",
+    614.1c) and — being given counters as it enters is putting them (122.6) — by those for putting counters, in
+    the order its controller chooses, each once (614.5)."""
+    given = dict(obj.counters)
+    ev = replace_event(game, "enters", {"obj": obj.id, "counters": given, "by_effect": True}, obj.controller)
+    now = {k: n for k, n in ev["counters"].items() if n > 0} if ev is not None else {}
+    if now != {k: n for k, n in given.items() if n > 0}:
+        applied("en-2024-11-08/122.6")
+    obj.counters.clear()
+    obj.counters.update(now)
+
+
 @enforces("603.6d", "en-2024-11-08/306.5b", "607.4", "614.1c", "614.12", "614.12a")
 def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
     """"[This permanent] enters tapped / with … counters / as …, choose …": part of the event, not a trigger.
-    ``entering``: every object entering the battlefield in this event, as it was before it moved (614.13)."""
+    ``entering``: every object entering the battlefield in this event, as it was before it moved (614.13).  The
+    counters it is given are put on it with the entering event (:func:`entering_with`)."""
     ch = game.characteristics(obj)
     if ch.loyalty is not None and "loyalty" not in obj.counters:
         applied("en-2024-11-08/306.5b")
-        obj.counters["loyalty"] = 0
-        put_counters_on(game, obj, "loyalty", ch.loyalty, entering=True)
+        obj.counters["loyalty"] = ch.loyalty  # given as it enters: replaced with the entering event (122.6)
     chosen: set = set()  # objects chosen to change zones by its effects for entering (614.13b)
     for static in ch.statics:
         if static.kind != "enters":
@@ -185,7 +203,7 @@ def enters_with(game, obj, queue: list | None, entering: tuple = ()) -> None:
             obj.tapped = True  # "enters tapped" — "unless you control a Forest" (614.1d)
         for kind, n in p.get("counters", {}).items():
             n = obj.memory.get("x", 0) if n == "X" else n  # X: as announced for the spell it was
-            put_counters_on(game, obj, kind, n, entering=True)
+            obj.counters[kind] = obj.counters.get(kind, 0) + n  # given as it enters (entering_with)
         if "choose" in p:
             applied("614.12a")  # the choice is made before it enters
             link = p.get("link", "chosen")

@@ -89,3 +89,32 @@ def test_a_shield_is_used_up_and_prevents_only_its_amount_615_7():
     assert game.state.objects[wesen].damage == 0 and shield_left(game, object_target(wesen)) == 1
     deal_damage(game, src, game.characteristics(src), [(object_target(wesen), 2)])
     assert game.state.objects[wesen].damage == 1 and shield_left(game, object_target(wesen)) == 0
+
+
+def _subtypes(game, oid):
+    return game.characteristics(game.state.objects[oid]).subtypes
+
+
+def test_an_effect_whose_ability_is_taken_in_its_own_layer_does_not_exist_in_either_order_613_8a():
+    # 613.8a: Blood Moon changes the existence of Urborg's layer-4 effect (305.7), so that effect waits for it
+    # (613.8b) whatever the timestamps, and then no longer exists
+    for first, second in (("Blood Moon", "Urborg, Tomb of Yawgmoth"), ("Urborg, Tomb of Yawgmoth", "Blood Moon")):
+        game = new_game()
+        ids = {name: game.put(name, "battlefield", ALICE) for name in (first, second)}
+        ebene = game.put("Ebene", "battlefield", ALICE)
+        assert _subtypes(game, ids["Urborg, Tomb of Yawgmoth"]) == {"Mountain"}, first
+        assert _subtypes(game, ebene) == {"Plains"}, first
+
+
+def test_an_effect_that_began_before_its_ability_was_removed_keeps_applying_613_6():
+    # Urborg, made a creature and then losing all abilities in layer 6: its layer-4 effect began before the removal
+    game = new_game()
+    urborg = game.put("Urborg, Tomb of Yawgmoth", "battlefield", ALICE)
+    ebene = game.put("Ebene", "battlefield", ALICE)
+    st = game.state
+    st.effects.append(Continuous({"4": {"add_types": ["creature"]}, "7b": {"set_power": 3, "set_toughness": 3}},
+                                 10_000, ALICE, "t", None, locked=frozenset({urborg}), duration="indefinite"))
+    st.effects.append(Continuous({"6": {"lose_all_abilities": True}}, 10_001, ALICE, "t", None,
+                                 locked=frozenset({urborg}), duration="indefinite"))
+    assert _subtypes(game, ebene) == {"Plains", "Swamp"}
+    assert game.characteristics(st.objects[urborg]).statics == ()
