@@ -125,7 +125,7 @@ def statics_on_battlefield(game) -> dict[str, list]:
     st = game.state
     if not (st.effects or printed.get("modify")):
         return printed  # no continuous effect: every object has its printed abilities
-    active = effects_in_force(game)
+    active = memo.kept(game, "effects in force", lambda: _in_force(game), comparable=False)
     if not _change_abilities(active):
         return printed  # no effect in force changes abilities: every object has its printed ones
     cache = game.statics_cache

@@ -80,8 +80,8 @@ def _remember_source(st, recipient, source) -> None:
     """The permanent remembers which objects dealt it damage this turn ("a creature dealt damage this turn by …",
     the criterion ``dealt_damage_by``): (turn, the source's id) — a new object after a zone change has a new id
     and no such memory (400.7)."""
-    earlier = tuple(e for e in recipient.memory.get("damaged_by", ()) if e[0] == st.turn)
-    recipient.memory["damaged_by"] = (*earlier, (st.turn, source.id))
+    earlier = tuple(e for e in recipient.damaged_by if e[0] == st.turn)
+    recipient.damaged_by = (*earlier, (st.turn, source.id))
 
 
 def _keywords(game, source, source_ch) -> frozenset:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from .lastknown import object_of
+from .memo import outside
 from .registry import applied, enforces
 from .state import BATTLEFIELD, ZONES
 
@@ -184,7 +185,8 @@ def _unblocked(game, obj, ch, arg: bool, perspective: int, source_id) -> bool:
 @criterion("dealt_damage_by", '"self": dealt damage this turn by the source of the ability (the object as it is '
                               "now: a new object is a new one, 400.7)")
 def _dealt_damage_by(game, obj, ch, arg: str, perspective: int, source_id) -> bool:
-    return (game.state.turn, source_id) in obj.memory.get("damaged_by", ())
+    outside()  # damage is not part of the board's characteristics (engine.memo)
+    return (game.state.turn, source_id) in obj.damaged_by
 
 
 def _same_name_bound(word: str, objects: list) -> tuple:

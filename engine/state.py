@@ -164,6 +164,8 @@ class Obj:
     trigger: object = None  # a triggered ability on the stack: its engine.triggers.Triggered record
     memory: dict = field(default_factory=dict)  # what linked abilities remember (607): name -> immutable value
     deathtouched: bool = False  # dealt damage by a source with deathtouch since the last SBA check (704.5h)
+    #: the sources that dealt it damage, as (turn, source id): like its damage, not part of its characteristics
+    damaged_by: tuple = ()
     face: str | None = None  # the alternative characteristics it has (bestow, face down, adventure)
     source_uid: int = 0  # an ability on the stack: the uid of its source
     #: the state it is part of (a :class:`Live` object tells it of changes), None for a probe or a record
@@ -179,7 +181,7 @@ class Obj:
         o.attached_to, o.token, o.ann, o.ability, o.source_card = self.attached_to, self.token, self.ann, \
             self.ability, self.source_card
         o.activations_turn, o.loyalty_turn = self.activations_turn, self.loyalty_turn
-        o.abdef, o.trigger, o.deathtouched = self.abdef, self.trigger, self.deathtouched
+        o.abdef, o.trigger, o.deathtouched, o.damaged_by = self.abdef, self.trigger, self.deathtouched, self.damaged_by
         o.face, o.source_uid, o._board = self.face, self.source_uid, board
         if board is None:  # plain dicts (dict.copy)
             o.counters, o.memory, o.activations = self.counters.copy(), self.memory.copy(), self.activations.copy()
