@@ -2,7 +2,6 @@
 decides (both ways: where it holds and where it does not) and a bad card file refused with file:line."""
 import pytest
 
-from engine.cards import CardError, load_file
 from engine.scenario import run_file
 
 HEADER = "players: Alice, Bob\n"
@@ -113,66 +112,6 @@ next turn
 next turn
   expect gideon: types creature planeswalker
 """) == []
-
-
-CARD = 'name = "K"\ntypes = ["instant"]\n'
-BAD = {
-    # name: (file text, line, message)
-    "mana value N or greater": (CARD + 'targets = [{ name = "s", zone = "stack", mana_value_min = -4 }]\n'
-                                'effects = [{ do = "counter", what = "s" }]\n', 3,
-                                "targets[0].mana_value_min: expected a whole number from 0 to 1000, got -4"),
-    "same name as a word that names nothing": (
-        CARD + 'targets = [{ name = "kreatur", types = ["creature"] }]\neffects = [\n'
-        '  { do = "continuous", what = "kreatur", power = -2 },\n'
-        '  { do = "continuous", all = { types = ["creature"], same_name_as = "kraetur" }, power = -2 },\n]\n', 6,
-        "effects[1].all.same_name_as: 'kraetur' names no target of this spell or ability (targets: kreatur, self)"),
-    "not subtypes": (CARD + 'effects = [{ do = "destroy", all = { not_subtypes = [3] } }]\n', 3,
-                     "effects[0].all.not_subtypes[0]: expected a name"),
-    "N or fewer": ('name = "L"\ntypes = ["land"]\nstatics = [\n  { kind = "enters", tapped = true, unless = '
-                   '{ you_control = { types = ["land"], at_most = "two" } } },\n]\n', 4,
-                   "statics[0].unless.you_control.at_most: expected a whole number from 0 to 100, got 'two'"),
-    "condition of a static": ('name = "G"\ntypes = ["planeswalker"]\nloyalty = 4\nstatics = [\n'
-                              '  { kind = "modify", objects = "self", condition = { your_trun = true }, '
-                              'add_types = ["creature"] },\n]\n', 5,
-                              "statics[0].condition.your_trun: unknown key 'your_trun' (did you mean 'your_turn'?)"),
-    "dealt damage by": ('name = "P"\ntypes = ["creature"]\npower = 1\ntoughness = 1\nstatics = [{ kind = "replace", '
-                        'event = "to_graveyard", how = "exile_instead", objects = { dealt_damage_by = "it" } }]\n', 5,
-                        "statics[0].objects.dealt_damage_by: expected 'self', got 'it'"),
-    "own mana value": ('name = "O"\ntypes = ["enchantment"]\n\n[[statics]]\nkind = "modify"\nobjects = '
-                       '{ types = ["enchantment"] }\nset_power = { mana_value_of = "it" }\n', 7,
-                       "statics[0].set_power.mana_value_of: expected 'each', got 'it'"),
-    "extra trigger criteria": ('name = "H"\ntypes = ["artifact"]\nstatics = [{ kind = "extra_trigger", '
-                               'when = "enters", what = { typs = ["creature"] } }]\n', 3,
-                               "statics[0].what.typs: unknown key 'typs' (did you mean 'types'?)"),
-    "granted trigger of a spell": (CARD + 'targets = [{ name = "k", types = ["creature"] }]\n\n[[effects]]\n'
-                                   'do = "continuous"\nwhat = "k"\ngrants_triggers = [{ when = "dies" }]\n', 8,
-                                   "effects[0].grants_triggers[0].when: unknown trigger event 'dies'"),
-    "exile rider criteria": (CARD + 'targets = [{ name = "k", types = ["creature"] }]\neffects = [{ do = '
-                             '"exile_if_dies", what = "k", filter = { dealt_damage_by = true } }]\n', 4,
-                             "effects[0].filter.dealt_damage_by: expected 'self', got True"),
-    "damage as counters": ('name = "S"\ntypes = ["creature"]\npower = 1\ntoughness = 2\nstatics = [{ kind = '
-                           '"replace", event = "damage", how = "counters_instead", counter = "-1/-1", to = '
-                           '{ controler = "opponent" } }]\n', 5,
-                           "statics[0].to.controler: unknown key 'controler' (did you mean 'controller'?)"),
-    "return tapped": (CARD + 'effects = [{ do = "move", what = "self", zone = "battlefield", tapped = "yes" }]\n', 3,
-                      "effects[0].tapped: expected true or false, got 'yes'"),
-    "morph cost not mana": ('name = "R"\ntypes = ["creature"]\nstatics = [{ kind = "morph", cost = { reveal = '
-                            '{ colours = ["B"] } } }]\n', 3,
-                            "statics[0].cost.reveal.colours: unknown key 'colours' (did you mean 'colors'?)"),
-    "prowess misspelt": ('name = "M"\ntypes = ["creature"]\nkeywords = ["prowes"]\n', 3,
-                         "keywords[0]: unknown keyword 'prowes' (did you mean 'prowess'?)"),
-}
-
-
-@pytest.mark.parametrize("name", list(BAD))
-def test_a_bad_new_key_names_file_line_and_field(tmp_path, name):
-    text, line, message = BAD[name]
-    path = tmp_path / "karte.toml"
-    path.write_text(text, encoding="utf-8")
-    with pytest.raises(CardError) as e:
-        load_file(path)
-    assert f"karte.toml:{line}: " in str(e.value), str(e.value)
-    assert message in str(e.value), str(e.value)
 
 
 def test_a_spell_grants_a_triggered_ability_until_end_of_turn(tmp_path):
