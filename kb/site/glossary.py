@@ -355,9 +355,10 @@ class Glossary:
     def _fits(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
         """May word ``i`` be a use of the one-word, non-verb ``term`` in its sense?  Where the word's frame reads it
         in another word class (:data:`FRAME_TESTS`), one its entry's home never prints the term in, the text must
-        share a word of the entry's home (:class:`Sense`, the overlap of simplified Lesk): "independent of the other
-        effect" in the layer rules is the entry "Independent" (see "Dependency"), "independent of its card type" is
-        not; "don’t match", "the role of", "the option to", "in general" have no word of their entries' homes."""
+        share a word of the entry's home (:class:`Sense`, the overlap of simplified Lesk): "… is considered to be
+        independent of the other effect" shares "considered" with the rules of "Dependency" (613.8, the entry
+        "Independent" says "See Dependency"), "independent of its card type" shares none; nor do "don’t match",
+        "the role of", "the option to", "in general" with their entries' homes."""
         test = FRAME_TESTS.get(self.lang)
         word = words[i][2]
         if test is None or term.verb or not word[:1].islower() or (term.edition, term.title) not in self.homes:
