@@ -26,7 +26,8 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
 * **The sense where the frame doubts it** (English, :meth:`Glossary._fits`): a lower-case word that the closed-class
   words around it read as a verb ("don’t match"), a complement ("the role of", "independent of", "the option to") or
   a bare singular after a preposition ("in general,"), in a frame its entry's home (definition and cited rules,
-  :func:`homes_of`) never prints the term in, links only where its sentence shares a word of that home.
+  :func:`homes_of`) never prints the term in, links only where its sentence shares a word of that home; one its home
+  prints as a verb too links as a verb only with an object its home prints ("enters a “loop”" is not "Enter").
 * **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a one-word term links
   only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
   term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
@@ -184,6 +185,7 @@ class Sense:
     words: frozenset[str]
     frames: frozenset[str]
     count: bool
+    printed: frozenset[str] = frozenset()   # every lemma the home prints: the objects a verb of its sense takes
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -358,7 +360,8 @@ class Glossary:
         share a word of the entry's home (:class:`Sense`, the overlap of simplified Lesk): "… is considered to be
         independent of the other effect" shares "considered" with the rules of "Dependency" (613.8, the entry
         "Independent" says "See Dependency"), "independent of its card type" shares none; nor do "don’t match",
-        "the role of", "the option to", "in general" with their entries' homes."""
+        "the role of", "the option to", "in general" with their entries' homes.  Where the home prints the term as a
+        verb too ("Enter": "A nontoken permanent enters the battlefield …"), the verb's object decides (:meth:`_takes`)."""
         test = FRAME_TESTS.get(self.lang)
         word = words[i][2]
         if test is None or term.verb or not word[:1].islower() or (term.edition, term.title) not in self.homes:
@@ -367,6 +370,8 @@ class Glossary:
         if frame is None:
             return True
         sense = self._sense(term)
+        if sense is not None and frame == "verb" and frame in sense.frames:
+            return self._takes(text, words, keys, i, sense)
         singular = word.lower() == term.words[0].lower()
         if sense is None or frame in sense.frames or frame == "bare" and not (sense.count and singular):
             return True     # "bare" doubts only the singular of a count noun ("for generals" is the entry)
@@ -375,6 +380,23 @@ class Glossary:
         sentence = [k for (s, e, _), ks in zip(words, keys) if a <= s and e <= (m.start() if m else len(text))
                     for k in ks]
         return not sense.words.isdisjoint(sentence)
+
+    def _takes(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
+        """May word ``i``, which its frame and its entry's home both read as a verb, take the object that follows it
+        in its entry's sense?  Yes where it has none ("When this creature enters, …"), or one whose words (after its
+        determiners, up to punctuation or a function word other than "and", "or") its entry's home prints or the
+        rules print everywhere ("enter certain zones", "skip the declare blockers and combat damage steps"); not
+        "enters a “loop”", "will enter Alex’s range of influence" (one sense per collocation: the object decides)."""
+        j, stops = i + 1, stop_words(self.lang)
+        while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
+                re.sub(r"[’']s$", "", words[j][2].lower()) in _DET_EN | {"own"}):      # "one another’s"
+            j += 1
+        head = []
+        while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
+                words[j][2].lower() not in stops or words[j][2].lower() in _CONJ_EN):
+            head.append(j)
+            j += 1
+        return not head or any(k in sense.printed or self.share.get(k, 0) > EVERYDAY for j in head for k in keys[j])
 
     def _sense(self, term: Term) -> Sense | None:
         """The :class:`Sense` of a one-word term; None when its entry cites no rule, not even through "See …" (a
@@ -393,6 +415,7 @@ class Glossary:
             common = {w for w, n in bags.items() if not self.share.get(w, 0) < n / len(texts) or
                       self.share.get(w, 0) > EVERYDAY}
             words = frozenset(bags) - common - set(term.key)
+            printed = frozenset(_lemma(x, self.lang) for t in texts for x in _WORD.findall(t.lower()))
             frames, count, t0 = set(), False, term.words[0].lower()
             forms = {t0 + e for e in ("", "s", "es")} | ({t0[:-1] + "ies"} if t0.endswith("y") else set())
             for t in own:
@@ -402,7 +425,7 @@ class Glossary:
                         count = count or w != t0
                         frame = test(t, ws, j) or ""
                         frames.add(frame if frame != "bare" or w == t0 else "")     # "bare" is of a singular
-            self._senses[key] = Sense(words, frozenset(frames), count)
+            self._senses[key] = Sense(words, frozenset(frames), count, printed)
         return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:

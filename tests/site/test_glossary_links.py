@@ -57,7 +57,10 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
     in_context = {"en-2024-11-08": [("General", "permanents in general"), ("Match", "don’t match"),
                                     ("Role", "play the role of"), ("Independent", "independent of its card type"),
                                     ("Option", "has the option to"), ("Variant", "is a variant of the"),
-                                    ("Visit", "to visit the restroom")],
+                                    ("Visit", "to visit the restroom"),
+                                    # a verb's object its entry's home never prints (104.4b, 104.4f; 801.2c example; 807.4h)
+                                    ("Enter", "enters a “loop”"), ("Enter", "will enter alex’s range of influence"),
+                                    ("Enter", "enter one another’s range of influence")],
                   "de-1999": []}[edition]
     for title, phrase in in_context:
         found = [t for t in texts if phrase in t.lower()]
@@ -228,6 +231,27 @@ def test_the_frame_and_the_home_of_an_entry_decide_on_a_small_glossary():
     assert [t.title for _, _, t in g.spans("The first game of a match.")] == ["Match"]     # a noun's frame
     g = Glossary.build("x", "en", [("Match", "t-match", definition, "x")], homes={("x", "Match"): [definition]})
     assert [t.title for _, _, t in g.spans("The results don’t match the call.")] == ["Match"]   # no rule to judge by
+
+
+def test_a_verb_its_entry_reads_with_one_object_links_only_with_an_object_of_that_sense():
+    """Hand-made: the entry "Enter" ("In rules text, to enter the battlefield") is not a verb by its definition, but
+    its home prints it as one; where the text gives it an object, the object must be one its home prints."""
+    definition = "In rules text, to enter the battlefield. See rule 403.3."
+    homes = {("x", "Enter"): [definition, "A permanent enters the battlefield when it’s moved onto the battlefield "
+                                          "from another zone, and enters tapped or with counters."]}
+    g = Glossary.build("x", "en", [("Enter", "t-enter", definition, "x")], homes=homes)
+    assert [t.title for _, _, t in g.spans("If the game somehow enters a “loop” of mandatory actions")] == []
+    assert [t.title for _, _, t in g.spans("Carissa will enter Alex’s range of influence.")] == []
+    assert [t.title for _, _, t in g.spans("When this creature enters, draw a card.")] == ["Enter"]   # no object
+    assert [t.title for _, _, t in g.spans("It will enter another zone.")] == ["Enter"]   # "zone": its home's
+    assert [t.title for _, _, t in g.spans("Each of them enters tapped and attacking.")] == ["Enter"]
+
+
+def test_the_game_is_a_draw_is_the_second_sense_of_draw(conn):
+    """The entry "Draw" has two senses, the second "The result of a game in which neither player wins or loses"
+    (en-2024-11-08 glossary): "the game is a draw" (104.4a) is that sense, a true link."""
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "104.4a"), "draw") == [("draw", "Draw")]
 
 
 def test_homes_hold_the_definition_and_the_cited_rules_with_their_subrules(conn):
