@@ -129,6 +129,16 @@ def _is_state_en(title: str, definition: str) -> bool:
     return " " not in word and word.lower().endswith("ed") and _lemma(word, "en") != word.lower()
 
 
+def _is_participle_en(word: str) -> bool:
+    """A participle: "Triggered", "Activated", "Blocking" (an inflected verb)."""
+    return word.lower().endswith(("ed", "ing")) and _lemma(word, "en") != word.lower()
+
+
+#: language -> is this word of a term of several words a participle?  Modifying the term's last word (no function word
+#: between, unlike "Flipping a Coin") it is printed as one
+#: ("triggered abilities", "blocking creatures"); its verb's other forms there are the verb and its object ("may in
+#: turn trigger abilities", "activate abilities", "can block creatures attacking …"), the entries "Trigger", "Activate"
+PARTICIPLE_TESTS = {"en": _is_participle_en}
 #: language -> does the headword name a state by a participle?  Followed by a preposition, such a word is the
 #: passive of the ordinary verb ("aren’t locked in ahead of time", "as modified by", "aren’t limited to"), which
 #: the rules never use for the state ("a locked door", "if it isn’t modified")
@@ -346,6 +356,11 @@ class Glossary:
                 if i + n > len(words) or not all(
                         term.key[j] in keys[i + j] or term.stems[j] in keys[i + j] for j in range(n)):
                     continue
+                if n > 1 and self.lang in PARTICIPLE_TESTS and any(
+                        PARTICIPLE_TESTS[self.lang](w) and words[i + j][2].lower() != w.lower()
+                        and stop_words(self.lang).isdisjoint(x.lower() for x in term.words[j + 1:-1])
+                        for j, w in enumerate(term.words[:-1])):
+                    continue    # a participle before the head is printed as one: "trigger abilities" is a verb's
                 if not _keeps_quotations(quotes, i, n) or any(
                         _gap(text[words[i + j][1]:words[i + j + 1][0]]) != term.gaps[j] for j in range(n - 1)):
                     continue

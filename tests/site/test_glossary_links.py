@@ -48,7 +48,11 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
         for s, e, term in g.spans(t):
             forms.setdefault(term.title, set()).add(t[s:e].lower())
     false = {"en-2024-11-08": [("Phase", "phased"), ("Hand", "handed"), ("Case", "cases"), ("Modified", "modify"),
-                               ("Modified", "modifies"), ("Lock", "locked")],
+                               ("Modified", "modifies"), ("Lock", "locked"),
+                               # a verb and its object, not the participle's term ("may in turn trigger abilities",
+                               # "cast spells and activate abilities", "can block creatures attacking any player")
+                               ("Triggered Ability", "trigger abilities"), ("Activated Ability", "activate abilities"),
+                               ("Blocked Creature", "block creatures")],
              "de-1999": [("Spielen", "spiel")]}[edition]            # "Spiele nur, …" is the verb
     for title, word in false:
         assert word not in forms.get(title, set()), (title, word)
@@ -252,6 +256,14 @@ def test_the_game_is_a_draw_is_the_second_sense_of_draw(conn):
     (en-2024-11-08 glossary): "the game is a draw" (104.4a) is that sense, a true link."""
     g = glossary_of(conn, "en-2024-11-08", "en")
     assert spans_in(g, rule_text(conn, "en-2024-11-08", "104.4a"), "draw") == [("draw", "Draw")]
+
+
+def test_a_participle_before_the_head_of_a_term_is_printed_as_one(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert [t for _, t, _ in links(g, "which may in turn trigger abilities")] == ["Trigger"]
+    assert [t for _, t, _ in links(g, "players may cast spells and activate abilities")] == ["Cast", "Spell", "Activate"]
+    assert links(g, "its triggered abilities trigger")[0][:2] == ("triggered abilities", "Triggered Ability")
+    assert links(g, "an effect instructs a player to flip a coin")[-1][:2] == ("flip a coin", "Flipping a Coin")
 
 
 def test_homes_hold_the_definition_and_the_cited_rules_with_their_subrules(conn):
