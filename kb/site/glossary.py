@@ -143,6 +143,10 @@ PARTICIPLE_TESTS = {"en": _is_participle_en}
 #: passive of the ordinary verb ("aren’t locked in ahead of time", "as modified by", "aren’t limited to"), which
 #: the rules never use for the state ("a locked door", "if it isn’t modified")
 STATE_TESTS = {"en": _is_state_en}
+#: language -> the note of a glossary title that marks an obsolete entry ("Counts As (Obsolete)", "Set Aside (Obsolete)"):
+#: old card wording that the rules print only when they quote it ("the phrases “in play,” “from play,” …"); unquoted,
+#: the words are the ordinary ones ("counts as paying the original cost", "cards are set aside", "Commander Legends")
+OBSOLETE = {"en": "Obsolete"}
 #: language -> its prepositions and verb particles (a closed word class, as spaCy's stop words are)
 PREPOSITIONS = {"en": frozenset("about as at by for from in into of off on onto out over to toward up upon with "
                                 "within".split())}
@@ -223,6 +227,7 @@ class Term:
     verb: bool | None = False       # None: the definition does not show it
     name: bool = False              # a name the rules print capitalised (an English subtype)
     state: bool = False             # a state named by a participle (:data:`STATE_TESTS`)
+    quoted: bool = False            # old card wording (:data:`OBSOLETE`): links only from a quotation of it
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
     stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`), else its key
     gaps: tuple[str, ...] = ()      # the punctuation between its words (:func:`_gap`): "Base Power, Base Toughness"
@@ -283,7 +288,8 @@ class Glossary:
                     continue
             spots = list(_WORD.finditer(title.split("(")[0]))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
-            term = Term(title, anchor, source, key, words, verb, name, state=state,
+            quoted = re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None if lang in OBSOLETE else False
+            term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted,
                         stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (),
                         gaps=tuple(_gap(title[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
             for first in dict.fromkeys((key[0], term.stems[0])):
@@ -361,6 +367,8 @@ class Glossary:
                         and stop_words(self.lang).isdisjoint(x.lower() for x in term.words[j + 1:-1])
                         for j, w in enumerate(term.words[:-1])):
                     continue    # a participle before the head is printed as one: "trigger abilities" is a verb's
+                if term.quoted and not all(j in quotes for j in range(i, i + n)):
+                    continue
                 if not _keeps_quotations(quotes, i, n) or any(
                         _gap(text[words[i + j][1]:words[i + j + 1][0]]) != term.gaps[j] for j in range(n - 1)):
                     continue

@@ -52,7 +52,11 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                # a verb and its object, not the participle's term ("may in turn trigger abilities",
                                # "cast spells and activate abilities", "can block creatures attacking any player")
                                ("Triggered Ability", "trigger abilities"), ("Activated Ability", "activate abilities"),
-                               ("Blocked Creature", "block creatures")],
+                               ("Blocked Creature", "block creatures"),
+                               # an obsolete entry's wording unquoted is the ordinary words (118.7, 103.2a, 903.*)
+                               ("Counts As (Obsolete)", "counts as"), ("Counts As (Obsolete)", "count as"),
+                               ("Set Aside (Obsolete)", "set aside"), ("Legend (Obsolete)", "legends"),
+                               ("Redirect (Obsolete)", "redirect")],
              "de-1999": [("Spielen", "spiel")]}[edition]            # "Spiele nur, …" is the verb
     for title, word in false:
         assert word not in forms.get(title, set()), (title, word)
@@ -264,6 +268,15 @@ def test_a_participle_before_the_head_of_a_term_is_printed_as_one(conn):
     assert [t for _, t, _ in links(g, "players may cast spells and activate abilities")] == ["Cast", "Spell", "Activate"]
     assert links(g, "its triggered abilities trigger")[0][:2] == ("triggered abilities", "Triggered Ability")
     assert links(g, "an effect instructs a player to flip a coin")[-1][:2] == ("flip a coin", "Flipping a Coin")
+
+
+def test_an_obsolete_entry_links_only_from_a_quotation_of_its_wording(conn):
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "702.89b"), "totem armor") == [
+        ("totem armor", "Totem Armor (Obsolete)")]                          # “totem armor”: the old wording, quoted
+    assert ("in play", "In Play (Obsolete)") in spans_in(g, rule_text(conn, "en-2024-11-08", "403.5"), "in play")
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "118.7"), "counts as") == []    # "counts as paying …"
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "103.2a"), "set aside") == []   # "cards are set aside"
 
 
 def test_homes_hold_the_definition_and_the_cited_rules_with_their_subrules(conn):
