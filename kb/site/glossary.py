@@ -23,6 +23,11 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  A state named by a
   participle ("Locked", "Modified", "Limited") followed by a preposition is the ordinary verb ("aren’t locked in
   ahead of time", "as modified by", "aren’t limited to"): no one-word term links it.
+* **The sense where the frame doubts it** (English, :meth:`Glossary._fits`): a lower-case word that the closed-class
+  words around it read as a verb ("don’t match"), a complement ("the role of", "independent of", "the option to") or
+  a bare singular after a preposition ("in general,"), in a frame its entry's home (definition and cited rules,
+  :func:`homes_of`) never prints the term in, links only where its sentence shares a word of that home; one its home
+  prints as a verb too links as a verb only with an object its home prints ("enters a “loop”" is not "Enter").
 * **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a one-word term links
   only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
   term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
@@ -75,7 +80,11 @@ def _lemma(word: str, lang: str) -> str:
 
 
 def _is_verb_en(title: str, definition: str) -> bool:
-    return re.match(r"\s*(?:1\.\s*)?To\s", definition or "") is not None
+    """A verb: a sense of the definition starts "To …" ("Tap: To turn …"; "Exile: 1. A zone. … 2. To put …"), or the
+    entry is a keyword action (the glossary's own "Keyword Action: A verb, such as “destroy” or “cast” …")."""
+    d = definition or ""
+    return (re.search(r"(?:^|\n)\s*(?:\d\.\s*)?To\s", d) is not None
+            or re.match(r"\s*(?:An? |[\w ]+ is an? )keyword action\b", d) is not None)
 
 
 def _is_name_en(title: str, definition: str) -> bool:
@@ -120,13 +129,77 @@ def _is_state_en(title: str, definition: str) -> bool:
     return " " not in word and word.lower().endswith("ed") and _lemma(word, "en") != word.lower()
 
 
+def _is_participle_en(word: str) -> bool:
+    """A participle: "Triggered", "Activated", "Blocking" (an inflected verb)."""
+    return word.lower().endswith(("ed", "ing")) and _lemma(word, "en") != word.lower()
+
+
+#: language -> is this word of a term of several words a participle?  Modifying the term's last word (no function word
+#: between, unlike "Flipping a Coin") it is printed as one
+#: ("triggered abilities", "blocking creatures"); its verb's other forms there are the verb and its object ("may in
+#: turn trigger abilities", "activate abilities", "can block creatures attacking …"), the entries "Trigger", "Activate"
+PARTICIPLE_TESTS = {"en": _is_participle_en}
 #: language -> does the headword name a state by a participle?  Followed by a preposition, such a word is the
 #: passive of the ordinary verb ("aren’t locked in ahead of time", "as modified by", "aren’t limited to"), which
 #: the rules never use for the state ("a locked door", "if it isn’t modified")
 STATE_TESTS = {"en": _is_state_en}
+#: language -> the note of a glossary title that marks an obsolete entry ("Counts As (Obsolete)", "Set Aside (Obsolete)"):
+#: old card wording that the rules print only when they quote it ("the phrases “in play,” “from play,” …"); unquoted,
+#: the words are the ordinary ones ("counts as paying the original cost", "cards are set aside", "Commander Legends")
+OBSOLETE = {"en": "Obsolete"}
 #: language -> its prepositions and verb particles (a closed word class, as spaCy's stop words are)
 PREPOSITIONS = {"en": frozenset("about as at by for from in into of off on onto out over to toward up upon with "
                                 "within".split())}
+
+
+#: English closed word classes that frame a word (spaCy has no tagger without a trained pipeline)
+_AUX_EN = frozenset("can can’t cannot could couldn’t may might must will won’t would wouldn’t shall should do does "
+                    "did don’t doesn’t didn’t".split())
+_ARTICLES_EN = frozenset("a an the these those".split())
+_DET_EN = _ARTICLES_EN | frozenset("this that each every any all some no its their his her your my our one another "
+                                   "both either neither".split())
+_CONJ_EN = frozenset("and or nor".split())
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
+
+
+def _neighbour(text: str, words: list, j: int, k: int) -> str | None:
+    """Word ``j``, lower-cased, when only spaces part it from word ``k`` (no punctuation closes the phrase between)."""
+    if not 0 <= j < len(words):
+        return None
+    a, b = sorted((j, k))
+    return words[j][2].lower().replace("'", "’") if not text[words[a][1]:words[b][0]].strip() else None
+
+
+def _frame_en(text: str, words: list, i: int) -> str | None:
+    """The word class its frame gives word ``i`` where that is not a noun of the rules' own: "verb" after an
+    auxiliary ("don’t match") or before the article of an object ("matches the result"); "complement" before "of",
+    or after a determiner before "to" ("the role of", "independent of", "the option to"); "bare" after a
+    preposition, closing its phrase without an article ("in general,", "in general or that")."""
+    prev, nxt = _neighbour(text, words, i - 1, i), _neighbour(text, words, i + 1, i)
+    if prev in _AUX_EN or nxt in _ARTICLES_EN and prev not in _DET_EN:
+        return "verb"
+    if nxt == "of" or nxt == "to" and prev in _DET_EN:
+        return "complement"
+    if prev in PREPOSITIONS["en"] and (i + 1 == len(words) or nxt is None or nxt in _CONJ_EN and (
+            _neighbour(text, words, i + 2, i + 1) in stop_words("en"))):
+        return "bare"
+    return None
+
+
+#: language -> the frame that reads a lower-case word in another word class than a noun's (:meth:`Glossary._fits`)
+FRAME_TESTS = {"en": _frame_en}
+
+
+@dataclass(frozen=True)
+class Sense:
+    """What an entry's home (its definition and the rules it cites) shows of a one-word term: the lemmas printed
+    there more often than in the edition as a whole (everyday vocabulary aside), the frames it prints the term in,
+    and whether it prints the term's plural (a count noun)."""
+
+    words: frozenset[str]
+    frames: frozenset[str]
+    count: bool
+    printed: frozenset[str] = frozenset()   # every lemma the home prints: the objects a verb of its sense takes
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -154,6 +227,7 @@ class Term:
     verb: bool | None = False       # None: the definition does not show it
     name: bool = False              # a name the rules print capitalised (an English subtype)
     state: bool = False             # a state named by a participle (:data:`STATE_TESTS`)
+    quoted: bool = False            # old card wording (:data:`OBSOLETE`): links only from a quotation of it
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
     stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`), else its key
     gaps: tuple[str, ...] = ()      # the punctuation between its words (:func:`_gap`): "Base Power, Base Toughness"
@@ -177,18 +251,26 @@ class Glossary:
     unlinked: dict[str, str] = field(default_factory=dict)
     #: lemma of the edition's wording -> lemmas of the glossary's terms (a newer edition reading an older glossary)
     synonyms: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: (defining edition, title) -> the entry's home: its definition, then the rules it cites (:func:`homes_of`)
+    homes: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    #: lemma -> share of the edition's texts that print it
+    share: dict[str, float] = field(default_factory=dict)
+    _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
     def build(cls, edition: str, lang: str, entries: list[tuple[str, str, str, str]], prefix: str = "/",
               share: dict[str, float] | None = None,
-              synonyms: dict[str, tuple[str, ...]] | None = None, every_term: bool = False) -> Glossary:
+              synonyms: dict[str, tuple[str, ...]] | None = None, every_term: bool = False,
+              homes: dict[tuple[str, str], list[str]] | None = None) -> Glossary:
         """``entries``: (term, anchor, definition, defining edition); ``share``: lemma -> share of the edition's
         texts that print it; ``synonyms``: lemma of the edition's wording -> lemma of the glossary's (a newer
         edition's words for an older glossary's terms); ``every_term``: keep stop words and everyday vocabulary
-        (to resolve an entry's "See …")."""
+        (to resolve an entry's "See …"); ``homes``: (defining edition, title) -> its definition and the texts of the
+        rules it cites (:func:`homes_of`), which decide a word whose frame doubts it (:meth:`_fits`)."""
         g = cls(edition, lang, prefix)
-        g.synonyms = synonyms or {}
+        g.synonyms, g.homes = synonyms or {}, homes or {}
         stops, share = stop_words(lang), share or {}
+        g.share = share
         verb_test = VERB_TESTS.get(lang)
         for title, anchor, definition, source in entries:
             words = tuple(_WORD.findall(title.split("(")[0]))
@@ -206,7 +288,8 @@ class Glossary:
                     continue
             spots = list(_WORD.finditer(title.split("(")[0]))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
-            term = Term(title, anchor, source, key, words, verb, name, state=state,
+            quoted = re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None if lang in OBSOLETE else False
+            term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted,
                         stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (),
                         gaps=tuple(_gap(title[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
             for first in dict.fromkeys((key[0], term.stems[0])):
@@ -279,13 +362,94 @@ class Glossary:
                 if i + n > len(words) or not all(
                         term.key[j] in keys[i + j] or term.stems[j] in keys[i + j] for j in range(n)):
                     continue
+                if n > 1 and self.lang in PARTICIPLE_TESTS and any(
+                        PARTICIPLE_TESTS[self.lang](w) and words[i + j][2].lower() != w.lower()
+                        and stop_words(self.lang).isdisjoint(x.lower() for x in term.words[j + 1:-1])
+                        for j, w in enumerate(term.words[:-1])):
+                    continue    # a participle before the head is printed as one: "trigger abilities" is a verb's
+                if term.quoted and not all(j in quotes for j in range(i, i + n)):
+                    continue
                 if not _keeps_quotations(quotes, i, n) or any(
                         _gap(text[words[i + j][1]:words[i + j + 1][0]]) != term.gaps[j] for j in range(n - 1)):
                     continue
-                if n == 1 and not self._form(text, words, i, term):
+                if n == 1 and not (self._form(text, words, i, term) and self._fits(text, words, keys, i, term)):
                     continue
                 return term
         return None
+
+    def _fits(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
+        """May word ``i`` be a use of the one-word, non-verb ``term`` in its sense?  Where the word's frame reads it
+        in another word class (:data:`FRAME_TESTS`), one its entry's home never prints the term in, the text must
+        share a word of the entry's home (:class:`Sense`, the overlap of simplified Lesk): "… is considered to be
+        independent of the other effect" shares "considered" with the rules of "Dependency" (613.8, the entry
+        "Independent" says "See Dependency"), "independent of its card type" shares none; nor do "don’t match",
+        "the role of", "the option to", "in general" with their entries' homes.  Where the home prints the term as a
+        verb too ("Enter": "A nontoken permanent enters the battlefield …"), the verb's object decides (:meth:`_takes`)."""
+        test = FRAME_TESTS.get(self.lang)
+        word = words[i][2]
+        if test is None or term.verb or not word[:1].islower() or (term.edition, term.title) not in self.homes:
+            return True
+        frame = test(text, words, i)
+        if frame is None:
+            return True
+        sense = self._sense(term)
+        if sense is not None and frame == "verb" and frame in sense.frames:
+            return self._takes(text, words, keys, i, sense)
+        singular = word.lower() == term.words[0].lower()
+        if sense is None or frame in sense.frames or frame == "bare" and not (sense.count and singular):
+            return True     # "bare" doubts only the singular of a count noun ("for generals" is the entry)
+        a = max((m.end() for m in _SENTENCE_END.finditer(text, 0, words[i][0])), default=0)
+        m = _SENTENCE_END.search(text, words[i][1])
+        sentence = [k for (s, e, _), ks in zip(words, keys) if a <= s and e <= (m.start() if m else len(text))
+                    for k in ks]
+        return not sense.words.isdisjoint(sentence)
+
+    def _takes(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
+        """May word ``i``, which its frame and its entry's home both read as a verb, take the object that follows it
+        in its entry's sense?  Yes where it has none ("When this creature enters, …"), or one whose words (after its
+        determiners, up to punctuation or a function word other than "and", "or") its entry's home prints or the
+        rules print everywhere ("enter certain zones", "skip the declare blockers and combat damage steps"); not
+        "enters a “loop”", "will enter Alex’s range of influence" (one sense per collocation: the object decides)."""
+        j, stops = i + 1, stop_words(self.lang)
+        while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
+                re.sub(r"[’']s$", "", words[j][2].lower()) in _DET_EN | {"own"}):      # "one another’s"
+            j += 1
+        head = []
+        while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
+                words[j][2].lower() not in stops or words[j][2].lower() in _CONJ_EN):
+            head.append(j)
+            j += 1
+        return not head or any(k in sense.printed or self.share.get(k, 0) > EVERYDAY for j in head for k in keys[j])
+
+    def _sense(self, term: Term) -> Sense | None:
+        """The :class:`Sense` of a one-word term; None when its entry cites no rule, not even through "See …" (a
+        definition alone is too short to judge a sentence by: the 1999 glossary's "Target")."""
+        key = (term.edition, term.title)
+        if key not in self._senses:
+            own = self.homes[key]
+            seen = [self.homes[other] for other in _see_titles(own[0], self.lang, term.edition, self.homes)]
+            texts = own + [t for home in seen for t in home]
+            if len(own) == 1 and all(len(home) == 1 for home in seen):
+                self._senses[key] = None
+                return None
+            stops, test = stop_words(self.lang), FRAME_TESTS[self.lang]
+            bags = Counter(w for t in texts for w in {_lemma(x.lower(), self.lang) for x in _WORD.findall(t)
+                                                        if x.lower() not in stops and len(x) > 2})
+            common = {w for w, n in bags.items() if not self.share.get(w, 0) < n / len(texts) or
+                      self.share.get(w, 0) > EVERYDAY}
+            words = frozenset(bags) - common - set(term.key)
+            printed = frozenset(_lemma(x, self.lang) for t in texts for x in _WORD.findall(t.lower()))
+            frames, count, t0 = set(), False, term.words[0].lower()
+            forms = {t0 + e for e in ("", "s", "es")} | ({t0[:-1] + "ies"} if t0.endswith("y") else set())
+            for t in own:
+                ws = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(t)]
+                for j, (_, _, w) in enumerate(ws):
+                    if w in forms:
+                        count = count or w != t0
+                        frame = test(t, ws, j) or ""
+                        frames.add(frame if frame != "bare" or w == t0 else "")     # "bare" is of a singular
+            self._senses[key] = Sense(words, frozenset(frames), count, printed)
+        return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:
         test = FORM_TESTS.get(self.lang)
@@ -320,6 +484,33 @@ def _quotations(text: str, words: list[tuple[int, int, str]]) -> dict[int, tuple
         if inside and len(inside) <= MAX_TERM_WORDS:
             for k in inside:
                 out[k] = (inside[0], inside[-1] + 1)
+    return out
+
+
+def _see_titles(definition: str, lang: str, edition: str, homes: dict) -> list[tuple[str, str]]:
+    """The entries of ``edition`` that a definition refers to by "See …" ("Independent: See Dependency.")."""
+    titles = {title.lower(): (ed, title) for ed, title in homes if ed == edition}
+    opener = "|".join(re.escape(w) for w in SEE.get(lang, ()))
+    names = [p.strip().strip("„“”\"").lower() for m in re.finditer(rf"\b(?:{opener})\s+([^.;:()\n]+)", definition)
+             for p in re.split(r",|\band\b", m.group(1))] if opener else []
+    return [titles[n] for n in names if n in titles]
+
+
+def homes_of(conn, edition: str) -> dict[tuple[str, str], list[str]]:
+    """(edition, title) -> the home of each glossary entry of ``edition``: its definition, then the title and text of
+    every rule it cites and of their subrules (the references the build resolved)."""
+    from . import read
+
+    out = {(edition, t): [d] for t, _, d, _ in read.glossary_terms(conn, edition)}
+    for title, text in conn.execute("""
+            with recursive home(title, id) as (
+              select i.title, f.target_rule_id from items i join refs f on f.from_item_id = i.id
+               where i.edition_id = ? and i.kind = 'glossary' and f.target_rule_id is not null
+              union select home.title, r.id from rules r join home on r.parent_id = home.id)
+            select home.title, coalesce(r.title || ' ', '') || coalesce(r.text, '') from home join rules r
+              on r.id = home.id order by r.seq""", (edition,)):
+        if (edition, title) in out:
+            out[(edition, title)].append(text)
     return out
 
 
@@ -424,7 +615,9 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
             if t.new and " " not in t.new.strip() and " " not in t.old.strip():
                 synonyms.setdefault(_lemma(t.new, lang), []).append(_lemma(t.old, lang))
     share = read.lemma_shares(conn, edition)
-    g = Glossary.build(edition, lang, entries, prefix, share, {k: tuple(v) for k, v in synonyms.items()})
+    homes = {k: v for source in sources for k, v in homes_of(conn, source).items()} if lang in FRAME_TESTS else {}
+    g = Glossary.build(edition, lang, entries, prefix, share, {k: tuple(v) for k, v in synonyms.items()},
+                       homes=homes)
     original = read.original_of(conn, edition) if sources != [edition] else None
     if original is not None and read.glossary_terms(conn, original["id"]):
         theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),
