@@ -60,10 +60,12 @@ def test_the_timeline_shows_each_change_and_counts_the_quiet_editions():
 
 
 def test_a_rule_without_concept_or_counterparts_has_a_bare_header_and_no_language_line():
+    # (a split or a merge is a row even where the rule's own number and words stayed)
     quiet_end = Chain("en-cr", "en", [
         Event("en-2020-01-24", "2020-01-24", "first", ["702.34"]),
         Event("en-2021-02-05", "2021-02-05", "reworded", ["702.34"], previous="en-2020-01-24", changed=False),
-        Event("en-2024-11-08", "2024-11-08", "merged", ["702.34"], previous="en-2021-02-05", changed=False),
+        Event("en-2023-04-14", "2023-04-14", "split", ["702.34"], previous="en-2021-02-05", changed=False),
+        Event("en-2024-11-08", "2024-11-08", "merged", ["702.34"], previous="en-2023-04-14", changed=False),
     ])
     h = History("en-2024-11-08", "702.34", None, "", [quiet_end], [])
     assert render_text(h).splitlines() == [
@@ -71,6 +73,7 @@ def test_a_rule_without_concept_or_counterparts_has_a_bare_header_and_no_languag
         "  en-cr (en):",
         "    2020-01-24  en-2020-01-24    702.34       first appears",
         "                                              unchanged in 1 edition (en-2021-02-05)",
+        "    2023-04-14  en-2023-04-14    702.34       split",
         "    2024-11-08  en-2024-11-08    702.34       merged",
     ]
 
