@@ -45,6 +45,10 @@ def test_a_translation_first_appears_with_the_edition_it_follows(conn):
     first = chains["it-cr"].events[0]
     assert (first.edition, first.kind, first.date, first.detail) == (
         "it-wiki", "first", "2024-11-08", "translates en-2024-11-08; this copy is dated 2022")
+    # each link of a step names both numbers, the relation, the confidence and the review (none in the seeds)
+    step = chains["de-cr"].events[-1]
+    assert step.links and all(set(lk) == {"old", "new", "relation", "confidence", "review"} and not lk["review"]
+                              for lk in step.links)
     # an original's first edition is just that
     first = chains["en-cr"].events[0]
     assert (first.edition, first.kind, first.date, first.detail) == ("en-1999-04-23", "first", "1999-04-23", "")

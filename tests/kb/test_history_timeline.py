@@ -39,7 +39,8 @@ def test_the_timeline_shows_each_change_and_counts_the_quiet_editions():
     en = Chain("en-cr", "en", [
         Event("en-1999-04-23", "1999-04-23", "first", ["409.1f"]),
         Event("en-2004-10-01", "2004-10-01", "unchanged", ["409.1f"], changed=False),
-        Event("en-2009-07-11", "2009-07-11", "removed", [], "no counterpart of 409.1f", previous="en-2004-10-01"),
+        Event("en-2008-10-01", "2008-10-01", "unchanged", ["409.1f"], changed=False),
+        Event("en-2009-07-11", "2009-07-11", "removed", [], "no counterpart of 409.1f", previous="en-2008-10-01"),
     ])
     h = History("de-2024", "601.2f", 42, "Kosten bestimmen", [de, en],
                 [("en-2024-11-08", "601.2f", "en"), ("it-wiki", "601.2f", "it")])
@@ -53,7 +54,7 @@ def test_the_timeline_shows_each_change_and_counts_the_quiet_editions():
         "                  [-Kosten-] {+Gesamtkosten+} bestimmen",
         "  en-cr (en):",
         "    1999-04-23  en-1999-04-23    409.1f       first appears",
-        "                                              unchanged in 1 edition (en-2004-10-01)",
+        "                                              unchanged in 2 editions (en-2004-10-01 … en-2008-10-01)",
         "    2009-07-11  en-2009-07-11    —            removed: no counterpart of 409.1f",
         "  in other languages: en-2024-11-08 601.2f, it-wiki 601.2f",
     ]
