@@ -105,3 +105,22 @@ def test_a_kb_built_without_the_later_stages_answers_without_concepts(tmp_path):
     data = json.loads(out.output)
     assert (data["concept"], data["label"]) == (None, "")
     conn.close()
+
+
+def test_a_change_of_symbol_notation_alone_leaves_a_rule_unchanged(kb_db, tmp_path):
+    """A step compares the words as the build normalised them (``text_norm``: mana symbols in one notation), not
+    as printed: here section 100 of en-1999 and en-2024, whose step is "unchanged", given one mana cost printed
+    in two notations (the 1999 German PDF's "o2oW" and "{2}{W}")."""
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    c = sqlite3.connect(path)
+    last = next(ch for ch in history(c, "100.", "en-2024-11-08").chains if ch.family == "en-cr").events[-1]
+    assert (last.previous, last.edition, last.kind, last.changed) == ("en-1999-04-23", "en-2024-11-08",
+                                                                       "unchanged", False)
+    with c:
+        for edition, printed in (("en-1999-04-23", "{2}{W}"), ("en-2024-11-08", "o2oW")):
+            c.execute("update rules set text = ?, text_norm = '{2}{W}' where edition_id = ? and norm = '100'",
+                      (printed, edition))
+    last = next(ch for ch in history(c, "100.", "en-2024-11-08").chains if ch.family == "en-cr").events[-1]
+    assert (last.kind, last.changed, last.diff) == ("unchanged", False, "")
+    c.close()
