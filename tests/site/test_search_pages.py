@@ -10,6 +10,7 @@ from markupsafe import Markup
 
 from kb.query import connect
 from kb.site import search as S
+from kb.site.read import anchor
 
 
 @pytest.fixture(scope="module")
@@ -105,3 +106,35 @@ def test_a_page_outside_the_list_says_so(kb):
     assert (empty["first"], empty["last"]) == (2, 2)
     nothing = S.search(conn, idx, "Schmurgelwort", lang="de").as_json()
     assert (nothing["first"], nothing["last"], nothing["total"]) == (0, 0, 0)
+
+
+def test_every_hit_links_to_where_its_text_is(kb):
+    """A rule to its page, a glossary entry to its anchor on the glossary page, an example or a note to the rule
+    it belongs to (whose number it carries), any other text to its row; tables of contents and boilerplate are no
+    results."""
+    conn, idx = kb
+    items = {r["id"]: r for r in conn.execute("select i.id, i.kind, i.title, i.text, o.norm owner, o.number "
+                                              "from items i left join rules o on o.id = i.rule_id "
+                                              "where i.edition_id = 'de-1999'")}
+    rules = {r["number"]: r for r in conn.execute("select number, norm, title, text from rules "
+                                                  "where edition_id = 'de-1999'")}
+    kinds = set()
+    for query in ("Spieler", "Regel", "Zauberspruch"):
+        for h in S.search(conn, idx, query, edition="de-1999", limit=5000).hits:
+            kinds.add(h.kind)
+            assert (h.edition, h.language) == ("de-1999", "de")
+            if h.kind == "rule":
+                r = rules[h.number]
+                assert h.url == f"/rule/de-1999/{r['norm']}" and h.title == r["title"]
+            elif h.kind == "glossary":
+                # (the anchor the glossary page gives the term)
+                assert h.url == f"/glossary/de-1999#{anchor(h.title)}" and h.number is None
+            elif h.url.startswith("/rule/"):
+                owned = [i for i in items.values() if i["owner"] == h.url.split("/")[-1] and i["kind"] == h.kind]
+                assert owned and h.number == owned[0]["number"]
+            else:
+                row = items[int(h.url.rsplit("/", 1)[1])]
+                assert h.url == f"/kb/items/{row['id']}" and (row["kind"], row["owner"]) == (h.kind, None)
+                assert h.title == row["title"]
+    assert kinds >= {"rule", "glossary", "example", "paragraph", "index", "heading"}
+    assert not kinds & {"toc", "boilerplate"}
