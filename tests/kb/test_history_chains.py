@@ -7,7 +7,7 @@
   editions in date order, whatever their ids (here the German 2009 article declared part of the German chain: its
   id sorts after de-2024's, its date between de-1999 and de-2024; it prints no rule, and covers 601 and 602 only).
 * A KB built without the later stages (no alignment, so no concepts) still answers: the rule alone, without a
-  concept.
+  concept; a translation named in the manifest still first appears with its original.
 
 The seed KB (``kb_db``), a copy of it with one manifest value changed, and the hand-made miniature of the official
 text built without stages."""
@@ -24,6 +24,7 @@ from kb.add import AddOptions, add_files
 from kb.build import build
 from kb.cli import main
 from kb.history import history, render_text
+from kb.manifest import load, save
 from tests.helpers import FIXTURES
 
 
@@ -90,20 +91,33 @@ def test_a_family_named_in_the_manifest_is_a_chain_in_date_order(article_in_chai
 
 def test_a_kb_built_without_the_later_stages_answers_without_concepts(tmp_path):
     data = tmp_path / "data"
-    assert add_files([FIXTURES / "cr_text" / "MagicCompRules-mini.txt"], AddOptions(edition="en-mini"), data)[0].ok
+    mini = FIXTURES / "cr_text" / "MagicCompRules-mini.txt"
+    assert add_files([mini], AddOptions(edition="en-mini"), data)[0].ok
+    # a later copy declared a translation of it in the manifest (translation_of): no alignment pairs them here
+    copy = tmp_path / "copy.txt"
+    copy.write_text(mini.read_text(encoding="utf-8").replace("November 8, 2024", "January 10, 2025"), encoding="utf-8")
+    assert add_files([copy], AddOptions(edition="xx-mini", language="xx"), data)[0].ok
+    manifest = load(data / "manifest.toml")
+    manifest.edition("xx-mini")[1].translation_of = "en-mini"
+    save(manifest, data / "manifest.toml")
     build(tmp_path / "kb.db", data, stages=False)
     conn = sqlite3.connect(tmp_path / "kb.db")
-    h = history(conn, "601.2c")
+    assert history(conn, "601.2c").edition == "xx-mini"          # (no edition named: the newest that has it)
+    h = history(conn, "601.2c", "en-mini")
     assert (h.edition, h.number, h.concept, h.label, h.counterparts) == ("en-mini", "601.2c", None, "", [])
     assert render_text(h).splitlines() == [
         "601.2c (en-mini)",
         "  en-cr (en):",
         "    2024-11-08  en-mini          601.2c       first appears",
     ]
-    out = CliRunner().invoke(main, ["history", "601.2c", "--format", "json", "--db", str(tmp_path / "kb.db")])
+    out = CliRunner().invoke(main, ["history", "601.2c", "-e", "en-mini", "--format", "json", "--db",
+                                    str(tmp_path / "kb.db")])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)
     assert (data["concept"], data["label"]) == (None, "")
+    (chain,) = history(conn, "601.2c", "xx-mini").chains
+    assert [(e.edition, e.kind, e.date, e.detail) for e in chain.events] == [
+        ("xx-mini", "first", "2024-11-08", "translates en-mini; this copy is dated 2025-01-10")]
     conn.close()
 
 
