@@ -102,3 +102,35 @@ def test_what_a_query_is_told(kb):
     ids = ", ".join(e["id"] for e in idx.editions)
     assert unknown.notes[0] == f"unknown edition 'xx-1': searched every edition (editions: {ids})"
     assert unknown.edition is None and {h.edition for h in unknown.hits} == {"it-wiki"}
+
+
+def test_near_terms_come_from_rule_titles_too(kb):
+    _, idx = kb
+    # section titles of the 2024 editions, which no glossary prints
+    assert {"term": "Casting Spells", "edition": "en-2024-11-08"} in S.suggestions(idx, "Castng Speels")
+    assert {"term": "Zaubersprüche wirken", "edition": "de-2024"} in S.suggestions(idx, "Zauberspruch wirkn")
+    assert not any(g["title"].lower() == "casting spells" for g in idx.glossary)
+
+
+def test_the_index_a_search_reads(kb_db):
+    """What :func:`kb.site.search.index` reads once, asked for here itself (the fixture's index is made before the
+    other tests run): the editions newest first, each glossary term with its anchor and language, the titles
+    of sections and rules (and the rules whose whole text is a name, "702.33. Kicker"), the terminology of each
+    language."""
+    conn = connect(kb_db)
+    idx = S.index(conn)
+    dates = [str(e["date"]) for e in idx.editions]
+    assert [e["id"] for e in idx.editions][:2] == ["de-2024", "en-2024-11-08"] and idx.editions[-1]["id"] == "de-1999"
+    assert all(e["language"] in ("de", "en", "it") for e in idx.editions) and dates[0] == "2024-11-08"
+    assert (idx.language_of("it-wiki"), idx.language_of("xx-1")) == ("it", None)
+    assert {"edition": "de-1999", "title": "Abwerfen", "kind": "glossary", "anchor": "t-abwerfen",
+            "language": "de"} in idx.glossary
+    assert all(g["title"] and g["anchor"].startswith("t-") and g["language"] for g in idx.glossary)
+    assert {"edition": "en-2024-11-08", "norm": "702.33", "title": "Kicker", "level": "rule", "language": "en",
+            "date": "2024-11-08"} in idx.titles
+    assert {"edition": "en-2024-11-08", "norm": "601", "title": "Casting Spells", "level": "section",
+            "language": "en", "date": "2024-11-08"} in idx.titles
+    # a rule whose text is a sentence has no title
+    assert not any(t["edition"] == "en-2024-11-08" and t["norm"] in ("601.2c", "702.33a") for t in idx.titles)
+    assert sorted(idx.terms) == ["de", "en", "it"] and idx.terms["de"] and idx.terms["en"]
+    assert idx.languages == ["de", "en", "it"]
