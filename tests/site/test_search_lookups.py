@@ -69,6 +69,9 @@ def test_a_word_is_widened_through_the_terminology_table_either_way(kb):
     assert [(other, t.old, t.new) for other, t in S.widenings("gewirkt", "de", terms)] == [
         ("spielen", "spielen", "wirken"), ("Ausspielen", "Ausspielen", "Wirken")]
     assert S.widenings("Schmurgel", "de", terms) == []
+    # a term whose concept is gone (no newer term: "Pseudospruch") widens to nothing
+    assert any(t.old == "Pseudospruch" and not t.new for t in terms)
+    assert S.widenings("Pseudospruch", "de", terms) == []
     # rows of several words are not widened word by word
     phrases = [t for t in terms if " " in t.old or " " in t.new]
     assert phrases

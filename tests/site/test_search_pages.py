@@ -55,6 +55,11 @@ def test_one_text_printed_in_several_editions_is_one_hit_of_the_newest():
     assert (folded[3].editions, folded[3].span) == (["en-2024-11-08", "en-2015-01-23"], ("2015-01-23", "2024-11-08"))
     for alone in (folded[0], folded[2], folded[4]):
         assert (alone.editions, alone.span) == ([], None)
+    # as a program gets it (kb search --json, /search.json)
+    shown = S.Result(query="spell", hits=folded).as_json()["hits"]
+    assert [(h["editions"], h["span"]) for h in shown] == [
+        ([], None), (["en-2024-11-08", "en-2015-01-23", "en-2009-07-11"], ["2009-07-11", "2024-11-08"]), ([], None),
+        (["en-2024-11-08", "en-2015-01-23"], ["2015-01-23", "2024-11-08"]), ([], None)]
 
 
 @pytest.mark.parametrize("query, scope", [("Zaubersprüche", {"lang": "de"}), ("Fähigkeit", {"edition": "de-2024"}),
