@@ -53,6 +53,12 @@ def test_glossary_terms_despite_a_typo_in_the_edition_searched(kb):
     assert [g["score"] for g in S.glossary_lookup(idx, "abwerfen", edition="de-1999")] == [100.0]
     assert S.glossary_lookup(idx, "Abwerfen", edition="de-2024") == []      # de-2024 prints no glossary
     assert S.glossary_lookup(idx, "Abw") == [] and S.glossary_lookup(idx, "  ") == []
+    # at most five, best first, down to a score of 80 (inclusive: "Creature" is 80 from "Kreatur")
+    assert len(S.glossary_lookup(idx, "Blocking Creature", limit=50)) == 8
+    assert [g["title"] for g in S.glossary_lookup(idx, "Blocking Creature")][:1] == ["Blocking Creature"]
+    assert len(S.glossary_lookup(idx, "Blocking Creature")) == 5
+    assert [(g["title"], g["score"]) for g in S.glossary_lookup(idx, "Kreatur")] == [
+        ("Kreatur", 100.0), ("Creature", 80.0), ("Creature", 80.0)]
     near = S.glossary_lookup(idx, "Zauber", limit=3, cutoff=50)
     assert len(near) == 3 and [g["score"] for g in near] == sorted((g["score"] for g in near), reverse=True)
     assert all(g["score"] >= 50 for g in near) and len(S.glossary_lookup(idx, "Zauber", limit=9, cutoff=50)) == 9
@@ -69,6 +75,11 @@ def test_a_word_is_widened_through_the_terminology_table_either_way(kb):
     assert [(other, t.old, t.new) for other, t in S.widenings("gewirkt", "de", terms)] == [
         ("spielen", "spielen", "wirken"), ("Ausspielen", "Ausspielen", "Wirken")]
     assert S.widenings("Schmurgel", "de", terms) == []
+    # rows whose terms are inflected: each side by its lemma
+    assert [(other, t.old) for other, t in S.widenings("Charakteristik", "de", terms)] == [
+        ("Eigenschaften", "Charakteristiken")]
+    assert [(other, t.new) for other, t in S.widenings("Eigenschaft", "de", terms)] == [
+        ("Charakteristiken", "Eigenschaften")]
     # a term whose concept is gone (no newer term: "Pseudospruch") widens to nothing
     assert any(t.old == "Pseudospruch" and not t.new for t in terms)
     assert S.widenings("Pseudospruch", "de", terms) == []

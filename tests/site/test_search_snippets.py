@@ -44,6 +44,13 @@ def test_near_the_end_the_snippet_ends_with_the_text():
 
 def test_without_a_match_the_snippet_is_the_start_of_the_text():
     assert str(snippet(TEXT, {"zzz"}, "en")) == shown(0, 31) + " …"
+    assert str(snippet(TEXT, {"zzz"}, "en", width=2)) == shown(0, 1) + " …"
+
+
+def test_what_comes_before_the_first_word_is_kept_at_the_start():
+    assert str(snippet("„Spell“ (rule 601) — cast it.", {"spell"}, "en")) == (
+        "„<mark>Spell</mark>“ (rule 601) — cast it.")
+    assert str(snippet("601.2a Casting", {"casting"}, "en")) == "601.2a <mark>Casting</mark>"
 
 
 def test_every_match_inside_the_window_is_marked_and_none_outside():
@@ -58,6 +65,7 @@ def test_a_word_matches_as_printed_in_any_case_or_by_its_lemma():
     assert got == ("<mark>Zaubersprüche</mark> und Fähigkeiten: jeder <mark>Zauberspruch</mark>, den ein Spieler "
                    "wirkt, kostet <mark>Mana</mark>.")
     assert str(snippet("Spells and abilities", {"spell"}, "en")) == "<mark>Spells</mark> and abilities"
+    assert str(snippet("Spells and abilities", {"spells"}, "en")) == "<mark>Spells</mark> and abilities"
 
 
 def test_the_text_is_escaped_and_only_the_marks_are_markup():
