@@ -149,6 +149,7 @@ def test_a_pool_is_written_as_mana_and_only_as_mana():
     assert pool_from("{W}{U}{B}{R}{G}{C}") == [1] * 6 and pool_from("") == mana()
     assert pool_str(mana(b=2, c=1)) == "{B}{B}{C}" and pool_str(mana(w=1, g=2)) == "{W}{G}{G}"
     assert pool_str(mana()) == "empty"
+    assert pool_str([1, 0, 2]) == "{W}{B}{B}"      # a shorter list, as a scenario may write it: the first types
     for text in ("{2}", "{X}", "{R/G}", "{1}{G}"):
         with pytest.raises(CostSyntaxError) as e:
             pool_from(text)
@@ -218,8 +219,9 @@ def test_a_total_cost_adds_every_part_601_2f():
     assert Cost(loyalty=0).plus(Cost()).loyalty == 0 and Cost().plus(Cost()).loyalty is None
     assert Cost(life="X").plus(Cost(mana=mc("{1}"))).life == "X"
     assert Cost(mana=mc("{1}")).plus(Cost(life="X")).life == "X"
-    with pytest.raises(CostSyntaxError, match="two variable life costs"):
+    with pytest.raises(CostSyntaxError) as e:
         Cost(life="X").plus(Cost(life=2))
+    assert str(e.value) == "two variable life costs"
 
 
 def test_a_cost_prints_its_parts():
