@@ -128,3 +128,32 @@ def test_across_languages_a_pair_is_reworded_only_when_the_aligner_says_so():
                                                           [("601.2", "601.2", "renumbered,reworded", 0.8)])
     assert (split.relation, split.score, split.links) == ("split", 0.7, [("601.3", "601.3", "split", 0.7),
                                                                         ("601.3", "601.4", "split", 0.7)])
+
+
+W = "alpha bravo charlie delta echo foxtrot golf hotel india juliett".split()
+
+
+def sentence(edition: str, number: str, words: list[str], seq: int):
+    return D.make_rule(edition, number, " ".join(words) + ".", seq=seq)
+
+
+def test_a_split_or_merge_the_aligner_missed_is_completed_from_the_words():
+    """refine_pairs (its docstring): a neighbour without counterpart joins a pair as the rest of a split (or merge)
+    when the pair alone covers at most 80 % of the whole's words, both together at least 90 %, and at least 80 % of
+    the neighbour's words come from the whole; the added pair names its method and the neighbour's coverage."""
+    from kb.diff.classes import refine_pairs
+
+    o_ed, n_ed = (D.EditionInfo(e, "en", "2000", "", "", "none") for e in ("o", "n"))
+    whole = [sentence("o", "601.1", W, 1)]
+    pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
+    # 6 of 10 words in the paired rule, the other 4 (and one repeated) in the next one: a split
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:] + W[:1], 2)]
+    assert refine_pairs(whole, new, pair, o_ed, n_ed) == pair + [
+        D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # 9 of 10 words in the paired rule: reworded, nothing to complete
+    new = [sentence("n", "601.1", W[:9], 1), sentence("n", "601.2", W[9:] + W[:3], 2)]
+    assert refine_pairs(whole, new, pair, o_ed, n_ed) == pair
+    # the other way: two old rules, the second without counterpart, written as one new rule: a merge
+    old = [sentence("o", "601.1", W[:6], 1), sentence("o", "601.2", W[6:] + W[:1], 2)]
+    merged = refine_pairs(old, [sentence("n", "601.1", W, 1)], pair, o_ed, n_ed)
+    assert merged == pair + [D.Pair("o/601.2", "n/601.1", "merged", 1.0, "diff-refine")]
