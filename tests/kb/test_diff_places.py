@@ -157,3 +157,27 @@ def test_a_split_or_merge_the_aligner_missed_is_completed_from_the_words():
     old = [sentence("o", "601.1", W[:6], 1), sentence("o", "601.2", W[6:] + W[:1], 2)]
     merged = refine_pairs(old, [sentence("n", "601.1", W, 1)], pair, o_ed, n_ed)
     assert merged == pair + [D.Pair("o/601.2", "n/601.1", "merged", 1.0, "diff-refine")]
+
+
+def test_only_a_free_rule_completes_a_split():
+    """The neighbour must have no counterpart of its own, and be a rule or subrule (or of the paired rule's level):
+    a rule that another old rule went to, or a section heading, never completes a split."""
+    from kb.diff.classes import refine_pairs
+
+    o_ed, n_ed = (D.EditionInfo(e, "en", "2000", "", "", "none") for e in ("o", "n"))
+    rest = W[6:] + W[:1]
+    whole = sentence("o", "601.1", W, 1)
+    # a subrule paired, a rule next to it: a split
+    new = [sentence("n", "601.1a", W[:6], 1), sentence("n", "601.2", rest, 2)]
+    pair = [D.Pair("o/601.1", "n/601.1a", "reworded", 0.8)]
+    assert refine_pairs([whole], new, pair, o_ed, n_ed)[1:] == [
+        D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # the next rule is where another old rule went: no split
+    other = sentence("o", "601.5", rest, 2)
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", rest, 2)]
+    pairs = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8), D.Pair("o/601.5", "n/601.2", "renumbered", 0.9)]
+    assert refine_pairs([whole, other], new, pairs, o_ed, n_ed) == pairs
+    # the next one is a section heading: no split
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "602", rest, 2)]
+    pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
+    assert refine_pairs([whole], new, pair, o_ed, n_ed) == pair
