@@ -80,7 +80,7 @@ def test_the_longest_edition_id_and_every_kind_are_taken(data):
 def test_the_edition_is_named_from_the_documents_own_text(tmp_path, data):
     upper = write(tmp_path, "MINI.TXT", TEXT)
     (added,) = add_files([upper], AddOptions(), data)
-    assert added.ok and added.edition == "en-2024-11-08"
+    assert added.ok and added.edition == "en-2024-11-08" and added.path == upper
     assert added.message.startswith("added as edition en-2024-11-08 (") and added.message.endswith(
         "sources/en-2024-11-08.txt)")
     (doc,) = load(data / "manifest.toml").documents
@@ -106,6 +106,10 @@ def test_the_flags_say_what_the_text_does_not(tmp_path, data):
     (named,) = add_files([MINI], AddOptions(edition="en-mini", date="2024-12-01"), data)
     assert named.ok and load(data / "manifest.toml").edition("en-mini")[1].date == "2024-12-01"
     assert not any("file name says" in n for n in named.notes)
+    # a date given with --date is not compared with the file name's
+    stamped = write(tmp_path, "MagicCompRules-2020-01-24.txt", TEXT.replace("miniature", "miniature, dated"))
+    (dated,) = add_files([stamped], AddOptions(edition="en-dated", date="2024-11-08"), data)
+    assert dated.ok and not any("file name says" in n for n in dated.notes)
 
 
 def test_what_is_said_about_the_file(tmp_path, data):
@@ -123,7 +127,8 @@ def test_what_is_said_about_the_file(tmp_path, data):
 def test_a_file_that_cannot_be_named_is_refused(tmp_path, data):
     before = state(data)
     missing = tmp_path / "missing.txt"
-    assert add_files([missing], AddOptions(), data)[0].message == f"{missing}: no such file"
+    (refused,) = add_files([missing], AddOptions(), data)
+    assert (refused.path, refused.ok, refused.message) == (missing, False, f"{missing}: no such file")
     numbers = write(tmp_path, "numbers.txt", f"{STATED}\n" + "601.2 602.1 603.4\n" * 30)
     assert add_files([numbers], AddOptions(), data)[0].message == (
         f"{numbers}: cannot tell the document's language; give --language")
