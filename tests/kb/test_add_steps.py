@@ -138,6 +138,12 @@ def test_a_file_that_cannot_be_named_is_refused(tmp_path, data):
     assert state(data) == before
 
 
+def test_a_data_folder_that_does_not_exist_yet_is_made(tmp_path):
+    data = tmp_path / "new" / "kb" / "data"
+    assert add_files([MINI], AddOptions(), data)[0].ok
+    assert [e.id for _, e in load(data / "manifest.toml").editions] == ["en-2024-11-08"]
+
+
 def test_an_empty_manifest_is_a_manifest_without_documents(tmp_path):
     data = tmp_path / "data"
     data.mkdir()

@@ -50,8 +50,13 @@ def test_a_file_that_is_no_manifest(tmp_path):
 
 def test_tables_and_keys(tmp_path):
     assert refused(tmp_path, 'document = ["x"]\n') == ":1: [[document]] must be a table"
-    text = document().split("\n[[document.edition]]")[0] + '\nedition = ["x"]\n'
-    assert refused(tmp_path, text) == ":1: [[document.edition]] must be a table"
+    text = "# one\n" + document().split("\n[[document.edition]]")[0] + '\nedition = ["x"]\n'
+    assert refused(tmp_path, text) == ":2: [[document.edition]] must be a table"     # (its document's line)
+    # editions written inline, a key of the document after them: still checked
+    text = document().split("\n[[document.edition]]")[0] + (
+        '\nedition = [{id = "en-mini", language = "en", date = "2024", kind = "cr"}]\nsince = "1999"\n')
+    assert refused(tmp_path, text) == (f":{line_of(text, 'since')}: [[document]]: unknown key 'since' (known: "
+                                       "encoding, id, notes, parser, partial, path, sha256, source)")
     text = document().split("\n[[document.edition]]")[0] + "\n"
     assert refused(tmp_path, "# one\n" + text) == ":2: [[document]] without a [[document.edition]]"
     text = document(doc='since = "1999"\n')
@@ -142,7 +147,7 @@ def test_what_is_saved_reads_back_and_only_what_was_said_is_written(tmp_path):
     doc = Document("two", "sources/two.txt", SHA, "cr-web", [
         EditionEntry("de-two", "de", "2024-11-08", "cr", "Zwei", covers=["6", "702.34"], translation_of="en-mini"),
         EditionEntry("en-two", "en", "2024", "excerpt", family="en-cr", align_with=["en-mini"])],
-        encoding="cp1252", source='a "quoted" source', partial=True)
+        encoding="cp1252", source='a "quoted" source = scraped', partial=True)
     save(Manifest([*load(path).documents, doc]), path)
     text = path.read_text(encoding="utf-8")
     assert text.startswith("# first comment\n# second comment\n\n[[document]]\n")
@@ -150,7 +155,7 @@ def test_what_is_saved_reads_back_and_only_what_was_said_is_written(tmp_path):
     written = text.split("\n\n[[document]]\n")[2]
     assert written.splitlines() == [
         'id = "two"', 'path = "sources/two.txt"', f'sha256 = "{SHA}"', 'parser = "cr-web"', 'encoding = "cp1252"',
-        'source = "a \\"quoted\\" source"', "partial = true", "", "[[document.edition]]", 'id = "de-two"',
+        'source = "a \\"quoted\\" source = scraped"', "partial = true", "", "[[document.edition]]", 'id = "de-two"',
         'language = "de"', 'date = "2024-11-08"', 'kind = "cr"', 'title = "Zwei"', 'translation_of = "en-mini"',
         'covers = ["6", "702.34"]', "", "[[document.edition]]", 'id = "en-two"', 'language = "en"', 'date = "2024"',
         'kind = "excerpt"', 'family = "en-cr"', 'align_with = ["en-mini"]']
