@@ -121,7 +121,9 @@ def load(path: Path = paths.MANIFEST) -> Manifest:
     where = _Lines(path, text)
     documents = raw.get("document", [])
     if not isinstance(documents, list) or set(raw) - {"document"}:
-        raise ManifestError(f"{path}:{where.line(None, None, next(iter(set(raw) - {'document'}), 'document'))}: "
+        # the first key that is no [[document]] (keys before the first table are of document -1)
+        key = min(set(raw) - {"document"}, key=lambda k: where.line(-1, None, k), default="document")
+        raise ManifestError(f"{path}:{where.line(-1, None, key)}: "
                             "a manifest holds [[document]] tables only")
     docs = [_document(d, i, where) for i, d in enumerate(documents)]
     manifest = Manifest(docs)

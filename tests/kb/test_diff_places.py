@@ -1,0 +1,183 @@
+"""Change classes where the module's rules meet (kb/diff/classes.py), on small hand-made editions:
+
+* where a section went: the new sections its heading is aligned to, and every new section that receives at least
+  a quarter of its rules' pairs (``SECTION_SHARE``); a rule elsewhere has *moved*, a rule in one of them has not,
+  and its expected numbers are the old number in each of them;
+* a section heading is expected where its chapter went (chapter 4 → 6: 413 → 613), and has moved when it lands in
+  another chapter;
+* a removed rule says when its whole section or chapter has no counterpart;
+* a rule without counterpart in a part the other edition does not cover is *outside*, judged where its section or
+  chapter went;
+* across languages the words cannot be compared: a pair is reworded only when the aligner said so.
+
+Every expectation is read off the module's documentation (its docstring) and the hand-made pairs."""
+from __future__ import annotations
+
+from kb import diff as D
+
+
+def rules(edition: str, *numbers: str) -> list:
+    """Rules of these numbers, all with the same words (so a pair's class is its place alone)."""
+    return [D.make_rule(edition, n, "the same words", seq=i + 1) for i, n in enumerate(numbers)]
+
+
+def one_to_one(*pairs: tuple[str, str], relation: str = "") -> list[tuple]:
+    return [(a, b, relation, 0.9) for a, b in pairs]
+
+
+def test_a_section_goes_where_its_heading_and_a_quarter_of_its_rules_go():
+    old = rules("o", "409", *(f"409.{i}" for i in range(1, 9)))
+    new = rules("n", "601", "602", "603", "604", *(f"601.{i}" for i in range(1, 6)), "602.6", "602.7", "603.8")
+    pairs = one_to_one(("409", "604"), *((f"409.{i}", f"601.{i}") for i in range(1, 6)), ("409.6", "602.6"),
+                       ("409.7", "602.7"), ("409.8", "603.8"))
+    cls = D.classify(old, new, pairs)
+    # 8 pairs of rules: 5 to 601, 2 to 602 (a quarter: 2 of 8), 1 to 603; and the heading to 604
+    assert cls.section_map == {409: [601, 602, 604]}
+    assert cls.old_class["o/409.8"] == "moved"
+    moved = next(g for g in cls.groups if g.old_numbers == ["409.8"])
+    assert moved.note == "section 409 went to 601, 602, 604"
+    assert moved.expected == ["601.8", "602.8", "604.8"]
+    # in one of the section's places, with the old number there
+    assert cls.old_class["o/409.6"] == "unchanged" and cls.old_class["o/409.1"] == "unchanged"
+    assert cls.old_class["o/409"] == "renumbered"              # a section heading: expected where chapter 4 went
+
+
+def test_a_rule_in_one_of_its_sections_places_keeps_its_number_there():
+    old = [D.make_rule("o", n, "same words", seq=i) for i, n in enumerate(["409.1", "409.2", "409.3", "409.4"])]
+    new = [D.make_rule("n", n, "same words", seq=i) for i, n in enumerate(["601.1", "601.2", "602.3", "602.9"])]
+    cls = D.classify(old, new, one_to_one(("409.1", "601.1"), ("409.2", "601.2"), ("409.3", "602.3"),
+                                          ("409.4", "602.9")))
+    assert cls.section_map == {409: [601, 602]}
+    assert [cls.old_class[f"o/409.{i}"] for i in range(1, 5)] == ["unchanged", "unchanged", "unchanged",
+                                                                  "renumbered"]
+    renumbered = next(g for g in cls.groups if g.old_numbers == ["409.4"])
+    assert renumbered.note == "expected 601.4 or 602.4" and renumbered.expected == ["601.4", "602.4"]
+    # a share under a quarter is no place of the section: 1 pair of 5
+    old5 = [D.make_rule("o", f"409.{i}", "same words", seq=i) for i in range(1, 6)]
+    new5 = [D.make_rule("n", n, "same words", seq=i) for i, n in enumerate(["601.1", "601.2", "601.3", "601.4",
+                                                                            "602.5"])]
+    cls = D.classify(old5, new5, one_to_one(*((f"409.{i}", n.norm) for i, n in zip(range(1, 6), new5))))
+    assert cls.section_map == {409: [601]} and cls.old_class["o/409.5"] == "moved"
+
+
+def test_a_section_heading_is_expected_where_its_chapter_went():
+    old = rules("o", "4", "413", "413.1", "414", "414.1")
+    new = rules("n", "6", "613", "613.1", "508", "508.1")
+    cls = D.classify(old, new, one_to_one(("4", "6"), ("413", "613"), ("413.1", "613.1"), ("414", "508"),
+                                          ("414.1", "508.1")))
+    # chapter 4 went to 6 (its heading and 2 of its 4 links) and to 5 (the other 2)
+    assert cls.chapter_map == {4: [5, 6]}
+    assert cls.old_class["o/413"] == "unchanged" and cls.old_class["o/414"] == "renumbered"
+    heading = next(g for g in cls.groups if g.old_numbers == ["414"])
+    assert heading.expected == ["514", "614"] and heading.note == "expected 514 or 614"
+    # one section heading of six links landing in chapter 5: under a quarter, so chapter 4 went to 6 only
+    old = rules("o", "4", "413", *(f"413.{i}" for i in range(1, 5)), "415")
+    new = rules("n", "6", "613", *(f"613.{i}" for i in range(1, 5)), "508")
+    cls = D.classify(old, new, one_to_one(("4", "6"), ("413", "613"), *((f"413.{i}", f"613.{i}") for i in
+                                                                        range(1, 5)), ("415", "508")))
+    assert cls.chapter_map == {4: [6]}
+    moved = next(g for g in cls.groups if g.old_numbers == ["415"])
+    assert (moved.change_class, moved.note, moved.expected) == ("moved", "chapter 4 went to 6", ["615"])
+
+
+def test_a_removed_rule_says_when_its_section_or_chapter_has_no_counterpart_at_all():
+    old = rules("o", "1", "100", "100.1", "100.2", "101", "101.1", "5", "500", "500.1")
+    new = rules("n", "1", "100", "100.1")
+    cls = D.classify(old, new, one_to_one(("1", "1"), ("100", "100"), ("100.1", "100.1")))
+    notes = {g.old_numbers[0]: g.note for g in cls.groups if g.change_class == "removed"}
+    assert notes == {"100.2": "", "101": "", "101.1": "no rule of section 101 has a counterpart",
+                     "5": "no rule of chapter 5 has a counterpart", "500": "no rule of chapter 5 has a counterpart",
+                     "500.1": "no rule of chapter 5 has a counterpart"}
+
+
+def test_outside_the_other_editions_coverage_judged_where_the_section_went():
+    old = rules("o", "4", "409", "409.1", "409.2", "410.1", "100.1")
+    new = rules("n", "6", "601", "601.1", "601.5", "602.1", "702.1")
+    pairs = one_to_one(("4", "6"), ("409", "601"), ("409.1", "601.1"))
+    cls = D.classify(old, new, pairs, new_covers=("6",))
+    # 409 went to 601 (covered): 409.2 is removed; 410 has no pair, but chapter 4 went to 6 (covered): removed;
+    # 100.1: chapter 1 has no pair and 100.1 lies outside chapter 6
+    assert {k: v for k, v in cls.old_class.items() if v in ("removed", "outside")} == {
+        "o/409.2": "removed", "o/410.1": "removed", "o/100.1": "outside"}
+    outside = next(g for g in cls.groups if g.old_numbers == ["100.1"])
+    assert outside.note == "outside the newer edition's coverage"
+    # the other way: the old edition covers chapter 4 only; 601 is where 409 went, 602 and 702 are not
+    back = D.classify(old, new, pairs, old_covers=("4",))
+    assert {k: v for k, v in back.new_class.items() if v in ("added", "outside")} == {
+        "n/601.5": "added", "n/602.1": "outside", "n/702.1": "outside"}
+    assert next(g for g in back.groups if g.new_numbers == ["702.1"]).note == "outside the older edition's coverage"
+    inside = D.classify(old, new, pairs, old_covers=("4", "7"))
+    assert inside.new_class["n/702.1"] == "added" and inside.new_class["n/602.1"] == "outside"
+
+
+def test_across_languages_a_pair_is_reworded_only_when_the_aligner_says_so():
+    old = [D.make_rule("en", n, f"english words {n}", seq=i) for i, n in enumerate(["601.1", "601.2", "601.3"])]
+    new = [D.make_rule("de", n, f"deutsche Wörter {n}", seq=i) for i, n in enumerate(["601.1", "601.2", "601.3",
+                                                                                      "601.4"])]
+    pairs = [("601.1", "601.1", "equivalent", 0.9), ("601.2", "601.2", "renumbered,reworded", 0.8),
+             ("601.3", "601.3", "split", 0.7), ("601.3", "601.4", "split", 0.7)]
+    cls = D.classify(old, new, pairs, cross_language=True)
+    assert [cls.old_class[f"en/601.{i}"] for i in (1, 2, 3)] == ["unchanged", "reworded", "split"]
+    split = next(g for g in cls.groups if g.change_class == "split")
+    assert split.text_changed is None          # unknown across languages
+    same = D.classify(old, new, pairs)
+    assert [same.old_class[f"en/601.{i}"] for i in (1, 2)] == ["reworded", "reworded"]
+    assert next(g for g in same.groups if g.change_class == "split").text_changed is True
+    group = next(g for g in cls.groups if g.old_numbers == ["601.2"])
+    assert (group.relation, group.score, group.links) == ("renumbered,reworded", 0.8,
+                                                          [("601.2", "601.2", "renumbered,reworded", 0.8)])
+    assert (split.relation, split.score, split.links) == ("split", 0.7, [("601.3", "601.3", "split", 0.7),
+                                                                        ("601.3", "601.4", "split", 0.7)])
+
+
+W = "alpha bravo charlie delta echo foxtrot golf hotel india juliett".split()
+
+
+def sentence(edition: str, number: str, words: list[str], seq: int):
+    return D.make_rule(edition, number, " ".join(words) + ".", seq=seq)
+
+
+def test_a_split_or_merge_the_aligner_missed_is_completed_from_the_words():
+    """refine_pairs (its docstring): a neighbour without counterpart joins a pair as the rest of a split (or merge)
+    when the pair alone covers at most 80 % of the whole's words, both together at least 90 %, and at least 80 % of
+    the neighbour's words come from the whole; the added pair names its method and the neighbour's coverage."""
+    from kb.diff.classes import refine_pairs
+
+    o_ed, n_ed = (D.EditionInfo(e, "en", "2000", "", "", "none") for e in ("o", "n"))
+    whole = [sentence("o", "601.1", W, 1)]
+    pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
+    # 6 of 10 words in the paired rule, the other 4 (and one repeated) in the next one: a split
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:] + W[:1], 2)]
+    assert refine_pairs(whole, new, pair, o_ed, n_ed) == pair + [
+        D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # 9 of 10 words in the paired rule: reworded, nothing to complete
+    new = [sentence("n", "601.1", W[:9], 1), sentence("n", "601.2", W[9:] + W[:3], 2)]
+    assert refine_pairs(whole, new, pair, o_ed, n_ed) == pair
+    # the other way: two old rules, the second without counterpart, written as one new rule: a merge
+    old = [sentence("o", "601.1", W[:6], 1), sentence("o", "601.2", W[6:] + W[:1], 2)]
+    merged = refine_pairs(old, [sentence("n", "601.1", W, 1)], pair, o_ed, n_ed)
+    assert merged == pair + [D.Pair("o/601.2", "n/601.1", "merged", 1.0, "diff-refine")]
+
+
+def test_only_a_free_rule_completes_a_split():
+    """The neighbour must have no counterpart of its own, and be a rule or subrule (or of the paired rule's level):
+    a rule that another old rule went to, or a section heading, never completes a split."""
+    from kb.diff.classes import refine_pairs
+
+    o_ed, n_ed = (D.EditionInfo(e, "en", "2000", "", "", "none") for e in ("o", "n"))
+    rest = W[6:] + W[:1]
+    whole = sentence("o", "601.1", W, 1)
+    # a subrule paired, a rule next to it: a split
+    new = [sentence("n", "601.1a", W[:6], 1), sentence("n", "601.2", rest, 2)]
+    pair = [D.Pair("o/601.1", "n/601.1a", "reworded", 0.8)]
+    assert refine_pairs([whole], new, pair, o_ed, n_ed)[1:] == [
+        D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # the next rule is where another old rule went: no split
+    other = sentence("o", "601.5", rest, 2)
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", rest, 2)]
+    pairs = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8), D.Pair("o/601.5", "n/601.2", "renumbered", 0.9)]
+    assert refine_pairs([whole, other], new, pairs, o_ed, n_ed) == pairs
+    # the next one is a section heading: no split
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "602", rest, 2)]
+    pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
+    assert refine_pairs([whole], new, pair, o_ed, n_ed) == pair

@@ -1,0 +1,150 @@
+"""The lookups around a search and what it says about a query: a rule number after "rule", "Regel" or "regola"
+jumps where the number alone jumps; titles typed exactly are offered as keywords; glossary terms are found despite
+a typo, in the edition searched; a word is widened through a one-word row of the terminology table either way; and
+every note a query can earn, word for word.
+
+The seed KB (``kb_db``) and its terminology table (data/terminology.tsv)."""
+from __future__ import annotations
+
+import pytest
+
+from kb.query import connect
+from kb.site import search as S
+
+
+@pytest.fixture(scope="module")
+def kb(kb_db):
+    conn = connect(kb_db)
+    return conn, S.index(conn)
+
+
+@pytest.mark.parametrize("typed", ["Rule 601.2f", "RULE 601.2F", "regel 601.2f", "Regola  601.2f"])
+def test_a_rule_number_after_the_word_rule_jumps_where_the_number_does(kb, typed):
+    conn, idx = kb
+    plain = S.search(conn, idx, "601.2f").jump
+    assert plain and plain.endswith("/601.2f")
+    assert S.search(conn, idx, typed).jump == plain
+    assert S.search(conn, idx, typed.replace("601.2", "601.2c")[:-1], edition="it-wiki").jump == "/rule/it-wiki/601.2c"
+
+
+def test_a_number_no_edition_has_is_searched_as_words(kb):
+    conn, idx = kb
+    res = S.search(conn, idx, "Regel 999.9", lang="de")
+    assert res.jump is None and res.hits == []
+    assert res.notes == ["no rule or text in language de matches 'Regel 999.9'"]
+
+
+def test_titles_typed_exactly_are_offered_as_keywords(kb):
+    conn, idx = kb
+    for typed in ("Zaubersprüche", "zaubersprüche"):
+        res = S.search(conn, idx, typed, lang="de", limit=1)
+        assert res.jump is None
+        # two sections of de-1999 carry the title (213 and 401); a section is offered, not jumped to
+        assert [(k["edition"], k["norm"], k["title"], k["level"]) for k in res.keywords] == [
+            ("de-1999", "213", "Zaubersprüche", "section"), ("de-1999", "401", "Zaubersprüche", "section")]
+    assert S.search(conn, idx, "Zaubersprüch", lang="de", limit=1).keywords == []
+
+
+def test_glossary_terms_despite_a_typo_in_the_edition_searched(kb):
+    conn, idx = kb
+    (found,) = S.glossary_lookup(idx, "Abwerfn")
+    assert (found["edition"], found["title"], found["anchor"], found["language"], found["score"]) == (
+        "de-1999", "Abwerfen", "t-abwerfen", "de", 93.3)
+    assert [g["score"] for g in S.glossary_lookup(idx, "abwerfen", edition="de-1999")] == [100.0]
+    assert S.glossary_lookup(idx, "Abwerfen", edition="de-2024") == []      # de-2024 prints no glossary
+    assert S.glossary_lookup(idx, "Abw") == [] and S.glossary_lookup(idx, "  ") == []
+    # at most five, best first, down to a score of 80 (inclusive: "Creature" is 80 from "Kreatur")
+    assert len(S.glossary_lookup(idx, "Blocking Creature", limit=50)) == 8
+    assert [g["title"] for g in S.glossary_lookup(idx, "Blocking Creature")][:1] == ["Blocking Creature"]
+    assert len(S.glossary_lookup(idx, "Blocking Creature")) == 5
+    assert [(g["title"], g["score"]) for g in S.glossary_lookup(idx, "Kreatur")] == [
+        ("Kreatur", 100.0), ("Creature", 80.0), ("Creature", 80.0)]
+    near = S.glossary_lookup(idx, "Zauber", limit=3, cutoff=50)
+    assert len(near) == 3 and [g["score"] for g in near] == sorted((g["score"] for g in near), reverse=True)
+    assert all(g["score"] >= 50 for g in near) and len(S.glossary_lookup(idx, "Zauber", limit=9, cutoff=50)) == 9
+    assert [g["title"] for g in S.search(conn, idx, "Abwerfn").glossary] == ["Abwerfen"]
+    assert S.search(conn, idx, "Abwerfen", edition="de-2024").glossary == []
+
+
+def test_a_word_is_widened_through_the_terminology_table_either_way(kb):
+    _, idx = kb
+    terms = idx.terms["de"]
+    assert [(other, t.old, t.new) for other, t in S.widenings("spielen", "de", terms)] == [
+        ("wirken", "spielen", "wirken")]
+    # the newer word, in another form: its lemma finds the rows of the verb and of the noun
+    assert [(other, t.old, t.new) for other, t in S.widenings("gewirkt", "de", terms)] == [
+        ("spielen", "spielen", "wirken"), ("Ausspielen", "Ausspielen", "Wirken")]
+    assert S.widenings("Schmurgel", "de", terms) == []
+    # rows whose terms are inflected: each side by its lemma
+    assert [(other, t.old) for other, t in S.widenings("Charakteristik", "de", terms)] == [
+        ("Eigenschaften", "Charakteristiken")]
+    assert [(other, t.new) for other, t in S.widenings("Eigenschaft", "de", terms)] == [
+        ("Charakteristiken", "Eigenschaften")]
+    # a term whose concept is gone (no newer term: "Pseudospruch") widens to nothing
+    assert any(t.old == "Pseudospruch" and not t.new for t in terms)
+    assert S.widenings("Pseudospruch", "de", terms) == []
+    # rows of several words are not widened word by word
+    phrases = [t for t in terms if " " in t.old or " " in t.new]
+    assert phrases
+    for t in phrases:
+        for word in (t.old.split() + t.new.split()):
+            assert all(" " not in w.old and " " not in w.new for _, w in S.widenings(word, "de", terms))
+
+
+def test_every_word_is_required_as_printed_or_by_lemma():
+    assert S.fts_query(["Zaubersprüche"], "de", {}) == '("zaubersprüche" OR lemmas : "zauberspruch")'
+    assert S.fts_query(["Zaubersprüche", "spielen"], "de", {"spielen": ["wirken", "gewirkt"]}) == (
+        '("zaubersprüche" OR lemmas : "zauberspruch") AND ("spielen" OR lemmas : "spielen" OR lemmas : "wirken")')
+    assert S.fts_query(['say"s'], "xx", {}) == '("says" OR lemmas : "says")'      # (a quote cannot end a term)
+
+
+def test_what_a_query_is_told(kb):
+    conn, idx = kb
+    assert S.search(conn, idx, "?! …", lang="de").notes == ["the query has no words to search for"]
+    blank = S.search(conn, idx, "   ")
+    assert (blank.notes, blank.hits, blank.jump, blank.glossary) == ([], [], None, [])
+    long = S.search(conn, idx, "Zauberspruch " * 20, lang="de", limit=1)
+    assert long.notes[0] == f"the query was cut to its first {S.MAX_QUERY_CHARS} characters" and long.hits
+    assert S.search(conn, idx, "Zauberspruch " * 15, lang="de", limit=1).notes == []     # (195 characters)
+    assert S.search(conn, idx, "Schmurgel", edition="de-2024").notes == [
+        "no rule or text in edition de-2024 matches 'Schmurgel'"]
+    assert S.search(conn, idx, "Schmurgel").notes == ["no rule or text in any edition matches 'Schmurgel'"]
+    other = S.search(conn, idx, "magia", lang="xx")
+    assert other.notes[0] == ("unknown language 'xx': the editions are in de, en, it; searched all of them")
+    assert other.lang is None and other.hits
+    unknown = S.search(conn, idx, "magia", edition="xx-1")
+    ids = ", ".join(e["id"] for e in idx.editions)
+    assert unknown.notes[0] == f"unknown edition 'xx-1': searched every edition (editions: {ids})"
+    assert unknown.edition is None and {h.edition for h in unknown.hits} == {"it-wiki"}
+
+
+def test_near_terms_come_from_rule_titles_too(kb):
+    _, idx = kb
+    # section titles of the 2024 editions, which no glossary prints
+    assert {"term": "Casting Spells", "edition": "en-2024-11-08"} in S.suggestions(idx, "Castng Speels")
+    assert {"term": "Zaubersprüche wirken", "edition": "de-2024"} in S.suggestions(idx, "Zauberspruch wirkn")
+    assert not any(g["title"].lower() == "casting spells" for g in idx.glossary)
+
+
+def test_the_index_a_search_reads(kb_db):
+    """What :func:`kb.site.search.index` reads once, asked for here itself (the fixture's index is made before the
+    other tests run): the editions newest first, each glossary term with its anchor and language, the titles
+    of sections and rules (and the rules whose whole text is a name, "702.33. Kicker"), the terminology of each
+    language."""
+    conn = connect(kb_db)
+    idx = S.index(conn)
+    dates = [str(e["date"]) for e in idx.editions]
+    assert [e["id"] for e in idx.editions][:2] == ["de-2024", "en-2024-11-08"] and idx.editions[-1]["id"] == "de-1999"
+    assert all(e["language"] in ("de", "en", "it") for e in idx.editions) and dates[0] == "2024-11-08"
+    assert (idx.language_of("it-wiki"), idx.language_of("xx-1")) == ("it", None)
+    assert {"edition": "de-1999", "title": "Abwerfen", "kind": "glossary", "anchor": "t-abwerfen",
+            "language": "de"} in idx.glossary
+    assert all(g["title"] and g["anchor"].startswith("t-") and g["language"] for g in idx.glossary)
+    assert {"edition": "en-2024-11-08", "norm": "702.33", "title": "Kicker", "level": "rule", "language": "en",
+            "date": "2024-11-08"} in idx.titles
+    assert {"edition": "en-2024-11-08", "norm": "601", "title": "Casting Spells", "level": "section",
+            "language": "en", "date": "2024-11-08"} in idx.titles
+    # a rule whose text is a sentence has no title
+    assert not any(t["edition"] == "en-2024-11-08" and t["norm"] in ("601.2c", "702.33a") for t in idx.titles)
+    assert sorted(idx.terms) == ["de", "en", "it"] and idx.terms["de"] and idx.terms["en"]
+    assert idx.languages == ["de", "en", "it"]

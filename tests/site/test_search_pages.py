@@ -1,0 +1,145 @@
+"""What a search result counts and how it pages: the total names every rule and text that matches, a text printed
+in several editions is one hit naming them all (newest first, with their first and last date), the pages cut
+that list in ``limit``-sized pieces without losing or repeating a hit, and a page outside the list says so.
+
+The seed KB (``kb_db``), queried with a language or an edition named, and hand-made hits for the folding."""
+from __future__ import annotations
+
+import pytest
+from markupsafe import Markup
+
+from kb.query import connect
+from kb.site import search as S
+from kb.site.read import anchor
+
+
+@pytest.fixture(scope="module")
+def kb(kb_db):
+    conn = connect(kb_db)
+    return conn, S.index(conn)
+
+
+def hit(kind: str, edition: str, number: str | None, title: str | None, snippet: str, score: float,
+        language: str = "en") -> S.Hit:
+    return S.Hit(kind, edition, language, number, title, Markup(snippet), f"/{edition}/{number}", score)
+
+
+DATES = {"en-2009-07-11": "2009-07-11", "en-2015-01-23": "2015-01-23", "en-2024-11-08": "2024-11-08"}
+
+
+def test_one_text_printed_in_several_editions_is_one_hit_of_the_newest():
+    words = "To cast a <mark>spell</mark> is to take it from where it is"
+    hits = [
+        hit("rule", "en-2009-07-11", "601.2.", None, words.replace("it is", "it’s"), -5.0),
+        hit("rule", "en-2024-11-08", "601.2", None, words.replace("it is", "it's"), -3.0),
+        hit("rule", "en-2015-01-23", "601.2", None, words.replace("it is", "it's"), -4.0),
+        hit("rule", "en-2024-11-08", "601.3", None, words, -6.0),                 # another rule
+        hit("glossary", "en-2024-11-08", None, "Cast", words, -1.0),              # another kind
+        hit("glossary", "en-2015-01-23", None, "cast", words, -0.5),              # the same entry
+        hit("rule", "it-2024", "601.2", None, words, -2.0, language="it"),        # another language
+        hit("rule", "en-2015-01-23", "601.2", None, words + " now", -0.1),        # other words
+    ]
+    folded = S.fold_identical(hits, DATES)
+    # best score first; a group at the best score of its members
+    assert [(h.kind, h.edition, h.number, h.score) for h in folded] == [
+        ("rule", "en-2024-11-08", "601.3", -6.0),
+        ("rule", "en-2024-11-08", "601.2", -5.0),
+        ("rule", "it-2024", "601.2", -2.0),
+        ("glossary", "en-2024-11-08", None, -1.0),
+        ("rule", "en-2015-01-23", "601.2", -0.1),
+    ]
+    group = folded[1]
+    assert group.editions == ["en-2024-11-08", "en-2015-01-23", "en-2009-07-11"]
+    assert group.span == ("2009-07-11", "2024-11-08")
+    assert str(group.snippet) == words.replace("it is", "it's")       # the newest edition's words
+    assert (folded[3].editions, folded[3].span) == (["en-2024-11-08", "en-2015-01-23"], ("2015-01-23", "2024-11-08"))
+    for alone in (folded[0], folded[2], folded[4]):
+        assert (alone.editions, alone.span) == ([], None)
+    # as a program gets it (kb search --json, /search.json)
+    shown = S.Result(query="spell", hits=folded).as_json()["hits"]
+    assert [(h["editions"], h["span"]) for h in shown] == [
+        ([], None), (["en-2024-11-08", "en-2015-01-23", "en-2009-07-11"], ["2009-07-11", "2024-11-08"]), ([], None),
+        (["en-2024-11-08", "en-2015-01-23"], ["2015-01-23", "2024-11-08"]), ([], None)]
+
+
+@pytest.mark.parametrize("query, scope", [("Zaubersprüche", {"lang": "de"}), ("Fähigkeit", {"edition": "de-2024"}),
+                                          ("magia", {"lang": "it"}), ("spell", {"edition": "en-2024-11-08"})])
+def test_the_total_counts_every_matching_text_once_whatever_the_folding(kb, query, scope):
+    conn, idx = kb
+    res = S.search(conn, idx, query, limit=5000, **scope)
+    assert res.hits and not res.more
+    assert sum(len(h.editions) or 1 for h in res.hits) == res.total
+    if "edition" in scope:
+        assert {h.edition for h in res.hits} == {scope["edition"]}
+        assert res.total < S.search(conn, idx, query, lang=idx.language_of(scope["edition"]), limit=1).total
+    # a widened query finds more
+    narrow = S.search(conn, idx, query, widen=False, limit=1, **scope)
+    assert narrow.total <= res.total
+
+
+def test_pages_cut_the_list_without_losing_or_repeating_a_hit(kb):
+    conn, idx = kb
+    whole = S.search(conn, idx, "Zaubersprüche", lang="de", limit=12)
+    assert whole.more and len(whole.hits) == 12
+    pages = [S.search(conn, idx, "Zaubersprüche", lang="de", limit=5, page=p) for p in (1, 2, 3)]
+    assert [h.url for p in pages for h in p.hits][:12] == [h.url for h in whole.hits]
+    assert [(p.page, p.first, len(p.hits), p.more) for p in pages] == [(1, 0, 5, True), (2, 5, 5, True),
+                                                                         (3, 10, 5, True)]
+    data = pages[1].as_json()
+    assert (data["page"], data["first"], data["last"], data["total"]) == (2, 6, 10, whole.total)
+
+
+def test_a_page_outside_the_list_says_so(kb):
+    conn, idx = kb
+    every = S.search(conn, idx, "Zaubersprüche", lang="de", limit=5000)
+    limit = 50
+    last = -(-len(every.hits) // limit)
+    assert 1 < last < S.MAX_PAGE
+    past = S.search(conn, idx, "Zaubersprüche", lang="de", limit=limit, page=last + 1)
+    assert past.hits == [] and not past.more and past.notes == [f"page {last + 1} is past the last result "
+                                                                 f"({every.total} in all)"]
+    assert past.suggestions == []           # (there are results: no near terms offered)
+    at_last = S.search(conn, idx, "Zaubersprüche", lang="de", limit=limit, page=last)
+    assert [h.url for h in at_last.hits] == [h.url for h in every.hits[(last - 1) * limit:]] and not at_last.more
+    assert (at_last.as_json()["first"], at_last.as_json()["last"]) == ((last - 1) * limit + 1, len(every.hits))
+    for asked, shown in ((0, 1), (-3, 1), (S.MAX_PAGE + 1, S.MAX_PAGE), (10_000, S.MAX_PAGE)):
+        res = S.search(conn, idx, "Zaubersprüche", lang="de", limit=1, page=asked)
+        assert res.page == shown and res.first == shown - 1
+        assert res.notes[0] == f"pages run from 1 to {S.MAX_PAGE}; showing page {shown}"
+    assert S.search(conn, idx, "Zaubersprüche", lang="de", limit=1, page=S.MAX_PAGE).notes == []
+    empty = S.search(conn, idx, "Zaubersprüche", lang="de", limit=1, page=2).as_json()
+    assert (empty["first"], empty["last"]) == (2, 2)
+    nothing = S.search(conn, idx, "Schmurgelwort", lang="de").as_json()
+    assert (nothing["first"], nothing["last"], nothing["total"]) == (0, 0, 0)
+
+
+def test_every_hit_links_to_where_its_text_is(kb):
+    """A rule to its page, a glossary entry to its anchor on the glossary page, an example or a note to the rule
+    it belongs to (whose number it carries), any other text to its row; tables of contents and boilerplate are no
+    results."""
+    conn, idx = kb
+    items = {r["id"]: r for r in conn.execute("select i.id, i.kind, i.title, i.text, o.norm owner, o.number "
+                                              "from items i left join rules o on o.id = i.rule_id "
+                                              "where i.edition_id = 'de-1999'")}
+    rules = {r["number"]: r for r in conn.execute("select number, norm, title, text from rules "
+                                                  "where edition_id = 'de-1999'")}
+    kinds = set()
+    for query in ("Spieler", "Regel", "Zauberspruch"):
+        for h in S.search(conn, idx, query, edition="de-1999", limit=5000).hits:
+            kinds.add(h.kind)
+            assert (h.edition, h.language) == ("de-1999", "de")
+            if h.kind == "rule":
+                r = rules[h.number]
+                assert h.url == f"/rule/de-1999/{r['norm']}" and h.title == r["title"]
+            elif h.kind == "glossary":
+                # (the anchor the glossary page gives the term)
+                assert h.url == f"/glossary/de-1999#{anchor(h.title)}" and h.number is None
+            elif h.url.startswith("/rule/"):
+                owned = [i for i in items.values() if i["owner"] == h.url.split("/")[-1] and i["kind"] == h.kind]
+                assert owned and h.number == owned[0]["number"]
+            else:
+                row = items[int(h.url.rsplit("/", 1)[1])]
+                assert h.url == f"/kb/items/{row['id']}" and (row["kind"], row["owner"]) == (h.kind, None)
+                assert h.title == row["title"]
+    assert kinds >= {"rule", "glossary", "example", "paragraph", "index", "heading"}
+    assert not kinds & {"toc", "boilerplate"}
