@@ -20,7 +20,7 @@ from .filters import matches
 from .layers import effects_in_force
 from .printed import base
 from .registry import applied, enforces
-from .state import STACK, object_target
+from .state import BATTLEFIELD, STACK, object_target
 from .targets import is_legal_target
 from .zones import AFTER_MOVE
 
@@ -54,7 +54,7 @@ def enters_as_copy(game, obj, queue: list | None) -> CardDef | None:
     untapped as a copy of Wesen der Wildnis)."""
     st = game.state
     options: list = []  # (the original, why)
-    own = [s for s in base(game, obj).statics if s.kind == "enters_as_copy"]
+    own = [s for s in as_it_would_exist(game, obj).statics if s.kind == "enters_as_copy"]
     for source, static in statics_of_kind_on_battlefield(game, "replace"):
         p = static.params
         if p.get("how") == "enter_as_copy" and source.id != obj.id and source.controller == obj.controller and \
@@ -79,6 +79,17 @@ def enters_as_copy(game, obj, queue: list | None) -> CardDef | None:
     applied("616.1c")  # a copy effect for entering is chosen before the other effects for entering
     applied(EN + "707.5")
     return copiable_values(game, options[0])
+
+
+@enforces("614.12")
+def as_it_would_exist(game, obj) -> CardDef:
+    """The characteristics of ``obj`` as it would exist on the battlefield: its own static abilities and the
+    continuous effects that already exist and would apply to it (614.12: Humility takes Clone's ability to enter
+    as a copy away before it could apply)."""
+    applied("614.12")
+    probe = obj.copy()
+    probe.zone = BATTLEFIELD
+    return game.characteristics(probe)
 
 
 @enforces(EN + "707.5")
