@@ -36,6 +36,13 @@ def page(browser):
     page.close()
 
 
+def follow(page, link):
+    """Click ``link`` (a selector or a locator) and wait until the page it leads to has loaded: a click returns
+    once a navigation has begun, and reading the page before it has loaded reads the old one or half the new."""
+    page.click(link) if isinstance(link, str) else link.click()
+    page.wait_for_load_state()
+
+
 def goto(page, url):
     response = page.goto(url)
     assert response is not None and response.status == 200, (url, response and response.status)
@@ -45,19 +52,19 @@ def goto(page, url):
 def test_home_contents_rule_counterpart_diff_and_back(page, server):
     goto(page, server + "/")
     assert "Editions" in page.inner_text("h2")
-    page.click(f"#editions a[href='/rule/{EDITION}']")
+    follow(page, f"#editions a[href='/rule/{EDITION}']")
     assert page.url == f"{server}/rule/{EDITION}"
-    page.click("#contents summary a[href='/rule/de-2024/601']")
+    follow(page, "#contents summary a[href='/rule/de-2024/601']")
     assert page.url.endswith("/rule/de-2024/601")
-    page.click("#section-text a.sec-num[href='/rule/de-2024/601.2c']")
+    follow(page, "#section-text a.sec-num[href='/rule/de-2024/601.2c']")
     assert "601.2c" in page.inner_text("h1")
-    page.click("a[rel=next]")
+    follow(page, "a[rel=next]")
     assert page.url.endswith("/rule/de-2024/601.2d")
     page.go_back()
     assert page.url.endswith("/rule/de-2024/601.2c")
-    page.click(".counterpart a[href='/rule/it-wiki/601.2c']")
+    follow(page, ".counterpart a[href='/rule/it-wiki/601.2c']")
     assert "it-wiki" in page.inner_text("h1") and "translation" in page.inner_text("#counterparts ~ .kb-side")
-    page.click("a[href='/diff/it-wiki/de-2024?rule=601.2c']")
+    follow(page, "a[href='/diff/it-wiki/de-2024?rule=601.2c']")
     assert "601.2c" in page.inner_text("h1") and "it-wiki" in page.inner_text("h1")
     page.go_back()
     page.go_back()
@@ -68,13 +75,13 @@ def test_search_journey(page, server):
     goto(page, server + "/")
     page.fill("#home-search input[name=q]", "spielen")
     page.select_option("#home-search select[name=lang]", "de")
-    page.click("#home-search button")
+    follow(page, "#home-search button")
     page.wait_for_selector("#results")
     assert "spielen → wirken" in page.inner_text("#widened")
     first = page.locator("#results a").first
     assert first.get_attribute("href").startswith("/rule/")
     assert page.locator("#results mark").count() > 0
-    first.click()
+    follow(page, first)
     assert "/rule/" in page.url
     page.fill("nav input[name=q]", "601.2f")
     page.press("nav input[name=q]", "Enter")
@@ -85,7 +92,7 @@ def test_rule_lookup_remembers_the_edition(page, server):
     goto(page, server + "/")
     page.select_option("#home-lookup select[name=edition]", "it-wiki")
     page.fill("#home-lookup input[name=number]", "601.2C")
-    page.click("#home-lookup button")
+    follow(page, "#home-lookup button")
     page.wait_for_url("**/rule/it-wiki/601.2c")
     assert "601.2c" in page.inner_text("h1")
     goto(page, server + "/")
@@ -94,12 +101,12 @@ def test_rule_lookup_remembers_the_edition(page, server):
 
 def test_glossary_journey(page, server):
     goto(page, server + "/glossary/de-1999?q=Abwerfn")
-    page.click(".kb-note a[href='#t-abwerfen']")
+    follow(page, ".kb-note a[href='#t-abwerfen']")
     assert page.url.endswith("#t-abwerfen") and page.is_visible("#t-abwerfen")
     goto(page, server + "/rule/de-1999/217.3b")
     link = page.locator("a.gloss").first
     href = link.get_attribute("href")
-    link.click()
+    follow(page, link)
     assert unquote(page.url).endswith(href)
     assert page.is_visible(href.split("/glossary/de-1999")[1])
 
@@ -150,7 +157,7 @@ def test_every_link_of_one_edition_resolves(server):
 
 def test_section_page_anchors_links_and_neighbours(page, server):
     goto(page, server + "/rule/en-2024-11-08")
-    page.click("#contents a.full-text[href='/rule/en-2024-11-08/601#section-text']")
+    follow(page, "#contents a.full-text[href='/rule/en-2024-11-08/601#section-text']")
     assert page.url.endswith("/rule/en-2024-11-08/601#section-text")
     numbers = page.locator("#section-text a.sec-num")
     anchors = page.eval_on_selector_all("#section-text > div[id]", "els => els.map(e => e.id)")
@@ -161,13 +168,13 @@ def test_section_page_anchors_links_and_neighbours(page, server):
     assert box is not None and -5 <= box["y"] < 200                 # scrolled to the anchor
     assert "total cost of the spell" in page.inner_text("[id='601.2f']")
     page.hover("[id='601.2h']")                                      # the ¶ shows on hover
-    page.locator("[id='601.2h'] a.sec-anchor").click()
+    follow(page, page.locator("[id='601.2h'] a.sec-anchor"))
     assert page.url.endswith("/rule/en-2024-11-08/601#601.2h")
-    page.click("[id='601.2h'] a.sec-num")
+    follow(page, "[id='601.2h'] a.sec-num")
     assert page.url.endswith("/rule/en-2024-11-08/601.2h") and "601.2h" in page.inner_text("h1")
-    page.click("a.in-section")
+    follow(page, "a.in-section")
     assert page.url.endswith("/rule/en-2024-11-08/601#601.2h")
-    page.locator(".kb-prevnext a", has_text="602").first.click()
+    follow(page, page.locator(".kb-prevnext a", has_text="602").first)
     assert page.url.endswith("/rule/en-2024-11-08/602")
     assert page.locator("#section-text a.sec-num").first.inner_text() == "602.1."        # as printed
 
@@ -177,15 +184,15 @@ def test_glossary_links_a_reader_trusts(page, server):
     linked = [t.strip().lower() for t in page.locator(".rule-text a.gloss").all_inner_texts()]
     assert "total cost" in linked and "additional costs" in linked
     assert not set(linked) & {"if", "becomes", "cards", "locked", "player"}
-    page.locator(".rule-text a.gloss", has_text="total cost").first.click()
+    follow(page, page.locator(".rule-text a.gloss", has_text="total cost").first)
     assert page.url.endswith("/glossary/en-2024-11-08#t-total-cost") and page.is_visible("#t-total-cost")
     goto(page, server + "/rule/de-2024/601.2")
     cast = page.locator(".rule-text a.gloss", has_text="wirken").first
     assert cast.get_attribute("href") == "/glossary/en-2024-11-08#t-cast"
-    cast.click()
+    follow(page, cast)
     assert page.is_visible("#t-cast")
     goto(page, server + "/glossary/de-1999")
-    page.click("#t-ebenentarnung + dd a.see")
+    follow(page, "#t-ebenentarnung + dd a.see")
     assert page.url.endswith("#t-landtarnung") and page.is_visible("#t-landtarnung")
 
 
@@ -198,14 +205,14 @@ def test_search_pages_and_the_widening_checkbox(page, server):
     button = page.locator("#search-form button").bounding_box()
     clipped = page.eval_on_selector("label.kb-check", "l => l.scrollWidth > l.clientWidth")
     assert button and not clipped and (button["x"] >= label["x"] + label["width"] or button["y"] > label["y"])
-    page.click("#search-pages a[rel=next]")
+    follow(page, "#search-pages a[rel=next]")
     assert "page=2" in page.url and page.inner_text("#result-count").startswith("results 51–100 of ")
     assert page.get_attribute("#results", "start") == "51" and page.locator("#results > li").count() == 50
     while page.locator("#search-pages a[rel=next]").count():      # to the last page
-        page.click("#search-pages a[rel=next]")
+        follow(page, "#search-pages a[rel=next]")
     last = page.inner_text("#result-count")
     assert last.endswith(f"of {total}, best first") and last.split("–")[1].split(" ")[0] == str(total)
-    page.click("#search-pages a[rel=prev]")
+    follow(page, "#search-pages a[rel=prev]")
     assert page.locator("#results > li").count() == 50
 
 
@@ -219,8 +226,9 @@ def test_coverage_totals_add_up_on_the_page(page, server):
         assert int(total[i]) == sum(int(r[i]) for r in body)
     assert page.get_attribute("details#cov-de-2024", "open") is not None      # the best covered edition, open
     assert page.get_attribute("details#cov-de-1999", "open") is None          # the rest folded
-    page.click("#coverage-editions a[href='#cov-de-1999']")
-    assert page.get_attribute("details#cov-de-1999", "open") is not None      # following a link opens it
+    follow(page, "#coverage-editions a[href='#cov-de-1999']")
+    # following a link opens it (the page's hashchange handler runs after the click returns: wait for it)
+    assert page.wait_for_selector("details#cov-de-1999[open]", state="attached") is not None
     chapter = page.eval_on_selector_all("#cov-de-2024 tr.chapter-total",
                                         "trs => trs.map(tr => [...tr.children].map(td => td.textContent.trim()))")
     assert len(chapter) == 1 and chapter[0][:2] == ["chapter 6", body[0][1]]
