@@ -1,6 +1,7 @@
 """Shared fixtures: one KB of the seed documents and their originals for the session (helpers: tests/helpers.py)."""
 import os
 import shutil
+import sqlite3
 
 import pytest
 from hypothesis import settings
@@ -32,6 +33,14 @@ def kb_db(tmp_path_factory, seed_data_dir):
         return path
     build(path, seed_data_dir)
     return path
+
+
+@pytest.fixture(scope="module")
+def conn(kb_db):
+    """A connection to the seed KB (a module that wants rows by name defines its own)."""
+    c = sqlite3.connect(kb_db)
+    yield c
+    c.close()
 
 
 @pytest.fixture(scope="session")

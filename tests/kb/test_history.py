@@ -12,13 +12,6 @@ from kb.cli import main
 from kb.history import HistoryError, history, render_text
 
 
-@pytest.fixture(scope="module")
-def conn(kb_db):
-    c = sqlite3.connect(kb_db)
-    yield c
-    c.close()
-
-
 def test_601_2c_from_german_2024_back_to_1999_in_both_languages(conn):
     h = history(conn, "601.2c", "de-2024")
     chains = {c.family: c for c in h.chains}

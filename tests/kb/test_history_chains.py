@@ -28,13 +28,6 @@ from kb.manifest import load, save
 from tests.helpers import FIXTURES
 
 
-@pytest.fixture(scope="module")
-def conn(kb_db):
-    c = sqlite3.connect(kb_db)
-    yield c
-    c.close()
-
-
 def test_a_translation_first_appears_with_the_edition_it_follows(conn):
     h = history(conn, "601.2c", "de-2024")
     chains = {c.family: c for c in h.chains}

@@ -4,18 +4,9 @@ de-2024 holds chapter 6 only (manifest: covers = "6"); a German 1999 rule whose 
 outside chapter 6 has no German 2024 counterpart because that edition does not print it, not because the rule
 went away (issue 33: with the coverage check dropped, 251 of 341 German 1999 histories said "removed in
 de-2024")."""
-import sqlite3
 
-import pytest
 
 from kb.history import history
-
-
-@pytest.fixture(scope="module")
-def conn(kb_db):
-    c = sqlite3.connect(kb_db)
-    yield c
-    c.close()
 
 
 def outside_chapter_6(conn) -> list[str]:

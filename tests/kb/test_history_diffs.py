@@ -9,18 +9,8 @@ from __future__ import annotations
 
 import html
 import re
-import sqlite3
-
-import pytest
 
 from kb.history import history
-
-
-@pytest.fixture(scope="module")
-def conn(kb_db):
-    c = sqlite3.connect(kb_db)
-    yield c
-    c.close()
 
 
 def step(conn, number: str, edition: str, previous: str):

@@ -5,20 +5,12 @@ function word or common verb ("If", "becomes", "Wenn"), everyday vocabulary ("ca
 class ("locked in" is not the Room's "Lock", "phased" not "Phase", "handed" not "Hand", "in some cases" not the
 subtype "Case", the German noun "Spiel" not the verb "Spielen")."""
 import re
-import sqlite3
 
 import pytest
 from click.testing import CliRunner
 
 from kb.cli import main
 from kb.site.glossary import Glossary, census, edition_texts, glossary_of, homes_of, see_references
-
-
-@pytest.fixture(scope="module")
-def conn(kb_db):
-    c = sqlite3.connect(kb_db)
-    yield c
-    c.close()
 
 
 def links(g, text):
@@ -66,7 +58,8 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Role", "play the role of"), ("Independent", "independent of its card type"),
                                     ("Option", "has the option to"), ("Variant", "is a variant of the"),
                                     ("Visit", "to visit the restroom"),
-                                    # a verb's object its entry's home never prints (104.4b, 104.4f; 801.2c example; 807.4h)
+                                    # a verb's object its entry's home never prints
+                                    # (104.4b, 104.4f; 801.2c example; 807.4h)
                                     ("Enter", "enters a “loop”"), ("Enter", "will enter alex’s range of influence"),
                                     ("Enter", "enter one another’s range of influence")],
                   "de-1999": []}[edition]
@@ -265,7 +258,8 @@ def test_the_game_is_a_draw_is_the_second_sense_of_draw(conn):
 def test_a_participle_before_the_head_of_a_term_is_printed_as_one(conn):
     g = glossary_of(conn, "en-2024-11-08", "en")
     assert [t for _, t, _ in links(g, "which may in turn trigger abilities")] == ["Trigger"]
-    assert [t for _, t, _ in links(g, "players may cast spells and activate abilities")] == ["Cast", "Spell", "Activate"]
+    assert [t for _, t, _ in links(g, "players may cast spells and activate abilities")] == [
+        "Cast", "Spell", "Activate"]
     assert links(g, "its triggered abilities trigger")[0][:2] == ("triggered abilities", "Triggered Ability")
     assert links(g, "an effect instructs a player to flip a coin")[-1][:2] == ("flip a coin", "Flipping a Coin")
 
