@@ -143,9 +143,10 @@ PARTICIPLE_TESTS = {"en": _is_participle_en}
 #: passive of the ordinary verb ("aren’t locked in ahead of time", "as modified by", "aren’t limited to"), which
 #: the rules never use for the state ("a locked door", "if it isn’t modified")
 STATE_TESTS = {"en": _is_state_en}
-#: language -> the note of a glossary title that marks an obsolete entry ("Counts As (Obsolete)", "Set Aside (Obsolete)"):
-#: old card wording that the rules print only when they quote it ("the phrases “in play,” “from play,” …"); unquoted,
-#: the words are the ordinary ones ("counts as paying the original cost", "cards are set aside", "Commander Legends")
+#: language -> the note of a glossary title that marks an obsolete entry ("Counts As (Obsolete)",
+#: "Set Aside (Obsolete)"): old card wording that the rules print only when they quote it ("the phrases “in play,”
+#: “from play,” …"); unquoted, the words are the ordinary ones ("counts as paying the original cost", "cards are
+#: set aside", "Commander Legends")
 OBSOLETE = {"en": "Obsolete"}
 #: language -> its prepositions and verb particles (a closed word class, as spaCy's stop words are)
 PREPOSITIONS = {"en": frozenset("about as at by for from in into of off on onto out over to toward up upon with "
@@ -384,7 +385,8 @@ class Glossary:
         independent of the other effect" shares "considered" with the rules of "Dependency" (613.8, the entry
         "Independent" says "See Dependency"), "independent of its card type" shares none; nor do "don’t match",
         "the role of", "the option to", "in general" with their entries' homes.  Where the home prints the term as a
-        verb too ("Enter": "A nontoken permanent enters the battlefield …"), the verb's object decides (:meth:`_takes`)."""
+        verb too ("Enter": "A nontoken permanent enters the battlefield …"), the verb's object decides
+        (:meth:`_takes`)."""
         test = FRAME_TESTS.get(self.lang)
         word = words[i][2]
         if test is None or term.verb or not word[:1].islower() or (term.edition, term.title) not in self.homes:
