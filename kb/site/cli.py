@@ -1,6 +1,7 @@
 """``kb search`` and ``kb serve-bench``: thin commands over :mod:`kb.site.search` and :mod:`kb.site.bench`."""
 from __future__ import annotations
 
+import html
 import json
 import re
 import sys
@@ -39,7 +40,7 @@ def search(query, lang, edition, no_widen, limit, page, as_json, db_path):
     for g in res.glossary:
         click.echo(f"glossary: {g['title']} ({g['edition']})")
     for h in res.hits:
-        snippet = re.sub(r"</?mark>", "*", str(h.snippet))
+        snippet = html.unescape(re.sub(r"</?mark>", "*", str(h.snippet)))  # the text as printed, marks as *
         click.echo(f"{h.edition:<16} {h.number or h.kind:<10} {snippet}")
         if h.span:
             click.echo(f"{'':<16} {'':<10} (same text in {len(h.editions)} editions, {h.span[0]} → {h.span[1]})")

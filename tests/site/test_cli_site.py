@@ -47,3 +47,12 @@ def test_kb_serve_refuses_a_port_in_use(kb_db):
             result = run("serve", "--db", kb_db, "--port", port, "--workers", workers)
             assert result.exit_code == 1, workers
             assert f"cannot listen on 127.0.0.1:{port}" in result.output and "Traceback" not in result.output
+
+
+def test_kb_search_prints_the_text_as_printed_not_as_html(kb_db):
+    # de-1999 419.8c prints (Siehe Regel 421 "Wie man mit 'unendlichen' Schleifen umgeht".): the terminal shows
+    # the quotes, not the HTML entities of the page's snippet
+    out = run("search", "unendlichen Schleife", "--edition", "de-1999", "--db", kb_db).output
+    line = next(line for line in out.splitlines() if " 419.8c " in line)
+    assert "Regel 421 \"Wie man mit '*unendlichen*' *Schleifen* umgeht\"" in line, line
+    assert "&#" not in out and "&quot;" not in out
