@@ -120,7 +120,7 @@ def statics_on_battlefield(game) -> dict[str, list]:
     the layers: an ability an effect removed (613.1f: Humility; 305.7: Blood Moon) generates no effect, one an effect
     granted does (604.1: a static ability is simply true while the object has it).  Abilities that change
     characteristics (``modify``) are the layer system's own input (:func:`engine.printed.continuous`); whether their
-    effects exist is decided there (613.8a).  Kept until the battlefield or the effects in force change."""
+    effects exist is decided there (613.8a).  Kept for the board as it is (:mod:`engine.memo`)."""
     printed = printed_statics(game)
     st = game.state
     if not (st.effects or printed.get("modify")):
@@ -128,9 +128,11 @@ def statics_on_battlefield(game) -> dict[str, list]:
     active = memo.kept(game, "effects in force", lambda: _in_force(game), comparable=False)
     if not _change_abilities(active):
         return printed  # no effect in force changes abilities: every object has its printed ones
-    cache = game.statics_cache
-    if cache[4] is active and cache[5] is not None:
-        return cache[5]
+    return memo.kept(game, "statics through the layers", lambda: _through_layers(game, printed), comparable=False)
+
+
+def _through_layers(game, printed: dict[str, list]) -> dict[str, list]:
+    st = game.state
     out: dict[str, list] = {"modify": printed.get("modify", NO_STATICS)} if "modify" in printed else {}
     for oid in (*st.battlefield, *st.command):
         if oid in st.command and st.objects[oid].memory.get("face_down"):
@@ -142,7 +144,6 @@ def statics_on_battlefield(game) -> dict[str, list]:
     if lost and TRACING:
         applied("613.1f")
         applied("604.1")
-    game.statics_cache = (*cache[:4], active, out)
     return out
 
 

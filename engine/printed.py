@@ -59,7 +59,7 @@ def printed_statics(game) -> dict[str, list]:
         if not st.objects[oid].memory.get("face_down"):
             for static in base(game, st.objects[oid]).statics:
                 out.setdefault(static.kind, []).append((oid, static))
-    game.statics_cache = (st.battlefield[:], out, copies, st.command[:], None, None)
+    game.statics_cache = (st.battlefield[:], out, copies, st.command[:])
     return out
 
 
