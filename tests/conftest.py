@@ -36,9 +36,11 @@ def kb_db(tmp_path_factory, seed_data_dir):
 
 
 @pytest.fixture(scope="module")
-def conn(kb_db):
-    """A connection to the seed KB (a module that wants rows by name defines its own)."""
+def conn(request, kb_db):
+    """A connection to the seed KB; rows by name (sqlite3.Row) in a module that sets ``ROWS_BY_NAME = True``."""
     c = sqlite3.connect(kb_db)
+    if getattr(request.module, "ROWS_BY_NAME", False):
+        c.row_factory = sqlite3.Row
     yield c
     c.close()
 

@@ -1,6 +1,5 @@
 """The built KB on the real seed documents: lossless, defects visible, references, symbols, search."""
 import re
-import sqlite3
 from collections import defaultdict
 
 import pytest
@@ -10,13 +9,7 @@ from kb.build import BuildError, build
 from kb.manifest import load
 from tests.helpers import seed_data
 
-
-@pytest.fixture(scope="module")
-def conn(kb_db):
-    c = sqlite3.connect(kb_db)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
+ROWS_BY_NAME = True  # the conn fixture (tests/conftest.py) gives rows by name
 
 
 def q(conn, sql, *params):

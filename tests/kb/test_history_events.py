@@ -10,7 +10,6 @@ JSON.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 
 import pytest
@@ -21,13 +20,7 @@ from kb import lineage
 from kb.cli import main
 from kb.history import history, link_text, render_text
 
-
-@pytest.fixture(scope="module")
-def conn(kb_db):
-    c = sqlite3.connect(kb_db)
-    c.row_factory = sqlite3.Row
-    yield c
-    c.close()
+ROWS_BY_NAME = True  # the conn fixture (tests/conftest.py) gives rows by name
 
 
 def words(r) -> str:
