@@ -43,10 +43,12 @@ def _you_control_none(game, source, controller: int, arg) -> bool:
 
 
 def _life_at_least(game, source, controller: int, arg) -> bool:
+    memo.outside()  # life is not part of the board: what depends on it is not kept (engine.memo)
     return game.state.players[controller].life >= arg
 
 
 def _cards_in_hand(game, source, controller: int, arg) -> bool:
+    memo.outside()
     return len(game.state.players[controller].hand) == arg
 
 
@@ -67,11 +69,13 @@ def _paid(game, source, controller: int, arg) -> bool:
 
 
 def _your_turn(game, source, controller: int, arg) -> bool:
+    memo.outside()  # whose turn it is is not part of the board (Gideon Blackblade is a creature on its turn only)
     return (game.state.active == controller) == arg
 
 
 def _since_last_upkeep(game, source, controller: int, arg) -> bool:
     """It came under its controller's control since the beginning of their last upkeep (echo, 702.30)."""
+    memo.outside()
     return (source.since_turn >= game.state.players[controller].previous_turn) == arg
 
 
@@ -82,14 +86,8 @@ CONDITIONS: dict[str, Callable[..., bool]] = {
     "paid": _paid, "your_turn": _your_turn, "controlled_since_last_upkeep": _since_last_upkeep, "chosen": _chosen,
 }
 
-#: tests that read the game beyond the board's objects (turn, life, hand): see :func:`engine.memo.outside`
-OUTSIDE_THE_BOARD = frozenset({"life_at_least", "cards_in_hand", "your_turn", "controlled_since_last_upkeep"})
-
-
 def holds(game, condition: tuple, source, controller: int) -> bool:
     """Do all tests of ``condition`` (a tuple of (key, argument)) hold?"""
-    if any(key in OUTSIDE_THE_BOARD for key, _ in condition):
-        memo.outside()  # a characteristic that depends on this is not kept with the board
     return all(CONDITIONS[key](game, source, controller, arg) for key, arg in condition)
 
 
