@@ -19,11 +19,9 @@ from __future__ import annotations
 from .effects import Resolution, effect
 from .errors import IllegalAction
 from .filters import matches
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import EXILE, GRAVEYARD
 from .zones import ENTERING, ENTERS_KEYS, move_all
-
-EN = "en-2024-11-08/"
 
 
 def _picked(game, obj, candidates: tuple[list[int], dict], queue: list | None, what: str) -> list[int]:

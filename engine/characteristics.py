@@ -24,10 +24,8 @@ from .printed import (  # noqa: F401 (read here)
     printed_statics,
 )
 from .registry import _ACTIVE as TRACING
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD, STACK
-
-EN = "en-2024-11-08/"
 
 
 def starting(game, obj) -> CardDef:

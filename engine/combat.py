@@ -11,12 +11,10 @@ from __future__ import annotations
 from .damage import deal_damage
 from .errors import IllegalAction
 from .events import Event
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD, object_target
 from .triggers import emit
 from .zones import tap_all
-
-EN = "en-2024-11-08/"
 
 
 def _creature(game, oid: int, player: int, what: str):

@@ -19,12 +19,10 @@ from .errors import IllegalAction
 from .filters import matches
 from .layers import effects_in_force
 from .printed import base
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD, STACK, object_target
 from .targets import is_legal_target
 from .zones import AFTER_MOVE
-
-EN = "en-2024-11-08/"
 
 
 @enforces(EN + "707.1", EN + "707.2", EN + "707.2a", EN + "707.2b", "613.2c")

@@ -10,11 +10,9 @@ from __future__ import annotations
 from .characteristics import statics_on_battlefield
 from .events import Event
 from .filters import matches
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import exists, replace_event
 from .triggers import emit
-
-EN = "en-2024-11-08/"
 
 
 def source_of(game, obj):

@@ -3,9 +3,7 @@ permanents the player controls — a hybrid symbol of two of them counts once.""
 from __future__ import annotations
 
 from .costs import MANA_TYPES
-from .registry import applied, enforces
-
-EN = "en-2024-11-08/"
+from .registry import EN, applied, enforces
 
 
 @enforces(EN + "700.5", EN + "700.5a")

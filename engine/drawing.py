@@ -7,13 +7,11 @@ from __future__ import annotations
 
 from .events import Event
 from .loops import spend
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import exists, replace_event
 from .state import HAND
 from .triggers import emit
 from .zones import move
-
-EN = "en-2024-11-08/"
 
 
 @enforces(EN + "121.1", EN + "121.2")

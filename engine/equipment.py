@@ -18,10 +18,8 @@ from __future__ import annotations
 
 from .continuous import Continuous, parts_of, restamp, timestamp_of
 from .effects import Resolution, effect
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD
-
-EN = "en-2024-11-08/"
 
 
 @effect("attach", required=("what", "to"))

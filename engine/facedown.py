@@ -4,11 +4,10 @@ Turning one face up is :mod:`engine.morph`."""
 from __future__ import annotations
 
 from .errors import IllegalAction
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD, STACK
 
 MORPH = "de-morph-2007/"
-EN = "en-2024-11-08/"
 
 
 def is_face_down(game, obj) -> bool:

@@ -12,10 +12,9 @@ from typing import Any, Callable
 
 from .lastknown import object_of
 from .memo import outside
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD, ZONES
 
-EN = "en-2024-11-08/"
 #: the steps of combat in which blockers have been declared (509.1h: an attacker with no blocker is unblocked)
 BLOCKS_DECLARED = frozenset({"declare_blockers", "combat_damage", "first_strike_damage", "end_of_combat"})
 

@@ -15,10 +15,8 @@ from dataclasses import dataclass
 
 from .effects import Resolution, effect
 from .errors import IllegalAction
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import EXILE, GRAVEYARD, STACK
-
-EN = "en-2024-11-08/"
 
 
 @dataclass(frozen=True)

@@ -21,11 +21,9 @@ from .continuous import new_timestamp
 from .effects import Resolution, effect
 from .filters import matches
 from .redirect import REDIRECTABLE
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import Replacement, applies_when, exists, handler, replace_event, use
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY
-
-EN = "en-2024-11-08/"
 
 
 @handler("double")

@@ -17,11 +17,9 @@
 from __future__ import annotations
 
 from .filters import matches
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import Replacement, applies_when, handler
 from .state import BATTLEFIELD, EXILE, GRAVEYARD
-
-EN = "en-2024-11-08/"
 
 
 def _kinds(r: Replacement, ev: dict) -> list[str]:

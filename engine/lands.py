@@ -8,12 +8,10 @@ from __future__ import annotations
 from .characteristics import statics_of_kind_on_battlefield
 from .errors import IllegalAction
 from .filters import matches
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD, HAND, LIBRARY, MAIN_PHASES
 from .timing import has_priority
 from .zones import move
-
-EN = "en-2024-11-08/"
 
 
 @enforces(EN + "305.1", EN + "305.2", EN + "305.2a", EN + "305.3", EN + "116.2a", EN + "117.3c")

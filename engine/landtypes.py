@@ -6,9 +6,8 @@ ability is the one of the basic land card of that type ("{T}: Erzeuge {R}." of t
 """
 from __future__ import annotations
 
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 
-EN = "en-2024-11-08/"
 #: id(card database) -> (the database, its land types, basic land type -> its intrinsic abilities)
 _KNOWN: dict = {}
 

@@ -14,10 +14,9 @@ from .carddefs import CardDef
 from .landtypes import set_land_types
 from .printed import defined_number
 from .registry import _ACTIVE as TRACING
-from .registry import applied
+from .registry import EN, applied
 from .textchange import apply_text
 
-EN = "en-2024-11-08/"
 _FIELDS = tuple(f.name for f in fields(CardDef))
 _new = object.__new__
 _set = object.__setattr__

@@ -25,9 +25,8 @@ from .filters import Filter
 from .layerparts import APPLY, Draft
 from .printed import base, continuous, defined_number
 from .registry import _ACTIVE as TRACING
-from .registry import applied, enforces, silenced
+from .registry import EN, applied, enforces, silenced
 
-EN = "en-2024-11-08/"
 
 @dataclass(slots=True)
 class Result:

@@ -21,9 +21,7 @@ and ``kb scenario run`` always return.
 from __future__ import annotations
 
 from .errors import IllegalAction
-from .registry import applied, enforces
-
-EN = "en-2024-11-08/"
+from .registry import EN, applied, enforces
 
 #: how often one loop may go round for one event, one check or one player receiving priority
 MAX_ROUNDS = 1_000

@@ -7,10 +7,8 @@ replacement effects may modify.
 """
 from __future__ import annotations
 
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import EVENTS, Replacement, applies_when, exists, handler, replace_event
-
-EN = "en-2024-11-08/"
 
 EVENTS["mana"] = "player, pool (W U B R G C), source, tapped: mana an ability would produce (tapped: {T} in its cost)"
 

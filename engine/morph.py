@@ -23,13 +23,12 @@ from .facedown import is_face_down
 from .filters import matches
 from .priority import give_priority
 from .procedures import activate_mana_ability
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD
 from .timing import has_priority
 from .triggers import emit
 
 MORPH = "de-morph-2007/"
-EN = "en-2024-11-08/"
 
 
 #: what the game keeps for one state of the battlefield (a read "as if face up" must not leave them behind)

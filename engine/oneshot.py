@@ -18,13 +18,12 @@ from .events import Event
 from .filters import Filter, matches
 from .instead import destruction, self_replacement
 from .manaproduction import produce
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import exists, replace_event
 from .state import BATTLEFIELD, EXILE, GRAVEYARD, HAND, LIBRARY, STACK, object_target
 from .triggers import Triggered, emit
 from .zones import move_all, put_counters_on, tap_all
 
-EN = "en-2024-11-08/"
 ZONE_OF = {"hand": HAND, "graveyard": GRAVEYARD, "exile": EXILE, "battlefield": BATTLEFIELD,
            "library_top": LIBRARY, "library_bottom": LIBRARY}
 

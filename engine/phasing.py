@@ -17,12 +17,11 @@
 from __future__ import annotations
 
 from .effects import Resolution, effect
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD
 from .until import Until, ended, source_until
 from .zones import AFTER_MOVE
 
-EN = "en-2024-11-08/"
 PHASED_OUT = "phased_out"
 
 

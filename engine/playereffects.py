@@ -13,9 +13,7 @@ from __future__ import annotations
 from . import conditions
 from .characteristics import statics_on_battlefield
 from .continuous import timestamp_of
-from .registry import applied, enforces
-
-EN = "en-2024-11-08/"
+from .registry import EN, applied, enforces
 
 
 def _about(which: str, controller: int, player: int) -> bool:

@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from .cant import forbidden
 from .events import Event
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import EXILE
 from .triggers import emit
 from .zones import move_all, remove_all
-
-EN = "en-2024-11-08/"
 
 
 @enforces(EN + "104.3", EN + "104.4a", EN + "104.2a", "603.9")

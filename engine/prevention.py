@@ -20,12 +20,10 @@ from .continuous import new_timestamp
 from .effects import Resolution, effect
 from .events import Event
 from .filters import matches
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import BUILT_IN, Replacement, applies_when, handler, use
 from .state import object_target, player_target
 from .triggers import emit
-
-EN = "en-2024-11-08/"
 
 
 @handler("prevent")

@@ -10,9 +10,7 @@ from .carddefs import CardDef
 from .devotion import devotion
 from .filters import matches
 from .memo import outside
-from .registry import applied, enforces
-
-EN = "en-2024-11-08/"
+from .registry import EN, applied, enforces
 
 #: an ability on the stack has the text of its ability and no other characteristics (602.2a)
 ABILITY = CardDef(name="", types=frozenset(), token=True)

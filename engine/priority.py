@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from . import continuous, sba, stacking, triggers
 from .loops import mandatory_loop, spend
-from .registry import applied, enforces
-
-EN = "en-2024-11-08/"
+from .registry import EN, applied, enforces
 
 
 @enforces(EN + "117.5", EN + "800.4j")

@@ -36,6 +36,8 @@ from .paths import ROOT
 
 #: the edition a bare rule number refers to
 DEFAULT_EDITION = "de-2024"
+#: the prefix of a citation of the English rules, for rules the German chapter lacks (``EN + "704.5k"``)
+EN = "en-2024-11-08/"
 
 _NUMBER = re.compile(r"^\d{3}(?:\.\d+[a-z]?)?$")
 

@@ -13,11 +13,10 @@ from .errors import IllegalAction
 from .instead import destruction
 from .loops import mandatory_loop, spend
 from .players import lose_game
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD, GRAVEYARD
 from .zones import move_all
 
-EN = "en-2024-11-08/"
 D = "de-1999/"
 
 

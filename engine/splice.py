@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from .continuous import Continuous, new_timestamp
 from .errors import IllegalAction
-from .registry import applied, enforces
-
-EN = "en-2024-11-08/"
+from .registry import EN, applied, enforces
 
 
 def splice_ability(card):

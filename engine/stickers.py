@@ -14,10 +14,9 @@ from dataclasses import replace
 
 from .continuous import RESTAMPED, Continuous, new_timestamp, parts_of, refresh
 from .effects import Resolution, effect
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import BATTLEFIELD
 
-EN = "en-2024-11-08/"
 #: what a sticker may carry (the keys of a continuous effect it becomes)
 STICKER_KEYS = ("name_word", "position", "set_power", "set_toughness", "keywords")
 

@@ -10,10 +10,8 @@ from __future__ import annotations
 from .errors import IllegalAction
 from .filters import matches
 from .playereffects import player_hexproof
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import Target
-
-EN = "en-2024-11-08/"
 
 
 def slot_count(slot, x: int) -> tuple[int, int]:

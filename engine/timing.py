@@ -6,10 +6,8 @@ Priority and timing are rules of chapter 1, cited from the English 2024 rules
 from __future__ import annotations
 
 from .errors import IllegalAction
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .state import MAIN_PHASES
-
-EN = "en-2024-11-08/"
 
 
 def has_priority(state, player: int) -> bool:

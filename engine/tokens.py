@@ -14,13 +14,11 @@ from .effects import Resolution, effect
 from .loops import spend
 from .oneshot import remember_linked
 from .printed import base
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import Replacement, applies_when, exists, handler, replace_event
 from .state import BATTLEFIELD
 from .timestamps import simultaneous
 from .zones import created
-
-EN = "en-2024-11-08/"
 
 
 @effect("create_token", required=("token",), optional=("amount", "who", "link", "tapped"))

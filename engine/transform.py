@@ -10,11 +10,9 @@ permanent on the battlefield, modal double-faced cards, melding.
 """
 from __future__ import annotations
 
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .replacement import Replacement, applies_when, handler
 from .state import BATTLEFIELD
-
-EN = "en-2024-11-08/"
 
 
 def back_face(game, obj) -> str | None:

@@ -17,14 +17,13 @@ from .drawing import draw_card
 from .errors import IllegalAction
 from .events import Event
 from .loops import spend
-from .registry import applied, enforces
+from .registry import EN, applied, enforces
 from .skip import first_thing, skipped
 from .state import STEPS
 from .timing import has_priority
 from .triggers import emit
 from .zones import move_all, tap_all
 
-EN = "en-2024-11-08/"
 #: steps in which no player receives priority (unless something triggers in the cleanup step)
 NO_PRIORITY = ("untap", "cleanup")
 MAX_HAND = 7
