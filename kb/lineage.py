@@ -17,10 +17,10 @@ Two entry points, both over the same links:
 A :class:`Link` names its relation read from the older edition to the newer (a split is a split from whichever
 side it is seen) and its confidence (1.0 for a reviewed link, with the review's mark).
 
-A composed link keeps the weakest confidence along its path (:func:`kb.align.compose.step`).  It is not dropped
-where the aligner, run on its two ends, contradicts it (``kb.align.ondemand.between(direct_check=True)``, what
-``kb align-eval`` measures): that needs the two whole editions aligned, 1–2.5 s a pair on the archive, and a rule
-page reaches a hundred editions.  So both entry points compose without it, and every view names the same links.
+A composed link keeps the weakest confidence along its path (:func:`kb.align.compose.step`), and nothing else
+decides it: ``kb align-eval`` scores :func:`pair`, so the figures it reports are the links the views show.  (A check
+of a composed link against a direct comparison of its two ends was measured and deleted: see
+:mod:`kb.align.compose`.)
 """
 from __future__ import annotations
 
@@ -84,11 +84,11 @@ def pair(conn, a: str, b: str) -> ondemand.Answer:
     then the reviews of the two editions applied (:func:`kb.align.ondemand.between`; ``LookupError`` for an
     unknown edition).  Relations are read from ``a`` to ``b``."""
     db = _db(conn)
-    answer = ondemand.between(db, a, b, direct_check=False)   # (as :func:`of_rule` composes: see the module doc)
+    answer = ondemand.between(db, a, b)
     if answer.method == "composed":
         specs = {e.id: e for e in ondemand.edition_specs(db)}
         if order(specs[b]) < order(specs[a]):   # composed from the older edition, then turned round
-            answer = _turned(db, ondemand.between(db, b, a, direct_check=False), a)
+            answer = _turned(db, ondemand.between(db, b, a), a)
     if answer.method == "stored":
         marks = _review_marks(_raw(conn), a, b)
         if marks:

@@ -83,14 +83,17 @@ def gold_sets(gold_dir: Path, runs: dict) -> list[tuple[str, str, str, tuple[str
 def with_on_demand(db, gold_dir: Path, runs: dict) -> tuple[dict, dict[tuple[str, str, str], str]]:
     """``runs`` with a run for every gold file whose two editions the KB holds but did not align as a pair (a
     KB with an English chain between the two originals composes along it): what ``kb align export`` answers,
-    and for each added run its method (``composed, N steps`` or ``aligner`` when aligned now)."""
+    and for each added run its method (``composed, N steps`` or ``aligner`` when aligned now).  The answer is
+    :func:`kb.lineage.pair`'s, the one every view reads."""
+    from .. import lineage
+
     specs = {e.id: e for e in align.edition_specs(db)}
     runs, methods = dict(runs), {}
     for path in sorted(Path(gold_dir).glob("*__*.tsv")):
         src_ed, _, tgt_ed = path.stem.partition("__")
         if src_ed not in specs or tgt_ed not in specs or any(k[:2] == (src_ed, tgt_ed) for k in runs):
             continue
-        answer = ondemand.between(db, src_ed, tgt_ed)
+        answer = lineage.pair(db, src_ed, tgt_ed)
         kind = rule_pair_kind(specs[src_ed], specs[tgt_ed])
         runs[src_ed, tgt_ed, kind] = answer.links
         methods[src_ed, tgt_ed, kind] = (f"composed, {len(answer.path) - 1} steps" if answer.method == "composed"
@@ -345,17 +348,14 @@ def step_report(db, gold_dir: Path = GOLD_DIR, tuning_only: bool = False) -> lis
         by_key, target_key = {v.key: v for v in src}, {v.id: v.key for v in tgt}
         t_id = {v.key: v.id for v in tgt}
         blamed = [0] * len(steps)
-        born = 0   # false pairs the chain does not reach: the direct comparison's links where the chain is silent
         for link in answer.links:
             s, t = link.pair()
             if s not in sources or t is None or (s, t) in gold:
                 continue
             rule_id = by_key[s].id
             reached = compose.weakest_steps(rule_id, [links for links, _ in steps]) if rule_id is not None else {}
-            at = next((w for d, (_, w) in reached.items() if target_key.get(d) == t), None)
-            if at is None:
-                born += 1
-            elif at >= 0:
+            at = next((w for d, (_, w) in reached.items() if target_key.get(d) == t), -1)
+            if at >= 0:
                 blamed[at] += 1
         predicted = {lk.pair() for lk in answer.links}
         missed = [(i, d) for s, t in gold if t is not None and (s, t) not in predicted
@@ -365,7 +365,6 @@ def step_report(db, gold_dir: Path = GOLD_DIR, tuning_only: bool = False) -> lis
         for k, ((_, changed), false) in enumerate(zip(steps, blamed)):
             out.append({"pair": pair, "step": f"{answer.path[k]} -> {answer.path[k + 1]}", "changed": changed,
                         "false_pairs": false, "missed": broken[k]})
-        out.append({"pair": pair, "step": BORN_STEP, "changed": 0, "false_pairs": born, "missed": 0})
         out.append({"pair": pair, "step": ELSEWHERE_STEP, "changed": 0, "false_pairs": 0, "missed": elsewhere})
     return out
 
@@ -405,8 +404,6 @@ def _breaks(db, path: list[str], steps: list, missed: list[tuple[int, int]]) -> 
     return broken, elsewhere
 
 
-#: the step report's row for the composed answer's links that no step holds (:func:`kb.align.compose.where_silent`)
-BORN_STEP = "direct, where the chain is silent"
 #: the step report's row for the missed gold pairs whose two ends the chain links to other rules
 ELSEWHERE_STEP = "chain links both ends elsewhere"
 
@@ -415,7 +412,7 @@ def format_steps(rows: list[dict]) -> str:
     """:func:`step_report` as text: per pair, its steps with a false or a missed pair and the steps that aligned most
     rules, then the false pairs no step holds and the missed pairs no step lost."""
     lines = []
-    extra = (BORN_STEP, ELSEWHERE_STEP)
+    extra = (ELSEWHERE_STEP,)
     for pair in dict.fromkeys(r["pair"] for r in rows):
         mine = [r for r in rows if r["pair"] == pair and r["step"] not in extra]
         rest = [r for r in rows if r["pair"] == pair and r["step"] in extra]

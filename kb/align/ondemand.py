@@ -21,8 +21,6 @@ from functools import partial
 from ingest import numbers
 
 from . import compose
-from .crossedition import XEDITION
-from .matcher import EditionMatcher
 from .pairs import EditionSpec, PlannedPair, rule_pair_kind
 from .store import align_input, edition_specs, pair_input
 from .views import Alignment, AlignRule, views_from_db
@@ -149,12 +147,10 @@ def _path(g: dict[str, set[str]], specs: dict[str, EditionSpec], a: str, b: str)
     return None
 
 
-def between(db, a: str, b: str, direct_check: bool = True) -> Answer:
+def between(db, a: str, b: str) -> Answer:
     """The rule alignment of edition ``a`` to edition ``b`` (see the module doc); ``LookupError`` for an
-    edition the KB does not have.  ``direct_check``: a composed link of two editions of one language is dropped
-    when the aligner run on the two editions contradicts it (:func:`kb.align.compose.uncontradicted`; 1–2.5 s per
-    pair on the archive).  The lineage the views read (:mod:`kb.lineage`) composes without it: a rule page reaches
-    a hundred editions, and would have to align each with the rule's own."""
+    edition the KB does not have.  The views read it through :func:`kb.lineage.pair` (which applies the reviews of
+    a pair the build did not store)."""
     specs = {e.id: e for e in edition_specs(db)}
     for e in (a, b):
         if e not in specs:
@@ -165,8 +161,7 @@ def between(db, a: str, b: str, direct_check: bool = True) -> Answer:
         return Answer(stored, "stored", [a, b])
     path = _path(_graph(db), specs, a, b) if "edition_pairs" in db.table_names() else None
     if path is not None and len(path) > 2:
-        return Answer(None, "composed", path, (rules(a), partial(_composer, db, path, rules,
-                                                                  direct_check=direct_check)))
+        return Answer(None, "composed", path, (rules(a), partial(_composer, db, path, rules)))
     inp = pair_input(db, PlannedPair(a, b, rule_pair_kind(specs[a], specs[b]), "on demand"), specs, rules)
     return Answer(align_input(inp), "computed", [a, b])
 
@@ -229,79 +224,22 @@ def steps_of(db, path: list[str], lazy: bool) -> list[Step]:
     return steps
 
 
-def _composer(db, path: list[str], rules, lazy: bool = False, direct_check: bool = True) -> Composer:
+def _composer(db, path: list[str], rules, lazy: bool = False) -> Composer:
     """The links of a rule of the first edition of ``path`` to the last, following the stored links along it (the
     editions in between are followed by rule id: only the two ends' rules are read) by the one composition rule
-    (:func:`kb.align.compose.compose`), without those a direct comparison contradicts if ``direct_check``."""
+    (:func:`kb.align.compose.compose`)."""
     steps = steps_of(db, path, lazy)
     method = composed_method(path)
     last = {v.id: v for v in rules(path[-1])}
-    direct = _Direct(db, path[0], path[-1], rules, path, direct_check)
 
     def links(v: AlignRule) -> list[Alignment]:
         best = compose.compose(v.id, steps) if v.id is not None else {}
-        if v.id is not None and direct.applies:
-            if best:
-                best = compose.uncontradicted(best, direct.targets(v.id), partial(direct.similarity, v.id),
-                                              XEDITION["threshold"])
-            best = compose.where_silent(best, direct.links(v.id), direct.has_ancestor)
         if not best:
             return [Alignment(v, None, 0.0, "no counterpart", method)]
         return [Alignment(v, last[key], round(conf, 3), composed_relation(rel, len(best), last[key].norm == v.norm),
                           method) for key, (conf, rel) in best.items()]
 
     return links
-
-
-class _Direct:
-    """The direct comparison of a composed path's two ends (:func:`kb.align.compose.uncontradicted`): the aligner
-    run on the two editions themselves and their rule similarity, computed when first asked for.  It applies to two
-    editions of one language (the cross-edition aligner's similarity); for a path between languages there is none."""
-
-    def __init__(self, db, a: str, b: str, rules, path: list[str] | None = None, wanted: bool = True):
-        specs = {e.id: e for e in edition_specs(db)}
-        self.applies = wanted and specs[a].language == specs[b].language
-        self._db, self._specs, self._a, self._b, self._rules, self._path = db, specs, a, b, rules, path or [a, b]
-        self._links: dict[int, dict[int, float]] | None = None
-        self._matcher: tuple[EditionMatcher, dict[int, int], dict[int, int]] | None = None
-        self._descendants: set[int] | None = None
-
-    def _load(self) -> None:
-        inp = pair_input(self._db, PlannedPair(self._a, self._b, "cross-edition", "on demand"), self._specs,
-                         self._rules)
-        self._links = {}
-        for lk in align_input(inp):
-            if lk.target is not None and lk.source.id is not None and lk.target.id is not None:
-                self._links.setdefault(lk.source.id, {})[lk.target.id] = lk.score
-        src, tgt = inp.src, inp.tgt
-        self._matcher = (EditionMatcher(src, tgt, inp.terms), {v.id: n for n, v in enumerate(src) if v.id is not None},
-                         {v.id: n for n, v in enumerate(tgt) if v.id is not None})
-
-    def targets(self, rule_id: int) -> set[int]:
-        return set(self.links(rule_id))
-
-    def links(self, rule_id: int) -> dict[int, float]:
-        """The aligner's targets of a rule, with their scores."""
-        if self._links is None:
-            self._load()
-        assert self._links is not None
-        return self._links.get(rule_id, {})
-
-    def has_ancestor(self, rule_id: int) -> bool:
-        """Does a rule of the first edition of the path reach rule ``rule_id`` of the last (:func:`compose.descendants`,
-        every stored link of the path read once)?"""
-        if self._descendants is None:
-            self._descendants = compose.descendants((v.id for v in self._rules(self._a) if v.id is not None),
-                                                    steps_of(self._db, self._path, False))
-        return rule_id in self._descendants
-
-    def similarity(self, rule_id: int, target_id: int) -> float:
-        if self._matcher is None:
-            self._load()
-        assert self._matcher is not None
-        mt, s_at, t_at = self._matcher
-        i, d = s_at.get(rule_id), t_at.get(target_id)
-        return mt.rule_sim(i, d) if i is not None and d is not None and mt.has_text[i] else 1.0
 
 
 def path_steps(db, path: list[str]) -> list[tuple[Callable[[int], list[tuple[int, float, str]]], int]]:

@@ -108,8 +108,9 @@ def _alignment_rows(conn, source: str, target: str, keys: Mapping[int, str] | No
     return conn.execute(sql, (source, target)).fetchall()
 
 
-def on_demand_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
-    """Pairs of two editions the build did not align: composed along stored pairs, or aligned now."""
+def lineage_pairs(conn, old_edition: str, new_edition: str) -> list[Pair]:
+    """The pairs of two editions as the lineage links them (:func:`kb.lineage.pair`, what every view reads): stored
+    by the build, else composed along stored pairs or aligned now."""
     from ..lineage import pair
 
     answer = pair(sqlite_utils.Database(conn), old_edition, new_edition)
@@ -164,7 +165,7 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
     # pairs given by the caller (a gold file) are
     given = pairs is not None
     if pairs is None:
-        pairs = stored_or_on_demand_pairs(conn, old_edition, new_edition)
+        pairs = lineage_pairs(conn, old_edition, new_edition)
     if terms is None:
         terms = pair_terms(old_e, new_e)
     rep = build_report(old_e, new_e, old, new, pairs, terms, tables, refine=given)
@@ -174,9 +175,10 @@ def compare(db, old_edition: str, new_edition: str, terms: Sequence[Term] | None
 
 def stored_or_on_demand_pairs(conn, old_edition: str, new_edition: str, keys: Mapping[int, str] | None = None
                               ) -> list[Pair]:
-    """The aligned pairs of two editions: stored by the build, else composed or aligned now (``keys``: see
-    :func:`load_pairs`)."""
-    return load_pairs(conn, old_edition, new_edition, keys) or on_demand_pairs(conn, old_edition, new_edition)
+    """The aligned pairs of two editions as the build's diffs stage reads them, before it completes the stored
+    links (``keys``: see :func:`load_pairs`): the stored rows themselves, else :func:`lineage_pairs`.  A view reads
+    :func:`lineage_pairs`, which for a stored pair gives these rows with what the diffs stage added."""
+    return load_pairs(conn, old_edition, new_edition, keys) or lineage_pairs(conn, old_edition, new_edition)
 
 
 def pair_terms(old_e: EditionInfo, new_e: EditionInfo) -> list[Term]:

@@ -4,9 +4,10 @@ The case is the one that showed the views disagreeing (issue 32): German 1999 40
 2024 601.2f, where the rule page said "split, score 0.49", `kb history` "renumbered+reworded" and the diff page
 0.19 (the weakest link of the whole split group).  A second pair is composed (no stored pair joins German 1999 and
 English 2024: the lineage composes it through the English originals).  The last one is composed along the English
-chain of the sample editions (tests/corpus/crs): English 1999 101.4 reaches 2026 103.8, a link the aligner run on
-the two ends contradicts (``ondemand.between(direct_check=True)`` drops it), so a view that checked and a view that
-did not would disagree on it.
+chain of the sample editions (tests/corpus/crs): English 1999 101.4 reaches 2026 103.8 (composed from 1999 a
+split, composed back from 2026 a merge: the relation depends on the side it is composed from), a link the aligner run
+on the two ends contradicted (the direct check, deleted: kb/align/compose.py).  ``kb align-eval`` scores the same
+links (the last test).
 
 The views: the rule page's JSON (from both ends) and HTML, the canned query ``rule_across_editions`` (from both
 ends: the SQL function ``lineage``), ``kb align export``, ``kb diff --format json``, the diff page and ``kb history``
@@ -46,20 +47,25 @@ def kbs(kb_db, site, english_chain_db):
     chain_site.close()
 
 
-def test_the_chain_case_is_one_a_direct_check_would_drop(kbs):
-    """What makes the last case worth testing: the aligner run on English 1999 and 2026 contradicts the link the
-    chain composes (the lineage keeps it: no view checks, see kb/lineage.py)."""
+def test_align_eval_scores_the_links_kb_align_export_answers(kbs):
+    """On the English sample chain, English 1999 -> 2024-11-08 is composed over the sample editions: the links
+    ``kb align-eval`` scores for its gold file (data/gold) are, link by link, the rows ``kb align export`` prints,
+    relation and score included, among them 101.4's."""
     import sqlite_utils
 
-    from kb.align import ondemand
+    from kb.align import evaluate as ev
 
-    db = sqlite_utils.Database(kbs["chain"][1])
-    checked, kept = (ondemand.between(db, "en-1999-04-23", "en-2026-01-16", direct_check=check)
-                     for check in (True, False))
-    assert checked.method == kept.method == "composed" and len(checked.path) > 3
-    targets = [{lk.target.norm for lk in a.links_of("en-1999-04-23/101.4") if lk.target is not None}
-               for a in (checked, kept)]
-    assert "103.8" not in targets[0] and "103.8" in targets[1]
+    path, conn, _ = kbs["chain"]
+    runs, methods = ev.with_on_demand(sqlite_utils.Database(conn), ev.GOLD_DIR, {})
+    key = ("en-1999-04-23", "en-2024-11-08", "cross-edition")
+    assert methods[key].startswith("composed") and int(methods[key].split()[1]) > 3
+    scored = {(lk.source.norm, lk.target.norm if lk.target else "", lk.relation, f"{lk.score:.3f}") for lk in runs[key]}
+    out = CliRunner().invoke(main, ["align", "export", "--from", key[0], "--to", key[1], "--db", str(path)])
+    exported = {tuple(line.split("\t")[:4]) for line in out.output.splitlines()
+                if "\t" in line and not line.startswith("source_number")}
+    assert "composed via" in out.output and len(exported) > 500
+    assert scored == exported
+    assert any(s == "101.4" and t == "103.8" for s, t, _, _ in scored)
 
 
 @pytest.mark.parametrize("kb, old_ed, old_no, new_ed, new_no", PAIRS)
