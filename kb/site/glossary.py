@@ -169,8 +169,9 @@ _ARTICLES_EN = frozenset("a an the these those".split())
 _DET_EN = _ARTICLES_EN | frozenset("this that each every any all some no its their his her your my our one another "
                                    "both either neither".split())
 _CONJ_EN = frozenset("and or nor".split())
-#: adverbs spaCy's stop words lack and that do not end in "-ly" ("you may instead mill N cards")
-_ADVERBS_EN = frozenset("instead simultaneously".split())
+#: adverbs that modify a verb, not a noun, and do not end in "-ly" ("you may instead mill N cards", "the game state
+#: still matches", "the properties no longer match", "now match those of")
+_ADVERBS_EN = frozenset("instead still longer now already never always".split())
 _BE_EN = frozenset("be is are was were been being".split())
 #: language -> what a definition says its term is: "A creature is a permanent.", "A card or token on the battlefield.";
 #: "Ein Spielstein ist ein im Spiel befindliches Objekt, das eine bleibende Karte repräsentiert, …" (its first
@@ -204,7 +205,8 @@ def _genitive_en(text: str, words: list, i: int) -> bool:
 
 def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: frozenset[str] = frozenset()) -> str | None:
     """The word class its frame gives word ``i`` where that is not the entry's.  For a noun entry: "verb" after an
-    auxiliary ("don’t match") or before the article of an object ("matches the result"); "of" before "of" ("the role
+    auxiliary or an adverb of a verb ("don’t match", "still matches") or before the article of an object ("matches
+    the result"); "of" before "of" ("the role
     of", "independent of"); "to" after "the" before an infinitive ("the option to pay"; after another determiner it is
     the infinitive of the verb's object, "chooses an opponent to become", or a preposition, "from the battlefield to
     another zone"); "bare" after a preposition, closing its phrase without an article ("in general,", "in general or
@@ -220,7 +222,7 @@ def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: froze
         modifier = prev not in stop_words("en") | _AUX_EN | _ADVERBS_EN and not prev.endswith(("s", "ly", "n’t")) and (
             prev not in counted or words[i - 1][2][:1].isupper())
         return "noun" if modifier and nxt not in _DET_EN | {"to"} else None    # "… and Gix meld to form …": a verb
-    if prev in _AUX_EN or nxt in _ARTICLES_EN and prev not in _DET_EN:
+    if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in _DET_EN:
         return "verb"
     if nxt == "of":
         return "of"

@@ -73,7 +73,10 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     # a home of two rules that prints "text" and "spell" once each is no evidence
                                     # of the sense of "the event of a tie" (609.5)
                                     ("Event", "in the event of a tie"),
-                                    ("Match", "game state matches a triggered ability’s")],      # 603.2
+                                    ("Match", "game state matches a triggered ability’s"),       # 603.2
+                                    # after an adverb of a verb: 603.8; 614.12, 614.17d
+                                    ("Match", "game state still matches its"),
+                                    ("Modified", "already modified how it enters")],
                   # the noun a German noun is printed with, where its definition prints it with one: "die Karte"
                   # takes precedence (103.1, Magic's golden rule), not priority; the expansion symbol's colour is
                   # its rarity (206.2), not a card's colour
