@@ -768,7 +768,7 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
         lang in FRAME_TESTS or lang in COLLOCATE_TESTS) else {}
     g = Glossary.build(edition, lang, entries, prefix, share, {k: tuple(v) for k, v in synonyms.items()},
                        homes=homes)
-    if homes:
+    if homes and lang in FRAME_TESTS:
         printed = {w.lower() for t in edition_texts(conn, edition) for w in _WORD.findall(t)}
         g.counted = frozenset(w[:-1] for w in printed if w.endswith("s"))
     original = read.original_of(conn, edition) if sources != [edition] else None
