@@ -24,10 +24,18 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   participle ("Locked", "Modified", "Limited") followed by a preposition is the ordinary verb ("aren’t locked in
   ahead of time", "as modified by", "aren’t limited to"): no one-word term links it.
 * **The sense where the frame doubts it** (English, :meth:`Glossary._fits`): a lower-case word that the closed-class
-  words around it read as a verb ("don’t match"), a complement ("the role of", "independent of", "the option to") or
-  a bare singular after a preposition ("in general,"), in a frame its entry's home (definition and cited rules,
-  :func:`homes_of`) never prints the term in, links only where its sentence shares a word of that home; one its home
-  prints as a verb too links as a verb only with an object its home prints ("enters a “loop”" is not "Enter").
+  words around it read as a verb ("don’t match"), a noun's complement ("the role of", "independent of", "the option
+  to") or a bare singular after a preposition ("in general,"), in a frame its entry's home (definition and cited
+  rules, :func:`homes_of`) never prints the term in, links only where its sentence shares a word of that home (one
+  chance would not print there as often, :data:`KEYNESS`) or is a rule of it.  The of-genitive is the s-genitive
+  ("the characteristics of a split card" is "an object’s characteristics"); after an indefinite noun "to" is the
+  verb's ("chooses an opponent to become").  A verb entry is a noun where a name or an adjective modifies its base
+  form ("Odyssey™ block cards", "limited play") and links there only if its definition has a noun's sense ("lore
+  counter"); a verb links only with an object its home prints or a kind of one ("sacrifice a creature": "A creature
+  is a permanent."), not "creates their own deck", "enters a “loop”" (one sense per collocation).
+* **The noun beside a noun** (German, :data:`COLLOCATE_TESTS`): where a definition prints its term beside a noun
+  ("erhält der aktive Spieler Vorrang", "die Farbe einer Karte"), the text's noun there must be one it prints, or a
+  kind of one: "hat die Karte Vorrang" (the golden rule) and "die Farbe des Erweiterungssymbols" do not link.
 * **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a one-word term links
   only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
   term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
@@ -40,6 +48,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -160,47 +169,119 @@ _ARTICLES_EN = frozenset("a an the these those".split())
 _DET_EN = _ARTICLES_EN | frozenset("this that each every any all some no its their his her your my our one another "
                                    "both either neither".split())
 _CONJ_EN = frozenset("and or nor".split())
+#: adverbs that modify a verb, not a noun, and do not end in "-ly" ("you may instead mill N cards", "the game state
+#: still matches", "the properties no longer match", "now match those of")
+_ADVERBS_EN = frozenset("instead still longer now already never always".split())
+_BE_EN = frozenset("be is are was were been being".split())
+#: language -> what a definition says its term is: "A creature is a permanent.", "A card or token on the battlefield.";
+#: "Ein Spielstein ist ein im Spiel befindliches Objekt, das eine bleibende Karte repräsentiert, …" (its first
+#: sentence: the predicate and the relative clause that describes it)
+KINDS = {"en": re.compile(r"^\s*(?:1\.\s*)?An? ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)\b(?! of)|\b(?:is|are) (?:an? |the )?"
+                        r"([^\W\d_]+)\."),
+         "de": re.compile(r"^[^.]*?\bist ([^.,;:()]+(?:, (?:der|die|das|den|dem|deren|dessen) [^.,;:()]+)?)")}
 _SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
 
 
 def _neighbour(text: str, words: list, j: int, k: int) -> str | None:
-    """Word ``j``, lower-cased, when only spaces part it from word ``k`` (no punctuation closes the phrase between)."""
+    """Word ``j``, lower-cased, when only spaces (or a trademark sign) part it from word ``k`` (no punctuation closes
+    the phrase between)."""
     if not 0 <= j < len(words):
         return None
     a, b = sorted((j, k))
-    return words[j][2].lower().replace("'", "’") if not text[words[a][1]:words[b][0]].strip() else None
+    between = text[words[a][1]:words[b][0]].strip().strip("™®")
+    return words[j][2].lower().replace("'", "’") if not between else None
 
 
-def _frame_en(text: str, words: list, i: int) -> str | None:
-    """The word class its frame gives word ``i`` where that is not a noun of the rules' own: "verb" after an
-    auxiliary ("don’t match") or before the article of an object ("matches the result"); "complement" before "of",
-    or after a determiner before "to" ("the role of", "independent of", "the option to"); "bare" after a
-    preposition, closing its phrase without an article ("in general,", "in general or that")."""
+_POSSESSIVE_EN = frozenset("its their his her your my our whose".split())
+_GENITIVE_EN = re.compile(r"(?:[’']s|s[’'])\s*$")
+
+
+def _genitive_en(text: str, words: list, i: int) -> bool:
+    """Has word ``i`` a possessor before it ("an object’s characteristics", "a player’s opponent", "its power")?  The
+    s-genitive is the of-genitive's other form: "the characteristics of an object"."""
+    prev = _neighbour(text, words, i - 1, i)
+    return prev in _POSSESSIVE_EN or _GENITIVE_EN.search(text, 0, words[i][0]) is not None
+
+
+def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: frozenset[str] = frozenset()) -> str | None:
+    """The word class its frame gives word ``i`` where that is not the entry's.  For a noun entry: "verb" after an
+    auxiliary or an adverb of a verb ("don’t match", "still matches") or before the article of an object ("matches
+    the result"); "of" before "of" ("the role
+    of", "independent of"); "to" after "the" before an infinitive ("the option to pay"; after another determiner it is
+    the infinitive of the verb's object, "chooses an opponent to become", or a preposition, "from the battlefield to
+    another zone"); "bare" after a preposition, closing its phrase without an article ("in general,", "in general or
+    that").  For a verb entry (``verb``): "noun" where its base form follows a word that can modify a noun but not be
+    its subject: a name ("Odyssey™ block cards", "the Innistrad block"), a word the edition never prints with a
+    plural -s (not in ``counted``: "limited play", "the illegal play") — not a function word, an adverb or a noun
+    ("players play", "can normally play", "counters on a permanent create"); after an article alone it names the
+    verb's act ("the exchange", "a legal block")."""
     prev, nxt = _neighbour(text, words, i - 1, i), _neighbour(text, words, i + 1, i)
-    if prev in _AUX_EN or nxt in _ARTICLES_EN and prev not in _DET_EN:
+    if verb:
+        if prev is None or _lemma(words[i][2], "en") != words[i][2].lower():
+            return None
+        modifier = prev not in stop_words("en") | _AUX_EN | _ADVERBS_EN and not prev.endswith(("s", "ly", "n’t")) and (
+            prev not in counted or words[i - 1][2][:1].isupper())
+        return "noun" if modifier and nxt not in _DET_EN | {"to"} else None    # "… and Gix meld to form …": a verb
+    if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in _DET_EN:
         return "verb"
-    if nxt == "of" or nxt == "to" and prev in _DET_EN:
-        return "complement"
+    if nxt == "of":
+        return "of"
+    if nxt == "to" and prev == "the" and _neighbour(text, words, i + 2, i + 1) not in _DET_EN:
+        return "to"
     if prev in PREPOSITIONS["en"] and (i + 1 == len(words) or nxt is None or nxt in _CONJ_EN and (
             _neighbour(text, words, i + 2, i + 1) in stop_words("en"))):
         return "bare"
     return None
 
 
+_GENITIVE_DE = frozenset("des eines der einer".split())
+
+
+def _collocate_de(text: str, words: list, i: int) -> tuple[str, int] | None:
+    """The noun a German noun is printed with, and where: "before", the noun right before it, its subject or object in
+    the German word order ("hat die Karte Vorrang"), else "genitive", the noun of the genitive after it ("die Farbe
+    des Erweiterungssymbols", "die Farbe einer bleibenden Karte")."""
+    prev = _neighbour(text, words, i - 1, i)
+    if prev is not None and words[i - 1][2][:1].isupper() and prev not in stop_words("de"):
+        return "before", i - 1
+    if _neighbour(text, words, i + 1, i) not in _GENITIVE_DE:
+        return None
+    j = i + 2
+    while j < len(words) and _neighbour(text, words, j, j - 1) is not None and not words[j][2][:1].isupper():
+        j += 1      # its adjectives
+    return ("genitive", j) if j < len(words) and _neighbour(text, words, j, j - 1) is not None else None
+
+
+#: language -> the noun a noun is printed with (one sense per collocation, :meth:`Glossary._fits`), where no frame
+#: test judges the language's words
+COLLOCATE_TESTS = {"de": _collocate_de}
 #: language -> the frame that reads a lower-case word in another word class than a noun's (:meth:`Glossary._fits`)
 FRAME_TESTS = {"en": _frame_en}
+#: language -> has this word a possessor before it (the frame "of" in its other form)?
+GENITIVE_TESTS = {"en": _genitive_en}
+#: a word of an entry's home is a word of its sense (:class:`Sense`) when chance would print it in as many of the
+#: home's texts as seldom as this (the edition's share of texts that print it being the chance of each)
+KEYNESS = 0.05
+
+
+def _chance(n: int, texts: int, share: float) -> float:
+    """The chance that a word printed in ``share`` of an edition's texts is printed in ``n`` or more of ``texts``
+    texts drawn at random (the binomial tail): a word a home of two rules prints once is no evidence of its sense."""
+    return sum(math.comb(texts, k) * share ** k * (1 - share) ** (texts - k) for k in range(n, texts + 1))
 
 
 @dataclass(frozen=True)
 class Sense:
     """What an entry's home (its definition and the rules it cites) shows of a one-word term: the lemmas printed
-    there more often than in the edition as a whole (everyday vocabulary aside), the frames it prints the term in,
-    and whether it prints the term's plural (a count noun)."""
+    there more often than chance would print them (:data:`KEYNESS`; everyday vocabulary aside), the frames it prints
+    the term in, and whether it prints the term's plural (a count noun)."""
 
     words: frozenset[str]
     frames: frozenset[str]
     count: bool
     printed: frozenset[str] = frozenset()   # every lemma the home prints: the objects a verb of its sense takes
+    home: frozenset[str] = frozenset()      # the home's texts: the term's uses there are in its sense
+    noun: bool = False                      # a sense of the definition is not a verb's ("Counter: … 2. A marker …")
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -256,6 +337,11 @@ class Glossary:
     homes: dict[tuple[str, str], list[str]] = field(default_factory=dict)
     #: lemma -> share of the edition's texts that print it
     share: dict[str, float] = field(default_factory=dict)
+    #: lemma of a one-word entry -> what its definition says it is ("Creature: … A creature is a permanent."): a
+    #: verb whose home takes a permanent takes a creature ("sacrifice a creature")
+    kinds: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: the words (lower case) the edition also prints with a plural -s: nouns, which may be a verb's subject
+    counted: frozenset[str] = frozenset()
     _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
@@ -287,6 +373,10 @@ class Glossary:
                 if share.get(key[0], 0) > EVERYDAY:
                     g.unlinked[title] = "everyday vocabulary"
                     continue
+            if len(key) == 1:
+                g.kinds[key[0]] = g.kinds[_stem(words[0], lang)] = frozenset(_lemma(w, lang) for m in (
+                    KINDS[lang].finditer(definition or "") if lang in KINDS else ()) for w in _WORD.findall(
+                    next(x for x in m.groups() if x)) if w.lower() not in stops and (lang != "de" or w[:1].isupper()))
             spots = list(_WORD.finditer(title.split("(")[0]))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
             quoted = re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None if lang in OBSOLETE else False
@@ -379,32 +469,56 @@ class Glossary:
         return None
 
     def _fits(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
-        """May word ``i`` be a use of the one-word, non-verb ``term`` in its sense?  Where the word's frame reads it
-        in another word class (:data:`FRAME_TESTS`), one its entry's home never prints the term in, the text must
-        share a word of the entry's home (:class:`Sense`, the overlap of simplified Lesk): "… is considered to be
-        independent of the other effect" shares "considered" with the rules of "Dependency" (613.8, the entry
-        "Independent" says "See Dependency"), "independent of its card type" shares none; nor do "don’t match",
-        "the role of", "the option to", "in general" with their entries' homes.  Where the home prints the term as a
-        verb too ("Enter": "A nontoken permanent enters the battlefield …"), the verb's object decides
-        (:meth:`_takes`)."""
+        """May word ``i`` be a use of the one-word ``term`` in its sense?  Where the word's frame reads it in another
+        word class (:data:`FRAME_TESTS`), one its entry's home never prints the term in, the text must share a word of
+        the entry's home (:class:`Sense`, the overlap of simplified Lesk) or be one of its rules: "… is considered to be
+        independent of the other effect" is 613.8a, a rule of "Dependency" (the entry "Independent" says "See
+        Dependency"); "independent of its card type" shares no word; nor do "don’t match", "the role of", "the
+        option to", "in general" with their entries' homes.  Where the home prints the term as a verb too ("Enter":
+        "A nontoken permanent enters the battlefield …"), and for a verb entry, the verb's object decides
+        (:meth:`_takes`); a verb entry whose frame makes it a noun ("Odyssey™ block cards") links only if its
+        definition has a noun's sense.  German nouns: :meth:`_collocates`."""
         test = FRAME_TESTS.get(self.lang)
         word = words[i][2]
-        if test is None or term.verb or not word[:1].islower() or (term.edition, term.title) not in self.homes:
+        if (term.edition, term.title) not in self.homes:
             return True
-        frame = test(text, words, i)
-        if frame is None:
+        if self.lang in COLLOCATE_TESTS and term.edition == self.edition and term.verb is False:
+            return self._collocates(text, words, keys, i, term)
+        if test is None or not word[:1].islower():
             return True
-        sense = self._sense(term)
-        if sense is not None and frame == "verb" and frame in sense.frames:
+        frame = test(text, words, i, bool(term.verb), self.counted)
+        sense = self._sense(term) if frame is not None or term.verb else None
+        if term.verb and sense is not None:     # a verb: a noun where it defines one; its object decides
+            return sense.noun if frame else (
+                self._takes(text, words, keys, i, sense) or self._shares(text, words, keys, i, sense))
+        if frame is None or sense is None:
+            return True
+        if frame == "verb" and frame in sense.frames:
             return self._takes(text, words, keys, i, sense)
-        singular = word.lower() == term.words[0].lower()
-        if sense is None or frame in sense.frames or frame == "bare" and not (sense.count and singular):
+        if frame in sense.frames or frame == "bare" and not (sense.count and word.lower() == term.words[0].lower()):
             return True     # "bare" doubts only the singular of a count noun ("for generals" is the entry)
+        return self._shares(text, words, keys, i, sense)
+
+    def _collocates(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
+        """Where its entry's home prints a noun term beside a noun (:data:`COLLOCATE_TESTS`), the noun beside word
+        ``i`` there must be one the home prints, or a kind of one (:attr:`kinds`), or its sentence must share a word
+        of the home: one sense per collocation ("hat die Karte Vorrang" is not "erhält der Spieler Vorrang")."""
+        at = COLLOCATE_TESTS[self.lang](text, words, i)
+        sense = self._collocations(term)
+        return at is None or at[0] not in sense.frames or not sense.printed.isdisjoint(
+            [*keys[at[1]], *(x for k in keys[at[1]] for x in self.kinds.get(k, ()))]) or (
+            self._shares(text, words, keys, i, sense))
+
+    @staticmethod
+    def _shares(text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
+        """Does the sentence of word ``i`` share a word of its entry's sense (the overlap of simplified Lesk), or is
+        its text one of the entry's home (613.8a, "… is considered to be independent of the other effect", is a rule
+        of "Dependency")?"""
         a = max((m.end() for m in _SENTENCE_END.finditer(text, 0, words[i][0])), default=0)
         m = _SENTENCE_END.search(text, words[i][1])
         sentence = [k for (s, e, _), ks in zip(words, keys) if a <= s and e <= (m.start() if m else len(text))
                     for k in ks]
-        return not sense.words.isdisjoint(sentence)
+        return not sense.words.isdisjoint(sentence) or any(h.endswith(text) for h in sense.home)
 
     def _takes(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
         """May word ``i``, which its frame and its entry's home both read as a verb, take the object that follows it
@@ -413,15 +527,49 @@ class Glossary:
         rules print everywhere ("enter certain zones", "skip the declare blockers and combat damage steps"); not
         "enters a “loop”", "will enter Alex’s range of influence" (one sense per collocation: the object decides)."""
         j, stops = i + 1, stop_words(self.lang)
+        if words[i][2].lower().endswith("ed") and _neighbour(text, words, i - 1, i) in _BE_EN | _DET_EN:
+            return True         # a passive or attributive participle has no object ("is countered", "the sacrificed")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
-                re.sub(r"[’']s$", "", words[j][2].lower()) in _DET_EN | {"own"}):      # "one another’s"
+                re.sub(r"[’']s$", "", words[j][2].lower()) in _DET_EN | {"own"} or _GENITIVE_EN.search(
+                    text, 0, words[j][1]) or " ".join(w.lower() for _, _, w in words[j - 1:j + 2]).find(
+                    "number of") in (0, len(words[j - 1][2]) + 1)):   # "any number of"
             j += 1
         head = []
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
                 words[j][2].lower() not in stops or words[j][2].lower() in _CONJ_EN):
             head.append(j)
             j += 1
-        return not head or any(k in sense.printed or self.share.get(k, 0) > EVERYDAY for j in head for k in keys[j])
+        return not head or any(k in sense.printed or self.share.get(k, 0) > EVERYDAY or words[j][2][:1].isupper()
+                               or not sense.printed.isdisjoint(self.kinds.get(k, ())) for j in head for k in keys[j])
+
+    def _collocations(self, term: Term) -> Sense:
+        """Where an entry's home prints its one-word term with a noun (:data:`COLLOCATE_TESTS`: "erhält der aktive
+        Spieler Vorrang", "die Farbe einer Karte"; the :class:`Sense`'s frames), the lemmas and stems it prints, and
+        the words of its sense."""
+        key = (term.edition, term.title)
+        sense = self._senses.get(key)
+        if sense is None:
+            home, test, t0 = self.homes[key], COLLOCATE_TESTS[self.lang], term.key[0]
+            slots: set[str] = set()
+            printed: set[str] = set()
+            for t in home:
+                ws = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(t)]
+                for j, (_, _, w) in enumerate(ws):
+                    printed.update((_lemma(w, self.lang), _stem(w, self.lang)))
+                    at = test(t, ws, j) if _lemma(w, self.lang) == t0 and w[:1].isupper() else None
+                    slots.update([at[0]] if at else [])
+            sense = self._senses[key] = Sense(self._keywords(home, term), frozenset(slots), False, frozenset(printed))
+        return sense
+
+    def _keywords(self, texts: list[str], term: Term) -> frozenset[str]:
+        """The lemmas of an entry's home that chance would print in as many of its texts seldom (:data:`KEYNESS`),
+        everyday vocabulary aside: the words of its sense."""
+        stops = stop_words(self.lang)
+        bags = Counter(w for t in texts for w in {_lemma(x.lower() if term.verb is not False or self.lang != "de"
+                                                         else x, self.lang) for x in _WORD.findall(t)
+                                                  if x.lower() not in stops and len(x) > 2})
+        return frozenset(w for w, n in bags.items() if self.share.get(w, 0) <= EVERYDAY
+                         and _chance(n, len(texts), self.share.get(w, 0)) < KEYNESS) - set(term.key)
 
     def _sense(self, term: Term) -> Sense | None:
         """The :class:`Sense` of a one-word term; None when its entry cites no rule, not even through "See …" (a
@@ -434,12 +582,7 @@ class Glossary:
             if len(own) == 1 and all(len(home) == 1 for home in seen):
                 self._senses[key] = None
                 return None
-            stops, test = stop_words(self.lang), FRAME_TESTS[self.lang]
-            bags = Counter(w for t in texts for w in {_lemma(x.lower(), self.lang) for x in _WORD.findall(t)
-                                                        if x.lower() not in stops and len(x) > 2})
-            common = {w for w, n in bags.items() if not self.share.get(w, 0) < n / len(texts) or
-                      self.share.get(w, 0) > EVERYDAY}
-            words = frozenset(bags) - common - set(term.key)
+            test, words = FRAME_TESTS[self.lang], self._keywords(texts, term)
             printed = frozenset(_lemma(x, self.lang) for t in texts for x in _WORD.findall(t.lower()))
             frames, count, t0 = set(), False, term.words[0].lower()
             forms = {t0 + e for e in ("", "s", "es")} | ({t0[:-1] + "ies"} if t0.endswith("y") else set())
@@ -448,9 +591,13 @@ class Glossary:
                 for j, (_, _, w) in enumerate(ws):
                     if w in forms:
                         count = count or w != t0
-                        frame = test(t, ws, j) or ""
+                        frame = test(t, ws, j, bool(term.verb), self.counted) or ""
                         frames.add(frame if frame != "bare" or w == t0 else "")     # "bare" is of a singular
-            self._senses[key] = Sense(words, frozenset(frames), count, printed)
+                        if GENITIVE_TESTS[self.lang](t, ws, j):
+                            frames.add("of")            # "an object’s characteristics": "the characteristics of"
+            noun = any(not re.match(r"\s*(?:To\s|\(Obsolete\))", d)      # a sense of the definition not a verb's
+                       for d in re.split(r"(?:^|\n)\s*\d\.", own[0]) if d.strip())
+            self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun)
         return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:
@@ -617,9 +764,13 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
             if t.new and " " not in t.new.strip() and " " not in t.old.strip():
                 synonyms.setdefault(_lemma(t.new, lang), []).append(_lemma(t.old, lang))
     share = read.lemma_shares(conn, edition)
-    homes = {k: v for source in sources for k, v in homes_of(conn, source).items()} if lang in FRAME_TESTS else {}
+    homes = {k: v for source in sources for k, v in homes_of(conn, source).items()} if (
+        lang in FRAME_TESTS or lang in COLLOCATE_TESTS) else {}
     g = Glossary.build(edition, lang, entries, prefix, share, {k: tuple(v) for k, v in synonyms.items()},
                        homes=homes)
+    if homes and lang in FRAME_TESTS:
+        printed = {w.lower() for t in edition_texts(conn, edition) for w in _WORD.findall(t)}
+        g.counted = frozenset(w[:-1] for w in printed if w.endswith("s"))
     original = read.original_of(conn, edition) if sources != [edition] else None
     if original is not None and read.glossary_terms(conn, original["id"]):
         theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),
