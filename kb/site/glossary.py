@@ -84,8 +84,21 @@ def stop_words(lang: str) -> frozenset[str]:
     return frozenset(words)
 
 
+#: language -> (old spelling, new spelling) of a spelling reform: a word the lemmatiser knows only in the new spelling
+#: ("gepaßt", 1999, is "gepasst", the participle of "passen"; German's 1996 reform wrote "ss" after a short vowel)
+REFORMS = {"de": ("ß", "ss")}
+
+
 def _lemma(word: str, lang: str) -> str:
-    return lemmas.lemma(word, lang) if lang in lemmas.SUPPORTED else word.lower()
+    if lang not in lemmas.SUPPORTED:
+        return word.lower()
+    out = lemmas.lemma(word, lang)
+    old, new = REFORMS.get(lang, ("", ""))
+    if old and old in word and out == word.lower():     # unknown in the old spelling: its new spelling's lemma,
+        reformed = word.replace(old, new)               # if the lemmatiser knows it as an inflection there
+        alt = lemmas.lemma(reformed, lang)
+        return alt if alt != reformed.lower() else out
+    return out
 
 
 def _is_verb_en(title: str, definition: str) -> bool:
@@ -192,6 +205,29 @@ def _neighbour(text: str, words: list, j: int, k: int) -> str | None:
     return words[j][2].lower().replace("'", "’") if not between else None
 
 
+def _starts_sentence(text: str, start: int) -> bool:
+    before = text[:start].rstrip(" \t“„\"«‘(")
+    return not before or before[-1] in ".:!?\n"
+
+
+def _in_name_en(text: str, words: list, i: int, types: frozenset[str]) -> bool:
+    """Is capitalised word ``i`` part of a name of several capitalised words ("Magic Store & Event Locator", the card
+    "Power Play")?  English capitalises a word inside a sentence for a name; a term of several words ("Triggered
+    Ability") was matched before any of its words, and a subtype beside it (``types``) makes a type line ("a
+    colorless Aura Role enchantment token"), not a name; a quotation opens a sentence ("“Sacrifice Seal of …")."""
+    for a, b in ((i - 1, i), (i, i + 1)):
+        if 0 <= a and b < len(words) and text[words[a][1]:words[b][0]].strip() in ("", "&") and all(
+                words[k][2][:1].isupper() for k in (a, b)) and not _starts_sentence(text, words[a][0]) and (
+                text[:words[a][0]].rstrip()[-1:] not in "“„\"") and (
+                words[a + b - i][2].lower() not in types):
+            return True
+    return False
+
+
+#: language -> is this capitalised word part of a name?  (German capitalises every noun: no test)
+NAME_PARTS = {"en": _in_name_en}
+
+
 _POSSESSIVE_EN = frozenset("its their his her your my our whose".split())
 _GENITIVE_EN = re.compile(r"(?:[’']s|s[’'])\s*$")
 
@@ -288,7 +324,8 @@ def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
     if term.name and not word[:1].isupper():
         return False
     w, t = word.lower(), term.words[0].lower()
-    return any(w == t + e for e in _ENDINGS_EN) or (t.endswith("y") and w == t[:-1] + "ies")
+    return any(w == t + e for e in _ENDINGS_EN) or (t.endswith("y") and w == t[:-1] + "ies") or (
+        term.singular and w == term.key[0] != t)     # a plural headword's singular ("a characteristic")
 
 
 def _form_de(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -310,8 +347,12 @@ class Term:
     name: bool = False              # a name the rules print capitalised (an English subtype)
     state: bool = False             # a state named by a participle (:data:`STATE_TESTS`)
     quoted: bool = False            # old card wording (:data:`OBSOLETE`): links only from a quotation of it
+    singular: bool = False          # a plural headword whose home prints its singular ("Characteristics": "a
+    #                                 characteristic"; not "Dies", whose home never prints "die", a die roll's)
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
-    stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`), else its key
+    stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`); of one word, the
+    #                                 headword, a base form the lemmatiser may not return ("Quellen": "quelle", but
+    #                                 "Quelle": "quell")
     gaps: tuple[str, ...] = ()      # the punctuation between its words (:func:`_gap`): "Base Power, Base Toughness"
 
     def __post_init__(self) -> None:
@@ -342,6 +383,8 @@ class Glossary:
     kinds: dict[str, frozenset[str]] = field(default_factory=dict)
     #: the words (lower case) the edition also prints with a plural -s: nouns, which may be a verb's subject
     counted: frozenset[str] = frozenset()
+    #: the words (lower case) of the one-word terms that are names the rules print capitalised (English subtypes)
+    types: frozenset[str] = frozenset()
     _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
@@ -380,13 +423,16 @@ class Glossary:
             spots = list(_WORD.finditer(title.split("(")[0]))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
             quoted = re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None if lang in OBSOLETE else False
-            term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted,
-                        stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (),
+            singular = len(words) == 1 and words[0].lower() == key[0] + "s" and any(
+                re.search(rf"\b{re.escape(key[0])}\b", h, re.I) for h in g.homes.get((source, title), [])[1:])
+            term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted, singular=singular,
+                        stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (words[0].lower(),),
                         gaps=tuple(_gap(title[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
             for first in dict.fromkeys((key[0], term.stems[0])):
                 g.by_first.setdefault(first, []).append(term)
         for cands in g.by_first.values():
             cands.sort(key=lambda t: -len(t.key))
+        g.types = frozenset(t.words[0].lower() for c in g.by_first.values() for t in c if t.name and len(t.key) == 1)
         return g
 
     def add(self, terms: list[Term], share: dict[str, float] | None = None) -> None:
@@ -462,6 +508,8 @@ class Glossary:
                     continue
                 if not _keeps_quotations(quotes, i, n) or any(
                         _gap(text[words[i + j][1]:words[i + j + 1][0]]) != term.gaps[j] for j in range(n - 1)):
+                    continue
+                if n == 1 and not term.name and self.lang in NAME_PARTS and NAME_PARTS[self.lang](text, words, i, self.types):
                     continue
                 if n == 1 and not (self._form(text, words, i, term) and self._fits(text, words, keys, i, term)):
                     continue
@@ -539,8 +587,20 @@ class Glossary:
                 words[j][2].lower() not in stops or words[j][2].lower() in _CONJ_EN):
             head.append(j)
             j += 1
-        return not head or any(k in sense.printed or self.share.get(k, 0) > EVERYDAY or words[j][2][:1].isupper()
-                               or not sense.printed.isdisjoint(self.kinds.get(k, ())) for j in head for k in keys[j])
+        if head and words[head[0]][2].lower() in _CONJ_EN:
+            return True         # a verb coordinated with the next ("drawn or discarded a split card") shares its object
+        nouns = [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
+            after is None or not self._modifies(words[j][2], words[after][2]))]
+        return not nouns or any(k in sense.printed or self.share.get(k, 0) > EVERYDAY or words[j][2][:1].isupper()
+                                or not sense.printed.isdisjoint(self.kinds.get(k, ())) for j in nouns for k in keys[j])
+
+    def _modifies(self, word: str, noun: str) -> bool:
+        """Does ``word`` modify the ``noun`` after it ("the turn marker")?  Not a name ("cast Lobotomy searches"), nor
+        a plural ("cards equal to"); the next word is a noun: one the edition prints with a plural -s
+        (:attr:`counted`), or a plural of one."""
+        w, n = word.lower(), noun.lower()
+        plural = w.endswith("s") and _lemma(w, "en") != w
+        return not word[:1].isupper() and not plural and (n in self.counted or n.endswith("s") and n[:-1] in self.counted)
 
     def _collocations(self, term: Term) -> Sense:
         """Where an entry's home prints its one-word term with a noun (:data:`COLLOCATE_TESTS`: "erhält der aktive
@@ -604,8 +664,7 @@ class Glossary:
         test = FORM_TESTS.get(self.lang)
         if test is None:
             return True
-        before = text[:words[i][0]].rstrip(" \t“„\"«‘(")
-        return test(words[i][2], term, not before or before[-1] in ".:!?\n")
+        return test(words[i][2], term, _starts_sentence(text, words[i][0]))
 
 
 def _gap(between: str) -> str:
