@@ -570,10 +570,13 @@ class Glossary:
 
     def _takes(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
         """May word ``i``, which its frame and its entry's home both read as a verb, take the object that follows it
-        in its entry's sense?  Yes where it has none ("When this creature enters, …"), or one whose words (after its
-        determiners, up to punctuation or a function word other than "and", "or") its entry's home prints or the
-        rules print everywhere ("enter certain zones", "skip the declare blockers and combat damage steps"); not
-        "enters a “loop”", "will enter Alex’s range of influence" (one sense per collocation: the object decides)."""
+        in its entry's sense?  Yes where it has none ("When this creature enters, …"), where it shares the object of the
+        verb it is coordinated with ("drawn or discarded a split card"), or where the noun of the object (after its
+        determiners, up to punctuation or a function word other than "and", "or"; each conjunct's words but those that
+        modify the next, :meth:`_modifies`) is one its entry's home prints, a kind of one, or a name ("enter certain
+        zones", "skip the declare blockers and combat damage steps"); not "enters a “loop”", "will enter Alex’s range
+        of influence", "passes the turn marker", "create continuous effects" (one sense per collocation: the object
+        decides)."""
         j, stops = i + 1, stop_words(self.lang)
         if words[i][2].lower().endswith("ed") and _neighbour(text, words, i - 1, i) in _BE_EN | _DET_EN:
             return True         # a passive or attributive participle has no object ("is countered", "the sacrificed")
@@ -591,7 +594,7 @@ class Glossary:
             return True         # a verb coordinated with the next ("drawn or discarded a split card") shares its object
         nouns = [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
             after is None or not self._modifies(words[j][2], words[after][2]))]
-        return not nouns or any(k in sense.printed or self.share.get(k, 0) > EVERYDAY or words[j][2][:1].isupper()
+        return not nouns or any(k in sense.printed or words[j][2][:1].isupper()
                                 or not sense.printed.isdisjoint(self.kinds.get(k, ())) for j in nouns for k in keys[j])
 
     def _modifies(self, word: str, noun: str) -> bool:
