@@ -509,8 +509,6 @@ class Glossary:
                 if not _keeps_quotations(quotes, i, n) or any(
                         _gap(text[words[i + j][1]:words[i + j + 1][0]]) != term.gaps[j] for j in range(n - 1)):
                     continue
-                if n == 1 and not term.name and self.lang in NAME_PARTS and NAME_PARTS[self.lang](text, words, i, self.types):
-                    continue
                 if n == 1 and not (self._form(text, words, i, term) and self._fits(text, words, keys, i, term)):
                     continue
                 return term
@@ -603,7 +601,8 @@ class Glossary:
         (:attr:`counted`), or a plural of one."""
         w, n = word.lower(), noun.lower()
         plural = w.endswith("s") and _lemma(w, "en") != w
-        return not word[:1].isupper() and not plural and (n in self.counted or n.endswith("s") and n[:-1] in self.counted)
+        return not word[:1].isupper() and not plural and (
+            n in self.counted or n.endswith("s") and n[:-1] in self.counted)
 
     def _collocations(self, term: Term) -> Sense:
         """Where an entry's home prints its one-word term with a noun (:data:`COLLOCATE_TESTS`: "erhält der aktive
@@ -664,6 +663,8 @@ class Glossary:
         return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:
+        if not term.name and self.lang in NAME_PARTS and NAME_PARTS[self.lang](text, words, i, self.types):
+            return False        # a word of a name ("Magic Store & Event Locator")
         test = FORM_TESTS.get(self.lang)
         if test is None:
             return True
