@@ -82,7 +82,11 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Play", "power play"),
                                     # a verb whose object's noun its home never prints; a modifier of that noun is
                                     # not its noun ("the turn marker": 807.4c, 806.5b)
-                                    ("Pass", "passes the turn marker")],
+                                    ("Pass", "passes the turn marker"),
+                                    # everyday vocabulary is no object of every sense: *Create* is "To create a
+                                    # token" (603.7, 610.2)
+                                    ("Create", "an effect may create a delayed"),
+                                    ("Create", "one-shot effects create a delayed")],
                   # the noun a German noun is printed with, where its definition prints it with one: "die Karte"
                   # takes precedence (103.1, Magic's golden rule), not priority; the expansion symbol's colour is
                   # its rarity (206.2), not a card's colour
