@@ -20,7 +20,12 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
   "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
   German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses); an English subtype ("Case:
-  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  A state named by a
+  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  The headword is a base
+  form too ("Quellen" is "Quelle", whose own lemma simplemma gives as "quell"), a plural headword's singular links
+  where its home prints it ("a characteristic"; not "Dies": "a die roll"), and a word of the old German spelling
+  is read in the new one where only that is known ("gepaßt" is "gepasst", "passen": :data:`REFORMS`).  An
+  English capitalised word beside another inside a sentence is part of a name ("Magic Store & Event Locator",
+  the card "Power Play"), unless one of them is a subtype (a type line, "Aura Role").  A state named by a
   participle ("Locked", "Modified", "Limited") followed by a preposition is the ordinary verb ("aren’t locked in
   ahead of time", "as modified by", "aren’t limited to"): no one-word term links it.
 * **The sense where the frame doubts it** (English, :meth:`Glossary._fits`): a lower-case word that the closed-class
@@ -32,7 +37,9 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   verb's ("chooses an opponent to become").  A verb entry is a noun where a name or an adjective modifies its base
   form ("Odyssey™ block cards", "limited play") and links there only if its definition has a noun's sense ("lore
   counter"); a verb links only with an object its home prints or a kind of one ("sacrifice a creature": "A creature
-  is a permanent."), not "creates their own deck", "enters a “loop”" (one sense per collocation).
+  is a permanent."), not "creates their own deck", "enters a “loop”" (one sense per collocation): the object's
+  noun decides, not a word that modifies it ("passes the turn marker"), and everyday vocabulary is no exemption
+  ("create a delayed triggered ability" is not "To create a token").
 * **The noun beside a noun** (German, :data:`COLLOCATE_TESTS`): where a definition prints its term beside a noun
   ("erhält der aktive Spieler Vorrang", "die Farbe einer Karte"), the text's noun there must be one it prints, or a
   kind of one: "hat die Karte Vorrang" (the golden rule) and "die Farbe des Erweiterungssymbols" do not link.
