@@ -255,7 +255,8 @@ def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: froze
     another zone"); "bare" after a preposition, closing its phrase without an article ("in general,", "in general or
     that").  For a verb entry (``verb``): "noun" where its base form follows a word that can modify a noun but not be
     its subject: a name ("Odyssey™ block cards", "the Innistrad block"), a word the edition never prints with a
-    plural -s (not in ``counted``: "limited play", "the illegal play") — not a function word, an adverb or a noun
+    plural -s (not in ``counted``: "limited play", "the illegal play"), or a noun right after a preposition, with
+    no article to open a subject ("no effect on game play") — not a function word, an adverb or another noun
     ("players play", "can normally play", "counters on a permanent create"); after an article alone it names the
     verb's act ("the exchange", "a legal block")."""
     prev, nxt = _neighbour(text, words, i - 1, i), _neighbour(text, words, i + 1, i)
@@ -263,7 +264,8 @@ def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: froze
         if prev is None or _lemma(words[i][2], "en") != words[i][2].lower():
             return None
         modifier = prev not in stop_words("en") | _AUX_EN | _ADVERBS_EN and not prev.endswith(("s", "ly", "n’t")) and (
-            prev not in counted or words[i - 1][2][:1].isupper())
+            prev not in counted or words[i - 1][2][:1].isupper()
+            or _neighbour(text, words, i - 2, i - 1) in PREPOSITIONS["en"] - {"to"})   # "no effect on game play"
         return "noun" if modifier and nxt not in _DET_EN | {"to"} else None    # "… and Gix meld to form …": a verb
     if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in _DET_EN:
         return "verb"

@@ -68,6 +68,8 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Block", "urza block cards"), ("Block", "innistrad® block"),
                                     ("Play", "in constructed play"), ("Play", "in limited play"),
                                     ("Play", "making the illegal play"), ("Play", "for casual play"),
+                                    # a noun right after a preposition (206.1, 207.2c, 123.9 and 7 more)
+                                    ("Play", "no effect on game play"),
                                     # a verb whose object its home never prints ("To create a token …": 100.2a)
                                     ("Create", "creates their own deck"), ("Create", "create their deck"),
                                     # a home of two rules that prints "text" and "spell" once each is no evidence
