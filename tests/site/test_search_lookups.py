@@ -152,3 +152,35 @@ def test_the_index_a_search_reads(kb_db):
     assert not any(t["edition"] == "en-2024-11-08" and t["norm"] in ("601.2c", "702.33a") for t in idx.titles)
     assert sorted(idx.terms) == ["de", "en", "it"] and idx.terms["de"] and idx.terms["en"]
     assert idx.languages == ["de", "en", "it"]
+
+
+def test_an_edition_in_a_family_of_its_own_is_searched_as_the_newest_of_it(kb_db, tmp_path):
+    """The manifest's ``family`` puts an edition in a chain of its own (editions table, column family): a search
+    without an edition then reads it too, as the newest (and only) edition of that family."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    assert "en-1999-04-23" not in S.index(connect(path)).newest
+    with sqlite3.connect(path) as writer:
+        writer.execute("update editions set family = 'en-1999-rules' where id = 'en-1999-04-23'")
+    conn = connect(path)
+    idx = S.index(conn)
+    assert "en-1999-04-23" in idx.newest and "en-2024-11-08" in idx.newest
+    res = S.search(conn, idx, "Forestwalk")
+    assert "en-1999-04-23" in res.searched
+    assert {(h.edition, tuple(h.editions)) for h in res.hits if h.kind == "glossary"} == {
+        ("en-2024-11-08", ()), ("en-1999-04-23", ())}
+
+
+def test_near_terms_are_those_at_least_70_percent_alike(kb):
+    """A near term is offered when rapidfuzz's WRatio rates it at least 70 of 100 against the query, six at most:
+    for the typo "forestwlk", "Forestwalk" and the terms just at the edge ("Foretell", 70.6) alike."""
+    from rapidfuzz import fuzz
+
+    _, idx = kb
+    offered = S.suggestions(idx, "forestwlk")
+    scores = [fuzz.WRatio("forestwlk", s["term"].lower()) for s in offered]
+    assert len(offered) == 6 and all(score >= 70 for score in scores) and min(scores) < 71
+    assert offered[0]["term"].lower() == "forestwalk"
