@@ -181,3 +181,84 @@ def test_only_a_free_rule_completes_a_split():
     new = [sentence("n", "601.1", W[:6], 1), sentence("n", "602", rest, 2)]
     pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
     assert refine_pairs([whole], new, pair, o_ed, n_ed) == pair
+
+
+def _refined(old, new, pairs):
+    from kb.diff.classes import refine_pairs
+
+    o_ed, n_ed = (D.EditionInfo(e, "en", "2000", "", "", "none") for e in ("o", "n"))
+    return refine_pairs(old, new, pairs, o_ed, n_ed)[len(pairs):]
+
+
+def test_a_split_is_completed_on_either_side_and_by_as_many_neighbours_as_it_takes():
+    """The rest of a split may come before the paired rule or after it, and in several rules: each neighbour joins
+    while it adds words of the whole (next ones first, then the previous ones), until together they cover it."""
+    whole = [sentence("o", "601.1", W, 1)]
+    # the first part unpaired, the second paired (the paired rule is the first of the new edition's sequence)
+    new = [sentence("n", "601.1", W[:4], 1), sentence("n", "601.2", W[4:], 2)]
+    assert _refined(whole, new, [D.Pair("o/601.1", "n/601.2", "reworded", 0.8)]) == [
+        D.Pair("o/601.1", "n/601.1", "split", 1.0, "diff-refine")]
+    # four parts: the paired one in the middle, two after it and one before it
+    new = [sentence("n", "601.1", W[:2], 1), sentence("n", "601.2", W[2:5], 2),
+           sentence("n", "601.3", W[5:8], 3), sentence("n", "601.4", W[8:], 4)]
+    assert _refined(whole, new, [D.Pair("o/601.1", "n/601.2", "reworded", 0.8)]) == [
+        D.Pair("o/601.1", "n/601.3", "split", 1.0, "diff-refine"),
+        D.Pair("o/601.1", "n/601.4", "split", 1.0, "diff-refine"),
+        D.Pair("o/601.1", "n/601.1", "split", 1.0, "diff-refine")]
+    # a subrule next to a paired rule completes it as well as a rule does
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.1a", W[6:] + W[:1], 2)]
+    assert _refined(whole, new, [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]) == [
+        D.Pair("o/601.1", "n/601.1a", "split", 1.0, "diff-refine")]
+
+
+def test_the_split_thresholds_hold_at_their_edges():
+    """At most 80 % alone (exactly 80 % still completes), at least 90 % together (exactly 90 % does), at least 80 %
+    of the neighbour's words from the whole (exactly 80 % does); a neighbour that adds no word of the whole, or whose
+    words mostly come from elsewhere, does not join."""
+    whole = [sentence("o", "601.1", W, 1)]
+    pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
+    # 8 of 10 alone
+    new = [sentence("n", "601.1", W[:8], 1), sentence("n", "601.2", W[8:], 2)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # 6 alone, 9 of 10 together
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:9], 2)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # 6 alone, 8 of 10 together: not enough
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:8], 2)]
+    assert _refined(whole, new, pair) == []
+    # the neighbour: 4 of its 5 words from the whole
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:] + ["zulu"], 2)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 0.8, "diff-refine")]
+    # the neighbour: 4 of its 8 words from the whole
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:] + ["x-ray", "yankee", "zulu", "kilo"], 2)]
+    assert _refined(whole, new, pair) == []
+    # a further neighbour with words of the whole already covered does not join
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:], 2), sentence("n", "601.3", W[:5], 3)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+
+
+def test_a_split_across_the_1999_and_2024_german_wording_is_found_through_terms_symbols_and_lemmas():
+    """The words are compared as the diff compares them: each side's mana symbols in its own notation (the 1999
+    PDF's "oW", 2024's "{W}"), the old side's terms in their new wording (data/terminology.tsv: "Vorrang" →
+    "Priorität", "spielen" → "wirken", "daß" → "dass"), every word by its German lemma ("Zaubersprüche" →
+    "Zauberspruch"), and words of three letters count."""
+    from kb.diff.classes import refine_pairs
+
+    old_ed = D.EditionInfo("o", "de", "1999", "", "cr", "font-1999")
+    new_ed = D.EditionInfo("n", "de", "2024", "", "cr", "de-braces")
+    terms = D.load_terms()
+
+    def split(old_text: str, *new_texts: str, eds=(old_ed, new_ed), with_terms=terms) -> list:
+        old = [D.make_rule("o", "409.1", old_text, seq=1)]
+        new = [D.make_rule("n", f"601.{i}", t, seq=i) for i, t in enumerate(new_texts, 1)]
+        return refine_pairs(old, new, [D.Pair("o/409.1", "n/601.1", "reworded", 0.8)], *eds, with_terms)[1:]
+
+    old = "Erstens zweitens drittens viertens fünftens Zaubersprüche: Vorrang, daß oW spielen."
+    new = ("Erstens zweitens drittens viertens fünftens Zauberspruch.", "Priorität, dass {W} wirken.")
+    assert split(old, *new) == [D.Pair("o/409.1", "n/601.2", "split", 1.0, "diff-refine")]
+    assert split(old, *new, with_terms=()) == []              # the new words are not the old ones
+    assert split(old, *new, eds=(new_ed, new_ed)) == []       # "oW" read in the 2024 notation is no symbol
+    assert split(old, *new, eds=(new_ed, old_ed)) == []
+    # twelve words, ten of them (four of three letters) in the paired rule: a rewording, not a split
+    assert split("Erstens zweitens drittens viertens fünftens sechstens Weg Tag Ort Eis Lied Buch.",
+                 "Erstens zweitens drittens viertens fünftens sechstens Weg Tag Ort Eis.", "Lied Buch.") == []

@@ -184,3 +184,40 @@ def test_near_terms_are_those_at_least_70_percent_alike(kb):
     scores = [fuzz.WRatio("forestwlk", s["term"].lower()) for s in offered]
     assert len(offered) == 6 and all(score >= 70 for score in scores) and min(scores) < 71
     assert offered[0]["term"].lower() == "forestwalk"
+
+
+def test_the_same_text_in_three_editions_is_named_newest_first_by_date(kb_db, tmp_path):
+    """A third English edition (hand-made in a copy of the seed KB: named "en-cr-2015", which sorts after
+    "en-2024-11-08" but is older) that prints "Forestwalk: See Landwalk." too: the hit of the newest edition names
+    all three by date, and its span runs from the oldest to the newest; a glossary term whose words changed
+    ("Active Player") names no other edition."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    with sqlite3.connect(path) as writer:
+        writer.execute("insert into editions (id, document_id, language, date, kind, title) "
+                       "values ('en-cr-2015', 'en-cr-2015', 'en', '2015-01-23', 'cr', 'hand-made')")
+        writer.execute("insert into items (edition_id, language, document_id, kind, title, text, text_norm, seq) "
+                       "select 'en-cr-2015', language, 'en-cr-2015', kind, title, text, text_norm, seq from items "
+                       "where edition_id = 'en-1999-04-23' and kind = 'glossary' and title = 'Forestwalk'")
+    conn = connect(path)
+    idx = S.index(conn)
+    (hit,) = [h for h in S.search(conn, idx, "Forestwalk").hits if h.kind == "glossary"]
+    assert (hit.edition, hit.editions, hit.span) == (
+        "en-2024-11-08", ["en-2024-11-08", "en-cr-2015", "en-1999-04-23"], ("1999-04-23", "2024-11-08"))
+    active = [h for h in S.search(conn, idx, "Active Player").hits if h.title == "Active Player"]
+    assert [(h.edition, h.editions) for h in active] == [("en-2024-11-08", [])]
+    assert conn.execute("select count(*) from items where kind = 'glossary' and title = 'Active Player' "
+                        "and edition_id = 'en-1999-04-23'").fetchone()[0] == 1     # (1999 has it, in other words)
+
+
+def test_a_glossary_term_in_the_old_spelling_is_its_own_entry():
+    """The German spelling reform: "Einfluß" (1999) and "Einfluss" (2024) are two entries, each found."""
+    idx = S.Index(editions=[{"id": "de-2024", "language": "de", "date": "2024-11-08"},
+                            {"id": "de-1999", "language": "de", "date": "1999-04-02"}],
+                  glossary=[{"edition": "de-2024", "title": "Einfluss", "anchor": "t-einfluss", "language": "de"},
+                            {"edition": "de-1999", "title": "Einfluß", "anchor": "t-einflu", "language": "de"}],
+                  titles=[], terms={})
+    assert sorted(g["edition"] for g in S.glossary_lookup(idx, "Einfluss")) == ["de-1999", "de-2024"]

@@ -157,6 +157,14 @@ def test_the_newest_edition_names_the_hit_by_its_date_not_its_id():
     titled = S.fold_identical([hit("glossary", "en-cr-2001", None, "Straße", words, -2.0),
                                hit("glossary", "en-2024-11-08", None, "STRASSE", words, -1.0)], dates)
     assert [h.edition for h in titled] == ["en-cr-2001", "en-2024-11-08"]
+    # a full stop at the end is no word: the same text; "daß" (1999) is not "dass" (2024): another text
+    stops = S.fold_identical([hit("rule", "en-cr-2001", "214.7b", None, words + ".", -2.0),
+                              hit("rule", "en-2024-11-08", "214.7b", None, "(" + words, -1.0)], dates)
+    assert [h.editions for h in stops] == [["en-2024-11-08", "en-cr-2001"]]
+    spelled = S.fold_identical([hit("rule", "de-1999", "409.1", None, "so daß er", -2.0, language="de"),
+                                hit("rule", "de-2024", "409.1", None, "so dass er", -1.0, language="de")],
+                               {"de-1999": "1999-04-02", "de-2024": "2024-11-08"})
+    assert len(spelled) == 2
 
 
 def test_the_newest_edition_of_each_family_names_its_older_editions_with_the_same_text(kb):
