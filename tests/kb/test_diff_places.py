@@ -253,12 +253,44 @@ def test_a_split_across_the_1999_and_2024_german_wording_is_found_through_terms_
         new = [D.make_rule("n", f"601.{i}", t, seq=i) for i, t in enumerate(new_texts, 1)]
         return refine_pairs(old, new, [D.Pair("o/409.1", "n/601.1", "reworded", 0.8)], *eds, with_terms)[1:]
 
-    old = "Erstens zweitens drittens viertens fünftens Zaubersprüche: Vorrang, daß oW spielen."
-    new = ("Erstens zweitens drittens viertens fünftens Zauberspruch.", "Priorität, dass {W} wirken.")
+    old = "Erstens zweitens drittens viertens fünftens sechstens: Vorrang, oB, Zaubersprüche spielen."
+    new = ("Erstens zweitens drittens viertens fünftens sechstens.", "Priorität, {s}, Zauberspruch wirken.")
     assert split(old, *new) == [D.Pair("o/409.1", "n/601.2", "split", 1.0, "diff-refine")]
     assert split(old, *new, with_terms=()) == []              # the new words are not the old ones
-    assert split(old, *new, eds=(new_ed, new_ed)) == []       # "oW" read in the 2024 notation is no symbol
+    assert split(old, *new, eds=(new_ed, new_ed)) == []       # "oB" read in the 2024 notation is no symbol
+    assert split(old, *new, eds=(old_ed, old_ed)) == []       # nor "{s}" (black) in the 1999 one
     assert split(old, *new, eds=(new_ed, old_ed)) == []
+    # the other way round: two old rules written as one new rule, the second in the old wording
+    merged = refine_pairs([D.make_rule("o", "409.1", new[0].replace("{s}", "oB"), seq=1),
+                           D.make_rule("o", "409.2", "Vorrang, oB, Zaubersprüche spielen.", seq=2)],
+                          [D.make_rule("n", "601.1", old.replace("Vorrang", "Priorität").replace("oB", "{s}")
+                                       .replace("spielen", "wirken"), seq=1)],
+                          [D.Pair("o/409.1", "n/601.1", "reworded", 0.8)], old_ed, new_ed, terms)
+    assert merged[1:] == [D.Pair("o/409.2", "n/601.1", "merged", 1.0, "diff-refine")]
     # twelve words, ten of them (four of three letters) in the paired rule: a rewording, not a split
     assert split("Erstens zweitens drittens viertens fünftens sechstens Weg Tag Ort Eis Lied Buch.",
                  "Erstens zweitens drittens viertens fünftens sechstens Weg Tag Ort Eis.", "Lied Buch.") == []
+
+
+def test_section_headings_split_as_rules_do():
+    """1999 section 409 became 601 and 602: a heading paired with one new heading is completed by the next one
+    (a heading completes a heading; the rules and subrules complete any level)."""
+    whole = [D.make_rule("o", "409", title="Casting Spells, Activating Abilities", seq=1)]
+    new = [D.make_rule("n", "601", title="Casting Spells", seq=1),
+           D.make_rule("n", "602", title="Activating Abilities", seq=2)]
+    assert _refined(whole, new, [D.Pair("o/409", "n/601", "reworded", 0.8)]) == [
+        D.Pair("o/409", "n/602", "split", 1.0, "diff-refine")]
+
+
+def test_completions_go_on_pair_after_pair_and_a_completed_rule_is_taken():
+    """Each pair whose words differ is completed in turn (a split does not end the search); a rule a completion
+    has given a second counterpart completes no other pair; the score is the neighbour's share, to 3 places."""
+    x = "kilo lima mike november".split()
+    old = [sentence("o", "601.1", W, 1), sentence("o", "601.2", x, 2), sentence("o", "601.3", x[:2] + W[:2], 3)]
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[5:] + ["zulu"], 2),
+           sentence("n", "601.3", x + W, 3), sentence("n", "601.4", x[:1] + W[:1], 4),
+           sentence("n", "601.5", x[1:2] + W[1:2], 5)]
+    pairs = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8), D.Pair("o/601.2", "n/601.3", "reworded", 0.8),
+             D.Pair("o/601.3", "n/601.4", "reworded", 0.8)]
+    assert _refined(old, new, pairs) == [D.Pair("o/601.1", "n/601.2", "split", 0.833, "diff-refine"),
+                                         D.Pair("o/601.3", "n/601.5", "split", 1.0, "diff-refine")]

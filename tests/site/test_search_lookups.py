@@ -202,11 +202,25 @@ def test_the_same_text_in_three_editions_is_named_newest_first_by_date(kb_db, tm
         writer.execute("insert into items (edition_id, language, document_id, kind, title, text, text_norm, seq) "
                        "select 'en-cr-2015', language, 'en-cr-2015', kind, title, text, text_norm, seq from items "
                        "where edition_id = 'en-1999-04-23' and kind = 'glossary' and title = 'Forestwalk'")
+        # and the landwalk rule 702.14d of 2024 with its example, word for word
+        for table, where in (("rules", "edition_id = 'en-2024-11-08' and norm = '702.14d'"),
+                             ("items", "rule_id = (select id from rules where edition_id = 'en-2024-11-08' and "
+                                       "norm = '702.14d') and kind = 'example'")):
+            cols = [r[1] for r in writer.execute(f"pragma table_info({table})") if r[1] != "id"]
+            made = {"edition_id": "'en-cr-2015'", "document_id": "'en-cr-2015'", "key": "'en-cr-2015/702.14d'",
+                    "rule_id": "(select id from rules where edition_id = 'en-cr-2015' and norm = '702.14d')"}
+            writer.execute(f"insert into {table} ({', '.join(cols)}) select {', '.join(made.get(c, c) for c in cols)} "
+                           f"from {table} where {where}")
     conn = connect(path)
     idx = S.index(conn)
     (hit,) = [h for h in S.search(conn, idx, "Forestwalk").hits if h.kind == "glossary"]
     assert (hit.edition, hit.editions, hit.span) == (
         "en-2024-11-08", ["en-2024-11-08", "en-cr-2015", "en-1999-04-23"], ("1999-04-23", "2024-11-08"))
+    landwalk = {h.kind: (h.edition, h.number, h.editions) for h in S.search(conn, idx, "Landwalk cancel").hits}
+    assert landwalk["rule"] == ("en-2024-11-08", "702.14d", ["en-2024-11-08", "en-cr-2015"])
+    example = [h for h in S.search(conn, idx, "snow Forest block").hits if h.kind == "example"]
+    assert [(h.edition, h.number, h.editions) for h in example] == [
+        ("en-2024-11-08", "702.14d", ["en-2024-11-08", "en-cr-2015"])]
     active = [h for h in S.search(conn, idx, "Active Player").hits if h.title == "Active Player"]
     assert [(h.edition, h.editions) for h in active] == [("en-2024-11-08", [])]
     assert conn.execute("select count(*) from items where kind = 'glossary' and title = 'Active Player' "
