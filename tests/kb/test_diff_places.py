@@ -239,9 +239,9 @@ def test_the_split_thresholds_hold_at_their_edges():
 
 def test_a_split_across_the_1999_and_2024_german_wording_is_found_through_terms_symbols_and_lemmas():
     """The words are compared as the diff compares them: each side's mana symbols in its own notation (the 1999
-    PDF's "oW", 2024's "{W}"), the old side's terms in their new wording (data/terminology.tsv: "Vorrang" →
-    "Priorität", "spielen" → "wirken", "daß" → "dass"), every word by its German lemma ("Zaubersprüche" →
-    "Zauberspruch"), and words of three letters count."""
+    PDF's "oB", 2024's "{s}": black), the old side's terms in their new wording (data/terminology.tsv: "Vorrang" →
+    "Priorität", "spielen" → "wirken", "auf den Stapel gesetzt" → "gelegt"), every word by its German lemma
+    ("Zaubersprüche" → "Zauberspruch"), and words of three letters count."""
     from kb.diff.classes import refine_pairs
 
     old_ed = D.EditionInfo("o", "de", "1999", "", "cr", "font-1999")
@@ -253,8 +253,10 @@ def test_a_split_across_the_1999_and_2024_german_wording_is_found_through_terms_
         new = [D.make_rule("n", f"601.{i}", t, seq=i) for i, t in enumerate(new_texts, 1)]
         return refine_pairs(old, new, [D.Pair("o/409.1", "n/601.1", "reworded", 0.8)], *eds, with_terms)[1:]
 
-    old = "Erstens zweitens drittens viertens fünftens sechstens: Vorrang, oB, Zaubersprüche spielen."
-    new = ("Erstens zweitens drittens viertens fünftens sechstens.", "Priorität, {s}, Zauberspruch wirken.")
+    old = ("Erstens zweitens drittens viertens fünftens sechstens: Vorrang, oB, Zaubersprüche spielen, "
+           "auf den Stapel gesetzt.")
+    new = ("Erstens zweitens drittens viertens fünftens sechstens.",
+           "Priorität, {s}, Zauberspruch wirken, auf den Stapel gelegt.")
     assert split(old, *new) == [D.Pair("o/409.1", "n/601.2", "split", 1.0, "diff-refine")]
     assert split(old, *new, with_terms=()) == []              # the new words are not the old ones
     assert split(old, *new, eds=(new_ed, new_ed)) == []       # "oB" read in the 2024 notation is no symbol
@@ -262,9 +264,10 @@ def test_a_split_across_the_1999_and_2024_german_wording_is_found_through_terms_
     assert split(old, *new, eds=(new_ed, old_ed)) == []
     # the other way round: two old rules written as one new rule, the second in the old wording
     merged = refine_pairs([D.make_rule("o", "409.1", new[0].replace("{s}", "oB"), seq=1),
-                           D.make_rule("o", "409.2", "Vorrang, oB, Zaubersprüche spielen.", seq=2)],
+                           D.make_rule("o", "409.2", "Vorrang, oB, Zaubersprüche spielen, auf den Stapel gesetzt.",
+                                       seq=2)],
                           [D.make_rule("n", "601.1", old.replace("Vorrang", "Priorität").replace("oB", "{s}")
-                                       .replace("spielen", "wirken"), seq=1)],
+                                       .replace("spielen", "wirken").replace("gesetzt", "gelegt"), seq=1)],
                           [D.Pair("o/409.1", "n/601.1", "reworded", 0.8)], old_ed, new_ed, terms)
     assert merged[1:] == [D.Pair("o/409.2", "n/601.1", "merged", 1.0, "diff-refine")]
     # twelve words, ten of them (four of three letters) in the paired rule: a rewording, not a split

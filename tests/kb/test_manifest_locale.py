@@ -3,7 +3,6 @@ read and written as UTF-8 all the same, so the German and Italian titles and sou
 (data/manifest.toml: "Das Ausführliche Regelwerk", "revisioni 2016–2022") and its comments come back as they
 were, and nothing ends in a UnicodeError."""
 import locale
-import shutil
 
 import pytest
 
