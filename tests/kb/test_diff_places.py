@@ -283,6 +283,9 @@ def test_section_headings_split_as_rules_do():
            D.make_rule("n", "602", title="Activating Abilities", seq=2)]
     assert _refined(whole, new, [D.Pair("o/409", "n/601", "reworded", 0.8)]) == [
         D.Pair("o/409", "n/602", "split", 1.0, "diff-refine")]
+    # and the other way round: two headings written as one
+    assert _refined(new, whole, [D.Pair("n/601", "o/409", "reworded", 0.8)]) == [
+        D.Pair("n/602", "o/409", "merged", 1.0, "diff-refine")]
 
 
 def test_completions_go_on_pair_after_pair_and_a_completed_rule_is_taken():
