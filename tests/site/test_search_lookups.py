@@ -235,3 +235,29 @@ def test_a_glossary_term_in_the_old_spelling_is_its_own_entry():
                             {"edition": "de-1999", "title": "Einfluß", "anchor": "t-einflu", "language": "de"}],
                   titles=[], terms={})
     assert sorted(g["edition"] for g in S.glossary_lookup(idx, "Einfluss")) == ["de-1999", "de-2024"]
+
+
+def test_numbers_and_keywords_are_looked_up_in_the_editions_searched(kb):
+    """A rule number searched without an edition goes to the newest edition that has it (702.14 is in the whole
+    English rules, not in the German chapter-6 edition listed first); a rule title goes to a rule of the editions
+    searched ("Kicker" came with Invasion in 2000: the 1999 rules have no such rule), in the language asked for
+    first (the German Morph page before the English rules)."""
+    conn, idx = kb
+    assert idx.newest[0] == "de-2024"
+    assert S.search(conn, idx, "702.14").jump == "/rule/en-2024-11-08/702.14"
+    assert S.search(conn, idx, "Kicker", edition="de-1999").jump is None
+    assert S.search(conn, idx, "Kicker", edition="en-1999-04-23").jump is None
+    assert S.search(conn, idx, "Kicker", edition="all").jump == "/rule/en-2024-11-08/702.33"
+    assert S.search(conn, idx, "Morph", lang="de", edition="all").jump == "/rule/de-morph-2007/702.34"
+    assert S.search(conn, idx, "Morph", lang="en", edition="all").jump == "/rule/en-2024-11-08/702.37"
+
+
+def test_a_language_asked_for_is_the_only_one_searched_and_a_page_holds_fifty(kb):
+    conn, idx = kb
+    res = S.search(conn, idx, "Zaubersprüche", lang="de")
+    assert res.searched == [e for e in idx.newest if idx.language_of(e) == "de"] and "en-2024-11-08" not in res.searched
+    assert {h.language for h in res.hits} == {"de"}
+    assert len(res.hits) == 50 and res.more           # (the default page: fifty results)
+    morph = S.search(conn, idx, "Morph verdeckt", lang="en")
+    assert {h.language for h in morph.hits} <= {"en"}
+    assert all(idx.language_of(e) == "en" for e in morph.searched)
