@@ -225,6 +225,14 @@ def test_the_same_text_in_three_editions_is_named_newest_first_by_date(kb_db, tm
     assert [(h.edition, h.editions) for h in active] == [("en-2024-11-08", [])]
     assert conn.execute("select count(*) from items where kind = 'glossary' and title = 'Active Player' "
                         "and edition_id = 'en-1999-04-23'").fetchone()[0] == 1     # (1999 has it, in other words)
+    # the 1999 edition put in a family of its own: its hit, first, names no other edition, and the next hit still
+    # names its family's
+    with sqlite3.connect(path) as writer:
+        writer.execute("update editions set family = 'en-1999-rules' where id = 'en-1999-04-23'")
+    conn = connect(path)
+    idx = S.index(conn)
+    glossary = [(h.edition, h.editions) for h in S.search(conn, idx, "Forestwalk").hits if h.kind == "glossary"]
+    assert glossary[:2] == [("en-1999-04-23", []), ("en-2024-11-08", ["en-2024-11-08", "en-cr-2015"])]
 
 
 def test_a_glossary_term_in_the_old_spelling_is_its_own_entry():
