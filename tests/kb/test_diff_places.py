@@ -300,3 +300,45 @@ def test_completions_go_on_pair_after_pair_and_a_completed_rule_is_taken():
              D.Pair("o/601.3", "n/601.4", "reworded", 0.8)]
     assert _refined(old, new, pairs) == [D.Pair("o/601.1", "n/601.2", "split", 0.833, "diff-refine"),
                                          D.Pair("o/601.3", "n/601.5", "split", 1.0, "diff-refine")]
+
+
+def test_merges_go_on_pair_after_pair_and_a_completed_rule_is_taken():
+    """The mirror of the splits above: each pair is completed in turn, a new rule a merge has given a second source
+    completes no split of another pair, and the merge's score is the neighbour's share, to 3 places."""
+    x = "kilo lima mike november".split()
+    old = [sentence("o", "601.1", W[:6], 1), sentence("o", "601.2", W[5:] + ["zulu"], 2),
+           sentence("o", "601.3", x + W, 3), sentence("o", "601.4", x[:1] + W[:1], 4),
+           sentence("o", "601.5", x[1:2] + W[1:2], 5)]
+    new = [sentence("n", "601.1", W, 1), sentence("n", "601.2", x, 2), sentence("n", "601.3", x[:2] + W[:2], 3)]
+    pairs = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8), D.Pair("o/601.3", "n/601.2", "reworded", 0.8),
+             D.Pair("o/601.4", "n/601.3", "reworded", 0.8)]
+    assert _refined(old, new, pairs) == [D.Pair("o/601.2", "n/601.1", "merged", 0.833, "diff-refine"),
+                                         D.Pair("o/601.5", "n/601.3", "merged", 1.0, "diff-refine")]
+    # the same pairs named by number, and a pair with one side only: the same completions
+    by_number = [D.Pair(p.old.split("/")[1], p.new.split("/")[1], p.relation, p.score) for p in pairs]
+    assert _refined(old, new, by_number + [D.Pair("601.2", None)]) == [
+        D.Pair("o/601.2", "n/601.1", "merged", 0.833, "diff-refine"),
+        D.Pair("o/601.5", "n/601.3", "merged", 1.0, "diff-refine")]
+
+
+def test_coverage_is_judged_where_a_section_or_chapter_went_else_by_the_number():
+    """A rule without counterpart is *removed* when the newer edition covers the place its section went (409 → 601,
+    covered), *outside* when it does not (410 → 602); a chapter heading by where its chapter went (4 → 6, not
+    inside "601"); a text that is no rule number ("Credits") by nothing: it is removed or added.  A removed subrule
+    says when its section kept nothing."""
+    old = [D.make_rule("o", "4", title="Spells", seq=1)] + [
+        D.make_rule("o", n, t, seq=i) for i, (n, t) in enumerate(
+            [("409.1", "Same words."), ("409.2", "Gone here."), ("410.1", "Other words."), ("410.2", "Gone there."),
+             ("Credits", "Thanks.")], 2)]
+    new = [D.make_rule("n", n, t, seq=i) for i, (n, t) in enumerate(
+        [("601.1", "Same words."), ("602.1", "Other words."), ("Glossary", "Terms.")], 1)]
+    pairs = [("409.1", "601.1", "", 1.0), ("410.1", "602.1", "", 1.0)]
+    cls = D.classify(old, new, pairs, new_covers=("601",))
+    assert (cls.section_map, cls.chapter_map) == ({409: [601], 410: [602]}, {4: [6]})
+    assert {k: v for k, v in cls.old_class.items() if v in ("removed", "outside")} == {
+        "o/4": "outside", "o/409.2": "removed", "o/410.2": "outside", "o/credits": "removed"}
+    assert cls.new_class["n/glossary"] == "added"
+    assert D.classify(old, new, pairs, old_covers=("409",)).new_class["n/glossary"] == "added"
+    lone = D.classify([*old[:2], D.make_rule("o", "412.1a", "Alone.", seq=9)], new, pairs[:1])
+    note = next(g.note for g in lone.groups if g.old and g.old[0].key == "o/412.1a")
+    assert note == "no rule of section 412 has a counterpart"
