@@ -269,3 +269,27 @@ def test_a_language_asked_for_is_the_only_one_searched_and_a_page_holds_fifty(kb
     morph = S.search(conn, idx, "Morph verdeckt", lang="en")
     assert {h.language for h in morph.hits} <= {"en"}
     assert all(idx.language_of(e) == "en" for e in morph.searched)
+
+
+def test_what_a_search_answers_around_its_hits(kb):
+    """Around the hits: a widened word names the terminology row's note and its forms are marked in the snippets
+    ("spielt" also finds "wirken", and "gewirkt", "wirkt" are marked); at most ten keywords ("General" titles 13
+    sections of the seed KB); the glossary look-up of a search of every edition; a query of exactly 200
+    characters is not cut."""
+    import re
+
+    conn, idx = kb
+    res = S.search(conn, idx, "spielt", lang="de")
+    row = next(t for t in idx.terms["de"] if (t.old, t.new) == ("spielen", "wirken"))
+    assert {"word": "spielt", "also": "wirken", "language": "de", "old": "spielen", "new": "wirken",
+            "note": row.note} in res.widened
+    marked = {m for h in res.hits for m in re.findall("<mark>([^<]*)</mark>", str(h.snippet))}
+    assert {"gewirkt", "wirkt", "spielt"} <= marked
+    # a word typed in lower case is marked as printed, whatever its lemma ("stapel" reads as the verb "stapeln")
+    stapel = S.search(conn, idx, "stapel", lang="de").hits
+    assert stapel and all("<mark>Stapel</mark>" in str(h.snippet) for h in stapel if "Stapel" in h.snippet.striptags())
+    assert len([t for t in idx.titles if t["title"].lower() == "general"]) > 10
+    assert len(S.search(conn, idx, "General").keywords) == 10
+    assert [g["title"] for g in S.search(conn, idx, "Forestwalk", edition="all").glossary] == ["Forestwalk"]
+    assert not any("cut" in n for n in S.search(conn, idx, "x" * S.MAX_QUERY_CHARS).notes)
+    assert "the query was cut to its first 200 characters" in S.search(conn, idx, "x" * 201).notes
