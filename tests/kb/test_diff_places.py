@@ -342,3 +342,19 @@ def test_coverage_is_judged_where_a_section_or_chapter_went_else_by_the_number()
     lone = D.classify([*old[:2], D.make_rule("o", "412.1a", "Alone.", seq=9)], new, pairs[:1])
     note = next(g.note for g in lone.groups if g.old and g.old[0].key == "o/412.1a")
     assert note == "no rule of section 412 has a counterpart"
+
+
+def test_subrules_vote_for_their_sections_place_and_move_as_rules_do():
+    """Subrules count for where their section went like rules (each pair once, rules and subrules together), are
+    expected at their number in that section, and one elsewhere has moved, the note naming the section's place."""
+    old = rules("o", "409.1", "409.2", "409.1a", "409.2a", "409.3a")
+    new = rules("n", "601.1", "601.2", "601.1a", "601.2a", "605.3a")
+    pairs = one_to_one(("409.1", "601.1"), ("409.2", "601.2"), ("409.1a", "601.1a"), ("409.2a", "601.2a"),
+                       ("409.3a", "605.3a"))
+    cls = D.classify(old, new, pairs)
+    assert cls.section_map == {409: [601]}          # 605 has 1 of the 5 pairs: less than a quarter
+    assert {k: v for k, v in cls.old_class.items()} == {
+        "o/409.1": "unchanged", "o/409.2": "unchanged", "o/409.1a": "unchanged", "o/409.2a": "unchanged",
+        "o/409.3a": "moved"}
+    moved = next(g for g in cls.groups if g.change_class == "moved")
+    assert moved.note == "section 409 went to 601" and moved.expected == ["601.3a"]
