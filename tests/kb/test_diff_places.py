@@ -358,3 +358,12 @@ def test_subrules_vote_for_their_sections_place_and_move_as_rules_do():
         "o/409.3a": "moved"}
     moved = next(g for g in cls.groups if g.change_class == "moved")
     assert moved.note == "section 409 went to 601" and moved.expected == ["601.3a"]
+
+
+def test_a_pair_given_twice_counts_once_and_the_pairs_after_it_still_count():
+    """An aligner may name a pair twice (by number and by key): it is one pair, and the pairs after it count."""
+    old, new = rules("o", "409.1", "410.1"), rules("n", "601.1", "602.1")
+    once = D.classify(old, new, one_to_one(("409.1", "601.1"), ("410.1", "602.1")))
+    twice = D.classify(old, new, one_to_one(("409.1", "601.1"), ("o/409.1", "n/601.1"), ("410.1", "602.1")))
+    assert twice.old_class == once.old_class == {"o/409.1": "unchanged", "o/410.1": "unchanged"}
+    assert twice.targets == once.targets and len(twice.groups) == len(once.groups) == 2
