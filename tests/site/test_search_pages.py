@@ -182,3 +182,18 @@ def test_the_newest_edition_of_each_family_names_its_older_editions_with_the_sam
     # one edition named: that edition only, no others named
     one = S.search(conn, idx, "Forestwalk", edition="en-2024-11-08").hits
     assert one and all(h.editions == [] and h.span is None for h in one)
+
+
+def test_the_pages_of_a_search_of_every_edition_and_of_every_language(kb):
+    """A search of every edition fills its page with folded hits (the five "General" sections printed in 1999 and
+    2024 are more than five texts) and names their span of dates; a search of every language counts the matches of
+    each ("Mana" is German and English); a page that ends exactly at the last result has no next page."""
+    conn, idx = kb
+    every = S.search(conn, idx, "General", edition="all", limit=5)
+    assert len(every.hits) == 5 and every.more
+    assert ("1999-04-23", "2024-11-08") in [h.span for h in every.hits]
+    both = S.search(conn, idx, "Mana", lang=None, limit=5000, widen=False)
+    assert {h.language for h in both.hits} >= {"de", "en"} and both.total == len(both.hits)
+    whole = S.search(conn, idx, "Zaubersprüche", edition="de-2024", limit=5000)
+    exact = S.search(conn, idx, "Zaubersprüche", edition="de-2024", limit=len(whole.hits))
+    assert len(exact.hits) == whole.total and not exact.more
