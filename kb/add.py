@@ -157,7 +157,7 @@ def _prepare(path: Path, opts: AddOptions, data_dir: Path) -> tuple[Document, li
 def _commit(src: Path, doc: Document, data_dir: Path) -> None:
     """Copy the file and record it in the manifest (the caller holds the manifest lock)."""
     manifest_path = data_dir / "manifest.toml"
-    manifest = load(manifest_path) if manifest_path.exists() and manifest_path.read_text().strip() else None
+    manifest = load(manifest_path) if manifest_path.exists() and manifest_path.read_bytes().strip() else None
     documents = manifest.documents if manifest else []
     for d in documents:
         if d.sha256 == doc.sha256:

@@ -362,3 +362,50 @@ def test_italian_2024_structure_only(seeds):
     assert story["613.13c"].change_class == "moved" and story["613.13c"].new_numbers == ["614.13c"]
     assert story["601.3"].change_class == "reworded"
     assert story["601.2f"].change_class == "unchanged"
+
+
+def test_settled_pairs_keep_each_sides_text_and_pass_over_one_sided_pairs():
+    """Settled (the diffs stage): a one-to-one pair with the same full text, not empty.  A pair with the same words
+    spaced otherwise is no settled pair (its row shows each side's own text), nor is a pair of two empty texts; a
+    pair naming one side only is passed over, the pairs after it still count."""
+    from kb.diff.classes import settled_pairs
+    from kb.diff.table import diff_rows
+
+    old = [D.make_rule("o", "601.1", "Tap  the card.", seq=1), D.make_rule("o", "601.2", "Untap the card.", seq=2),
+           D.make_rule("o", "601.3", "", seq=3), D.make_rule("o", "601.4", "Gone.", seq=4)]
+    new = [D.make_rule("n", "601.1", "Tap the card.", seq=1), D.make_rule("n", "601.2", "Untap the card.", seq=2),
+           D.make_rule("n", "601.3", "", seq=3)]
+    pairs = [D.Pair("o/601.4", None), D.Pair("o/601.1", "n/601.1"), D.Pair("o/601.2", "n/601.2"),
+             D.Pair("o/601.3", "n/601.3")]
+    assert [(o.key, n.key) for o, n, _ in settled_pairs(old, new, pairs)] == [("o/601.2", "n/601.2")]
+    o_ed, n_ed = (D.EditionInfo(ed, "en", "2000", "", "", "none") for ed in ("o", "n"))
+    for refine in (True, False):
+        plain = D.build_report(o_ed, n_ed, old, new, pairs, tables=False, refine=refine)
+        settled = D.build_report(o_ed, n_ed, old, new, pairs, tables=False, settle=True, refine=refine)
+        assert [(o.key, n.key) for o, n, _ in settled.cls.settled] == [("o/601.2", "n/601.2")]
+        assert diff_rows(settled) == diff_rows(plain)
+
+
+def test_a_settled_pair_is_classed_under_its_own_reports_places():
+    """The classes of settled pairs are remembered while consecutive reports have the same places: a report whose
+    section 409 went elsewhere classes the same pair anew (moved, not unchanged)."""
+    from kb.diff.table import DIFFS_COLUMNS, diff_rows
+
+    def classes(rep) -> dict:
+        return {row["old_number"]: row["change_class"] for row in
+                (dict(zip(list(DIFFS_COLUMNS)[1:], values)) for values in diff_rows(rep))}
+
+    o_ed, n_ed = (D.EditionInfo(ed, "en", "2000", "", "", "none") for ed in ("o", "n"))
+    same = [(D.make_rule("o", "409.1", "Same words.", seq=1), D.make_rule("n", "601.1", "Same words.", seq=1))]
+    first = D.build_report(o_ed, n_ed, [o for o, _ in same], [n for _, n in same],
+                           [D.Pair("o/409.1", "n/601.1")], tables=False, settle=True)
+    assert classes(first) == {"409.1": "unchanged"}
+    # four more rules of 409 went to 602: 409 is expected in 602 only, and 409.1 → 601.1 has moved
+    old = [same[0][0]] + [D.make_rule("o", f"409.{i}", f"Words {i}.", seq=i) for i in range(2, 6)]
+    new = [same[0][1]] + [D.make_rule("n", f"602.{i}", f"Words {i}.", seq=i) for i in range(2, 6)]
+    pairs = [D.Pair("o/409.1", "n/601.1")] + [D.Pair(f"o/409.{i}", f"n/602.{i}") for i in range(2, 6)]
+    second = D.build_report(o_ed, n_ed, old, new, pairs, tables=False, settle=True)
+    plain = D.build_report(o_ed, n_ed, old, new, pairs, tables=False)
+    assert second.cls.section_map[409] == [602]
+    assert diff_rows(second) == diff_rows(plain)
+    assert classes(second)["409.1"] == "moved"

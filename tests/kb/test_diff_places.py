@@ -181,3 +181,189 @@ def test_only_a_free_rule_completes_a_split():
     new = [sentence("n", "601.1", W[:6], 1), sentence("n", "602", rest, 2)]
     pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
     assert refine_pairs([whole], new, pair, o_ed, n_ed) == pair
+
+
+def _refined(old, new, pairs):
+    from kb.diff.classes import refine_pairs
+
+    o_ed, n_ed = (D.EditionInfo(e, "en", "2000", "", "", "none") for e in ("o", "n"))
+    return refine_pairs(old, new, pairs, o_ed, n_ed)[len(pairs):]
+
+
+def test_a_split_is_completed_on_either_side_and_by_as_many_neighbours_as_it_takes():
+    """The rest of a split may come before the paired rule or after it, and in several rules: each neighbour joins
+    while it adds words of the whole (next ones first, then the previous ones), until together they cover it."""
+    whole = [sentence("o", "601.1", W, 1)]
+    # the first part unpaired, the second paired (the paired rule is the first of the new edition's sequence)
+    new = [sentence("n", "601.1", W[:4], 1), sentence("n", "601.2", W[4:], 2)]
+    assert _refined(whole, new, [D.Pair("o/601.1", "n/601.2", "reworded", 0.8)]) == [
+        D.Pair("o/601.1", "n/601.1", "split", 1.0, "diff-refine")]
+    # four parts: the paired one in the middle, two after it and one before it
+    new = [sentence("n", "601.1", W[:2], 1), sentence("n", "601.2", W[2:5], 2),
+           sentence("n", "601.3", W[5:8], 3), sentence("n", "601.4", W[8:], 4)]
+    assert _refined(whole, new, [D.Pair("o/601.1", "n/601.2", "reworded", 0.8)]) == [
+        D.Pair("o/601.1", "n/601.3", "split", 1.0, "diff-refine"),
+        D.Pair("o/601.1", "n/601.4", "split", 1.0, "diff-refine"),
+        D.Pair("o/601.1", "n/601.1", "split", 1.0, "diff-refine")]
+    # a subrule next to a paired rule completes it as well as a rule does
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.1a", W[6:] + W[:1], 2)]
+    assert _refined(whole, new, [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]) == [
+        D.Pair("o/601.1", "n/601.1a", "split", 1.0, "diff-refine")]
+
+
+def test_the_split_thresholds_hold_at_their_edges():
+    """At most 80 % alone (exactly 80 % still completes), at least 90 % together (exactly 90 % does), at least 80 %
+    of the neighbour's words from the whole (exactly 80 % does); a neighbour that adds no word of the whole, or whose
+    words mostly come from elsewhere, does not join."""
+    whole = [sentence("o", "601.1", W, 1)]
+    pair = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8)]
+    # 8 of 10 alone
+    new = [sentence("n", "601.1", W[:8], 1), sentence("n", "601.2", W[8:], 2)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # 6 alone, 9 of 10 together
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:9], 2)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+    # 6 alone, 8 of 10 together: not enough
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:8], 2)]
+    assert _refined(whole, new, pair) == []
+    # the neighbour: 4 of its 5 words from the whole
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:] + ["zulu"], 2)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 0.8, "diff-refine")]
+    # the neighbour: 4 of its 8 words from the whole
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:] + ["x-ray", "yankee", "zulu", "kilo"], 2)]
+    assert _refined(whole, new, pair) == []
+    # a further neighbour with words of the whole already covered does not join
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[6:], 2), sentence("n", "601.3", W[:5], 3)]
+    assert _refined(whole, new, pair) == [D.Pair("o/601.1", "n/601.2", "split", 1.0, "diff-refine")]
+
+
+def test_a_split_across_the_1999_and_2024_german_wording_is_found_through_terms_symbols_and_lemmas():
+    """The words are compared as the diff compares them: each side's mana symbols in its own notation (the 1999
+    PDF's "oB", 2024's "{s}": black), the old side's terms in their new wording (data/terminology.tsv: "Vorrang" →
+    "Priorität", "spielen" → "wirken", "auf den Stapel gesetzt" → "gelegt"), every word by its German lemma
+    ("Zaubersprüche" → "Zauberspruch"), and words of three letters count."""
+    from kb.diff.classes import refine_pairs
+
+    old_ed = D.EditionInfo("o", "de", "1999", "", "cr", "font-1999")
+    new_ed = D.EditionInfo("n", "de", "2024", "", "cr", "de-braces")
+    terms = D.load_terms()
+
+    def split(old_text: str, *new_texts: str, eds=(old_ed, new_ed), with_terms=terms) -> list:
+        old = [D.make_rule("o", "409.1", old_text, seq=1)]
+        new = [D.make_rule("n", f"601.{i}", t, seq=i) for i, t in enumerate(new_texts, 1)]
+        return refine_pairs(old, new, [D.Pair("o/409.1", "n/601.1", "reworded", 0.8)], *eds, with_terms)[1:]
+
+    old = ("Erstens zweitens drittens viertens fünftens sechstens: Vorrang, oB, Zaubersprüche spielen, "
+           "auf den Stapel gesetzt.")
+    new = ("Erstens zweitens drittens viertens fünftens sechstens.",
+           "Priorität, {s}, Zauberspruch wirken, auf den Stapel gelegt.")
+    assert split(old, *new) == [D.Pair("o/409.1", "n/601.2", "split", 1.0, "diff-refine")]
+    assert split(old, *new, with_terms=()) == []              # the new words are not the old ones
+    assert split(old, *new, eds=(new_ed, new_ed)) == []       # "oB" read in the 2024 notation is no symbol
+    assert split(old, *new, eds=(old_ed, old_ed)) == []       # nor "{s}" (black) in the 1999 one
+    assert split(old, *new, eds=(new_ed, old_ed)) == []
+    # the other way round: two old rules written as one new rule, the second in the old wording
+    merged = refine_pairs([D.make_rule("o", "409.1", new[0].replace("{s}", "oB"), seq=1),
+                           D.make_rule("o", "409.2", "Vorrang, oB, Zaubersprüche spielen, auf den Stapel gesetzt.",
+                                       seq=2)],
+                          [D.make_rule("n", "601.1", old.replace("Vorrang", "Priorität").replace("oB", "{s}")
+                                       .replace("spielen", "wirken").replace("gesetzt", "gelegt"), seq=1)],
+                          [D.Pair("o/409.1", "n/601.1", "reworded", 0.8)], old_ed, new_ed, terms)
+    assert merged[1:] == [D.Pair("o/409.2", "n/601.1", "merged", 1.0, "diff-refine")]
+    # twelve words, ten of them (four of three letters) in the paired rule: a rewording, not a split
+    assert split("Erstens zweitens drittens viertens fünftens sechstens Weg Tag Ort Eis Lied Buch.",
+                 "Erstens zweitens drittens viertens fünftens sechstens Weg Tag Ort Eis.", "Lied Buch.") == []
+
+
+def test_section_headings_split_as_rules_do():
+    """1999 section 409 became 601 and 602: a heading paired with one new heading is completed by the next one
+    (a heading completes a heading; the rules and subrules complete any level)."""
+    whole = [D.make_rule("o", "409", title="Casting Spells, Activating Abilities", seq=1)]
+    new = [D.make_rule("n", "601", title="Casting Spells", seq=1),
+           D.make_rule("n", "602", title="Activating Abilities", seq=2)]
+    assert _refined(whole, new, [D.Pair("o/409", "n/601", "reworded", 0.8)]) == [
+        D.Pair("o/409", "n/602", "split", 1.0, "diff-refine")]
+    # and the other way round: two headings written as one
+    assert _refined(new, whole, [D.Pair("n/601", "o/409", "reworded", 0.8)]) == [
+        D.Pair("n/602", "o/409", "merged", 1.0, "diff-refine")]
+
+
+def test_completions_go_on_pair_after_pair_and_a_completed_rule_is_taken():
+    """Each pair whose words differ is completed in turn (a split does not end the search); a rule a completion
+    has given a second counterpart completes no other pair; the score is the neighbour's share, to 3 places."""
+    x = "kilo lima mike november".split()
+    old = [sentence("o", "601.1", W, 1), sentence("o", "601.2", x, 2), sentence("o", "601.3", x[:2] + W[:2], 3)]
+    new = [sentence("n", "601.1", W[:6], 1), sentence("n", "601.2", W[5:] + ["zulu"], 2),
+           sentence("n", "601.3", x + W, 3), sentence("n", "601.4", x[:1] + W[:1], 4),
+           sentence("n", "601.5", x[1:2] + W[1:2], 5)]
+    pairs = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8), D.Pair("o/601.2", "n/601.3", "reworded", 0.8),
+             D.Pair("o/601.3", "n/601.4", "reworded", 0.8)]
+    assert _refined(old, new, pairs) == [D.Pair("o/601.1", "n/601.2", "split", 0.833, "diff-refine"),
+                                         D.Pair("o/601.3", "n/601.5", "split", 1.0, "diff-refine")]
+
+
+def test_merges_go_on_pair_after_pair_and_a_completed_rule_is_taken():
+    """The mirror of the splits above: each pair is completed in turn, a new rule a merge has given a second source
+    completes no split of another pair, and the merge's score is the neighbour's share, to 3 places."""
+    x = "kilo lima mike november".split()
+    old = [sentence("o", "601.1", W[:6], 1), sentence("o", "601.2", W[5:] + ["zulu"], 2),
+           sentence("o", "601.3", x + W, 3), sentence("o", "601.4", x[:1] + W[:1], 4),
+           sentence("o", "601.5", x[1:2] + W[1:2], 5)]
+    new = [sentence("n", "601.1", W, 1), sentence("n", "601.2", x, 2), sentence("n", "601.3", x[:2] + W[:2], 3)]
+    pairs = [D.Pair("o/601.1", "n/601.1", "reworded", 0.8), D.Pair("o/601.3", "n/601.2", "reworded", 0.8),
+             D.Pair("o/601.4", "n/601.3", "reworded", 0.8)]
+    assert _refined(old, new, pairs) == [D.Pair("o/601.2", "n/601.1", "merged", 0.833, "diff-refine"),
+                                         D.Pair("o/601.5", "n/601.3", "merged", 1.0, "diff-refine")]
+    # the same pairs named by number, and a pair with one side only: the same completions
+    by_number = [D.Pair(p.old.split("/")[1], p.new.split("/")[1], p.relation, p.score) for p in pairs]
+    assert _refined(old, new, by_number + [D.Pair("601.2", None)]) == [
+        D.Pair("o/601.2", "n/601.1", "merged", 0.833, "diff-refine"),
+        D.Pair("o/601.5", "n/601.3", "merged", 1.0, "diff-refine")]
+
+
+def test_coverage_is_judged_where_a_section_or_chapter_went_else_by_the_number():
+    """A rule without counterpart is *removed* when the newer edition covers the place its section went (409 → 601,
+    covered), *outside* when it does not (410 → 602); a chapter heading by where its chapter went (4 → 6, not
+    inside "601"); a text that is no rule number ("Credits") by nothing: it is removed or added.  A removed subrule
+    says when its section kept nothing."""
+    old = [D.make_rule("o", "4", title="Spells", seq=1)] + [
+        D.make_rule("o", n, t, seq=i) for i, (n, t) in enumerate(
+            [("409.1", "Same words."), ("409.2", "Gone here."), ("410.1", "Other words."), ("410.2", "Gone there."),
+             ("Credits", "Thanks.")], 2)]
+    new = [D.make_rule("n", n, t, seq=i) for i, (n, t) in enumerate(
+        [("601.1", "Same words."), ("602.1", "Other words."), ("Glossary", "Terms.")], 1)]
+    pairs = [("409.1", "601.1", "", 1.0), ("410.1", "602.1", "", 1.0)]
+    cls = D.classify(old, new, pairs, new_covers=("601",))
+    assert (cls.section_map, cls.chapter_map) == ({409: [601], 410: [602]}, {4: [6]})
+    assert {k: v for k, v in cls.old_class.items() if v in ("removed", "outside")} == {
+        "o/4": "outside", "o/409.2": "removed", "o/410.2": "outside", "o/credits": "removed"}
+    assert cls.new_class["n/glossary"] == "added"
+    assert D.classify(old, new, pairs, old_covers=("409",)).new_class["n/glossary"] == "added"
+    lone = D.classify([*old[:2], D.make_rule("o", "412.1a", "Alone.", seq=9)], new, pairs[:1])
+    note = next(g.note for g in lone.groups if g.old and g.old[0].key == "o/412.1a")
+    assert note == "no rule of section 412 has a counterpart"
+
+
+def test_subrules_vote_for_their_sections_place_and_move_as_rules_do():
+    """Subrules count for where their section went like rules (each pair once, rules and subrules together), are
+    expected at their number in that section, and one elsewhere has moved, the note naming the section's place."""
+    old = rules("o", "409.1", "409.2", "409.1a", "409.2a", "409.3a")
+    new = rules("n", "601.1", "601.2", "601.1a", "601.2a", "605.3a")
+    pairs = one_to_one(("409.1", "601.1"), ("409.2", "601.2"), ("409.1a", "601.1a"), ("409.2a", "601.2a"),
+                       ("409.3a", "605.3a"))
+    cls = D.classify(old, new, pairs)
+    assert cls.section_map == {409: [601]}          # 605 has 1 of the 5 pairs: less than a quarter
+    assert {k: v for k, v in cls.old_class.items()} == {
+        "o/409.1": "unchanged", "o/409.2": "unchanged", "o/409.1a": "unchanged", "o/409.2a": "unchanged",
+        "o/409.3a": "moved"}
+    moved = next(g for g in cls.groups if g.change_class == "moved")
+    assert moved.note == "section 409 went to 601" and moved.expected == ["601.3a"]
+
+
+def test_a_pair_given_twice_counts_once_and_the_pairs_after_it_still_count():
+    """An aligner may name a pair twice (by number and by key): it is one pair, and the pairs after it count."""
+    old, new = rules("o", "409.1", "410.1"), rules("n", "601.1", "602.1")
+    once = D.classify(old, new, one_to_one(("409.1", "601.1"), ("410.1", "602.1")))
+    twice = D.classify(old, new, one_to_one(("409.1", "601.1"), ("o/409.1", "n/601.1"), ("410.1", "602.1")))
+    assert twice.old_class == once.old_class == {"o/409.1": "unchanged", "o/410.1": "unchanged"}
+    assert twice.targets == once.targets and len(twice.groups) == len(once.groups) == 2

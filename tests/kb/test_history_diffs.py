@@ -48,3 +48,11 @@ def test_the_text_diff_says_what_the_html_diff_says(conn):
         assert "".join(ev.diff.split()) == "".join(as_text(ev.diff_html).split()), (number, ev.edition)
         folded += 'class="term"' in ev.diff_html
     assert folded > 10    # steps with a folded shift (typography, terminology) are among them
+
+
+def test_an_english_step_keeps_the_english_words_both_texts_share(conn):
+    """English words are matched as English: en-1999 406.1b "They're played and resolved exactly like any other
+    spell." and en-2024 605.5b "It’s cast and resolves just like any other spell." share "and" and "like any other
+    spell", which the diff keeps between the changes."""
+    ev = step(conn, "605.5b", "en-2024-11-08", "en-1999-04-23")
+    assert "{+when it resolves. It’s cast+} and [-resolved exactly-] {+resolves just+} like any other spell." in ev.diff

@@ -41,6 +41,8 @@ def test_a_file_that_is_no_manifest(tmp_path):
         load(tmp_path / "none.toml")
     assert str(e.value) == f"{tmp_path / 'none.toml'}: manifest not found"
     assert refused(tmp_path, b"# comment\n\n[[document]]\nid = \"caf\xe9\"\n") == ":4: not UTF-8"
+    # a file that begins with an empty line: that line is counted too
+    assert refused(tmp_path, b"\n# comment\n\n[[document]]\nid = \"caf\xe9\"\n") == ":5: not UTF-8"
     bad = refused(tmp_path, "# comment\n[[document]]\nid = \n")
     assert bad.startswith(": ") and "line 3" in bad
     assert refused(tmp_path, "# comment\n\ntitle = \"Rules\"\n" + document()) == (

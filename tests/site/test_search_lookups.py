@@ -152,3 +152,144 @@ def test_the_index_a_search_reads(kb_db):
     assert not any(t["edition"] == "en-2024-11-08" and t["norm"] in ("601.2c", "702.33a") for t in idx.titles)
     assert sorted(idx.terms) == ["de", "en", "it"] and idx.terms["de"] and idx.terms["en"]
     assert idx.languages == ["de", "en", "it"]
+
+
+def test_an_edition_in_a_family_of_its_own_is_searched_as_the_newest_of_it(kb_db, tmp_path):
+    """The manifest's ``family`` puts an edition in a chain of its own (editions table, column family): a search
+    without an edition then reads it too, as the newest (and only) edition of that family."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    assert "en-1999-04-23" not in S.index(connect(path)).newest
+    with sqlite3.connect(path) as writer:
+        writer.execute("update editions set family = 'en-1999-rules' where id = 'en-1999-04-23'")
+    conn = connect(path)
+    idx = S.index(conn)
+    assert "en-1999-04-23" in idx.newest and "en-2024-11-08" in idx.newest
+    res = S.search(conn, idx, "Forestwalk")
+    assert "en-1999-04-23" in res.searched
+    assert {(h.edition, tuple(h.editions)) for h in res.hits if h.kind == "glossary"} == {
+        ("en-2024-11-08", ()), ("en-1999-04-23", ())}
+
+
+def test_near_terms_are_those_at_least_70_percent_alike(kb):
+    """A near term is offered when rapidfuzz's WRatio rates it at least 70 of 100 against the query, six at most:
+    for the typo "forestwlk", "Forestwalk" and the terms just at the edge ("Foretell", 70.6) alike."""
+    from rapidfuzz import fuzz
+
+    _, idx = kb
+    offered = S.suggestions(idx, "forestwlk")
+    scores = [fuzz.WRatio("forestwlk", s["term"].lower()) for s in offered]
+    assert len(offered) == 6 and all(score >= 70 for score in scores) and min(scores) < 71
+    assert offered[0]["term"].lower() == "forestwalk"
+
+
+def test_the_same_text_in_three_editions_is_named_newest_first_by_date(kb_db, tmp_path):
+    """A third English edition (hand-made in a copy of the seed KB: named "en-cr-2015", which sorts after
+    "en-2024-11-08" but is older) that prints "Forestwalk: See Landwalk." too: the hit of the newest edition names
+    all three by date, and its span runs from the oldest to the newest; a glossary term whose words changed
+    ("Active Player") names no other edition."""
+    import shutil
+    import sqlite3
+
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    with sqlite3.connect(path) as writer:
+        writer.execute("insert into editions (id, document_id, language, date, kind, title) "
+                       "values ('en-cr-2015', 'en-cr-2015', 'en', '2015-01-23', 'cr', 'hand-made')")
+        writer.execute("insert into items (edition_id, language, document_id, kind, title, text, text_norm, seq) "
+                       "select 'en-cr-2015', language, 'en-cr-2015', kind, title, text, text_norm, seq from items "
+                       "where edition_id = 'en-1999-04-23' and kind = 'glossary' and title = 'Forestwalk'")
+        # and the landwalk rule 702.14d of 2024 with its example, word for word
+        for table, where in (("rules", "edition_id = 'en-2024-11-08' and norm = '702.14d'"),
+                             ("items", "rule_id = (select id from rules where edition_id = 'en-2024-11-08' and "
+                                       "norm = '702.14d') and kind = 'example'")):
+            cols = [r[1] for r in writer.execute(f"pragma table_info({table})") if r[1] != "id"]
+            made = {"edition_id": "'en-cr-2015'", "document_id": "'en-cr-2015'", "key": "'en-cr-2015/702.14d'",
+                    "rule_id": "(select id from rules where edition_id = 'en-cr-2015' and norm = '702.14d')"}
+            writer.execute(f"insert into {table} ({', '.join(cols)}) select {', '.join(made.get(c, c) for c in cols)} "
+                           f"from {table} where {where}")
+    conn = connect(path)
+    idx = S.index(conn)
+    (hit,) = [h for h in S.search(conn, idx, "Forestwalk").hits if h.kind == "glossary"]
+    assert (hit.edition, hit.editions, hit.span) == (
+        "en-2024-11-08", ["en-2024-11-08", "en-cr-2015", "en-1999-04-23"], ("1999-04-23", "2024-11-08"))
+    landwalk = {h.kind: (h.edition, h.number, h.editions) for h in S.search(conn, idx, "Landwalk cancel").hits}
+    assert landwalk["rule"] == ("en-2024-11-08", "702.14d", ["en-2024-11-08", "en-cr-2015"])
+    example = [h for h in S.search(conn, idx, "snow Forest block").hits if h.kind == "example"]
+    assert [(h.edition, h.number, h.editions) for h in example] == [
+        ("en-2024-11-08", "702.14d", ["en-2024-11-08", "en-cr-2015"])]
+    active = [h for h in S.search(conn, idx, "Active Player").hits if h.title == "Active Player"]
+    assert [(h.edition, h.editions) for h in active] == [("en-2024-11-08", [])]
+    assert conn.execute("select count(*) from items where kind = 'glossary' and title = 'Active Player' "
+                        "and edition_id = 'en-1999-04-23'").fetchone()[0] == 1     # (1999 has it, in other words)
+    # the 1999 edition put in a family of its own: its hit, first, names no other edition, and the next hit still
+    # names its family's
+    with sqlite3.connect(path) as writer:
+        writer.execute("update editions set family = 'en-1999-rules' where id = 'en-1999-04-23'")
+    conn = connect(path)
+    idx = S.index(conn)
+    glossary = [(h.edition, h.editions) for h in S.search(conn, idx, "Forestwalk").hits if h.kind == "glossary"]
+    assert glossary[:2] == [("en-1999-04-23", []), ("en-2024-11-08", ["en-2024-11-08", "en-cr-2015"])]
+
+
+def test_a_glossary_term_in_the_old_spelling_is_its_own_entry():
+    """The German spelling reform: "Einfluß" (1999) and "Einfluss" (2024) are two entries, each found."""
+    idx = S.Index(editions=[{"id": "de-2024", "language": "de", "date": "2024-11-08"},
+                            {"id": "de-1999", "language": "de", "date": "1999-04-02"}],
+                  glossary=[{"edition": "de-2024", "title": "Einfluss", "anchor": "t-einfluss", "language": "de"},
+                            {"edition": "de-1999", "title": "Einfluß", "anchor": "t-einflu", "language": "de"}],
+                  titles=[], terms={})
+    assert sorted(g["edition"] for g in S.glossary_lookup(idx, "Einfluss")) == ["de-1999", "de-2024"]
+
+
+def test_numbers_and_keywords_are_looked_up_in_the_editions_searched(kb):
+    """A rule number searched without an edition goes to the newest edition that has it (702.14 is in the whole
+    English rules, not in the German chapter-6 edition listed first); a rule title goes to a rule of the editions
+    searched ("Kicker" came with Invasion in 2000: the 1999 rules have no such rule), in the language asked for
+    first (the German Morph page before the English rules)."""
+    conn, idx = kb
+    assert idx.newest[0] == "de-2024"
+    assert S.search(conn, idx, "702.14").jump == "/rule/en-2024-11-08/702.14"
+    assert S.search(conn, idx, "Kicker", edition="de-1999").jump is None
+    assert S.search(conn, idx, "Kicker", edition="en-1999-04-23").jump is None
+    assert S.search(conn, idx, "Kicker", edition="all").jump == "/rule/en-2024-11-08/702.33"
+    assert S.search(conn, idx, "Morph", lang="de", edition="all").jump == "/rule/de-morph-2007/702.34"
+    assert S.search(conn, idx, "Morph", lang="en", edition="all").jump == "/rule/en-2024-11-08/702.37"
+
+
+def test_a_language_asked_for_is_the_only_one_searched_and_a_page_holds_fifty(kb):
+    conn, idx = kb
+    res = S.search(conn, idx, "Zaubersprüche", lang="de")
+    assert res.searched == [e for e in idx.newest if idx.language_of(e) == "de"] and "en-2024-11-08" not in res.searched
+    assert {h.language for h in res.hits} == {"de"}
+    assert len(res.hits) == 50 and res.more           # (the default page: fifty results)
+    morph = S.search(conn, idx, "Morph verdeckt", lang="en")
+    assert {h.language for h in morph.hits} <= {"en"}
+    assert all(idx.language_of(e) == "en" for e in morph.searched)
+
+
+def test_what_a_search_answers_around_its_hits(kb):
+    """Around the hits: a widened word names the terminology row's note and its forms are marked in the snippets
+    ("spielt" also finds "wirken", and "gewirkt", "wirkt" are marked); at most ten keywords ("General" titles 13
+    sections of the seed KB); the glossary look-up of a search of every edition; a query of exactly 200
+    characters is not cut."""
+    import re
+
+    conn, idx = kb
+    res = S.search(conn, idx, "spielt", lang="de")
+    row = next(t for t in idx.terms["de"] if (t.old, t.new) == ("spielen", "wirken"))
+    assert {"word": "spielt", "also": "wirken", "language": "de", "old": "spielen", "new": "wirken",
+            "note": row.note} in res.widened
+    marked = {m for h in res.hits for m in re.findall("<mark>([^<]*)</mark>", str(h.snippet))}
+    assert {"gewirkt", "wirkt", "spielt"} <= marked
+    # a word typed in lower case is marked as printed, whatever its lemma ("stapel" reads as the verb "stapeln")
+    stapel = S.search(conn, idx, "stapel", lang="de").hits
+    assert stapel and all("<mark>Stapel</mark>" in str(h.snippet) for h in stapel if "Stapel" in h.snippet.striptags())
+    assert len([t for t in idx.titles if t["title"].lower() == "general"]) > 10
+    assert len(S.search(conn, idx, "General").keywords) == 10
+    assert [g["title"] for g in S.search(conn, idx, "Forestwalk", edition="all").glossary] == ["Forestwalk"]
+    assert not any("cut" in n for n in S.search(conn, idx, "x" * S.MAX_QUERY_CHARS).notes)
+    assert "the query was cut to its first 200 characters" in S.search(conn, idx, "x" * 201).notes

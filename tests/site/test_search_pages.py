@@ -143,3 +143,57 @@ def test_every_hit_links_to_where_its_text_is(kb):
                 assert h.title == row["title"]
     assert kinds >= {"rule", "glossary", "example", "paragraph", "index", "heading"}
     assert not kinds & {"toc", "boilerplate"}
+
+
+def test_the_newest_edition_names_the_hit_by_its_date_not_its_id():
+    """Editions named by their users need not sort by date: "en-cr-2001" sorts after "en-2024-11-08"."""
+    dates = {"en-cr-2001": "2001-10-01", "en-2024-11-08": "2024-11-08"}
+    words = "Plurality and gender are ignored"
+    folded = S.fold_identical([hit("rule", "en-cr-2001", "214.7b", None, words, -2.0),
+                               hit("rule", "en-2024-11-08", "214.7b", None, words, -1.0)], dates)
+    assert [(h.edition, h.editions, h.span, h.score) for h in folded] == [
+        ("en-2024-11-08", ["en-2024-11-08", "en-cr-2001"], ("2001-10-01", "2024-11-08"), -2.0)]
+    # a title is the same in any case, but "Straße" is not "Strasse" (whose upper case both are)
+    titled = S.fold_identical([hit("glossary", "en-cr-2001", None, "Straße", words, -2.0),
+                               hit("glossary", "en-2024-11-08", None, "STRASSE", words, -1.0)], dates)
+    assert [h.edition for h in titled] == ["en-cr-2001", "en-2024-11-08"]
+    # a full stop at the end is no word: the same text; "daß" (1999) is not "dass" (2024): another text
+    stops = S.fold_identical([hit("rule", "en-cr-2001", "214.7b", None, words + ".", -2.0),
+                              hit("rule", "en-2024-11-08", "214.7b", None, "(" + words, -1.0)], dates)
+    assert [h.editions for h in stops] == [["en-2024-11-08", "en-cr-2001"]]
+    spelled = S.fold_identical([hit("rule", "de-1999", "409.1", None, "so daß er", -2.0, language="de"),
+                                hit("rule", "de-2024", "409.1", None, "so dass er", -1.0, language="de")],
+                               {"de-1999": "1999-04-02", "de-2024": "2024-11-08"})
+    assert len(spelled) == 2
+
+
+def test_the_newest_edition_of_each_family_names_its_older_editions_with_the_same_text(kb):
+    """Searched by default (the newest edition of each family), a hit names the older editions of its family that
+    print the same text: the English sections 100–400 are "General" in 1999 and 2024 (500 and 600 are other
+    sections in 1999), and the glossary's "Forestwalk: See Landwalk." is in both."""
+    conn, idx = kb
+    both = (["en-2024-11-08", "en-1999-04-23"], ("1999-04-23", "2024-11-08"))
+    general = {h.number: (h.editions, h.span) for h in S.search(conn, idx, "General", limit=50).hits
+               if h.edition == "en-2024-11-08" and h.kind == "rule"}
+    assert general["100."] == general["400."] == both
+    assert general["600."] == ([], None)
+    forestwalk = [h for h in S.search(conn, idx, "Forestwalk").hits if h.kind == "glossary"]
+    assert [(h.edition, h.editions, h.span) for h in forestwalk] == [("en-2024-11-08", *both)]
+    # one edition named: that edition only, no others named
+    one = S.search(conn, idx, "Forestwalk", edition="en-2024-11-08").hits
+    assert one and all(h.editions == [] and h.span is None for h in one)
+
+
+def test_the_pages_of_a_search_of_every_edition_and_of_every_language(kb):
+    """A search of every edition fills its page with folded hits (the five "General" sections printed in 1999 and
+    2024 are more than five texts) and names their span of dates; a search of every language counts the matches of
+    each ("Mana" is German and English); a page that ends exactly at the last result has no next page."""
+    conn, idx = kb
+    every = S.search(conn, idx, "General", edition="all", limit=5)
+    assert len(every.hits) == 5 and every.more
+    assert ("1999-04-23", "2024-11-08") in [h.span for h in every.hits]
+    both = S.search(conn, idx, "Mana", lang=None, limit=5000, widen=False)
+    assert {h.language for h in both.hits} >= {"de", "en"} and both.total == len(both.hits)
+    whole = S.search(conn, idx, "Zaubersprüche", edition="de-2024", limit=5000)
+    exact = S.search(conn, idx, "Zaubersprüche", edition="de-2024", limit=len(whole.hits))
+    assert len(exact.hits) == whole.total and not exact.more
