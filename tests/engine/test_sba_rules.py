@@ -1,0 +1,66 @@
+"""State-based actions through the engine's API, where no scenario can reach them.
+
+* The legend rule (704.5j) for a program using the engine directly (no scenario and so no labels: the permanent to
+  keep is named by its card in ``Choices.keep``), and without any decisions at all (the state-based actions checked
+  between actions); scenarios cover the labelled ones (data/scenarios/704.5j-*.scenario).
+* The world rule (704.5k) goes by timestamps, not by the order of entering: a world permanent turned face up
+  (613.7f) has had the supertype for the shortest time although it entered first.
+
+Cases made for the mutation check of engine/sba.py (issue 33): its survivors showed no test reached these paths."""
+from __future__ import annotations
+
+import pytest
+
+from engine import continuous, sba
+from engine.errors import IllegalAction
+from engine.game import Choices, Game
+
+ISAMARU, CRADLE = "Isamaru, Hound of Konda", "Gaeas Wiege"
+
+
+def _board(*cards: tuple[str, bool]) -> tuple[Game, list[int]]:
+    game = Game.new(["Alice", "Bob"])
+    return game, [game.put(card, "battlefield", 0, tapped=tapped) for card, tapped in cards]
+
+
+def test_two_legends_nothing_tells_apart_lose_one_without_any_decision():
+    game, (first, second) = _board((ISAMARU, False), (ISAMARU, False))
+    assert game.decisions is None
+    sba.check_state_based_actions(game)
+    on_battlefield = [o for o in (first, second) if o in game.state.battlefield]
+    assert len(on_battlefield) == 1
+    assert [game.state.objects[o].card for o in game.state.players[0].graveyard] == [ISAMARU]
+
+
+def test_the_card_named_in_keep_is_kept_and_its_name_used_once():
+    """Isamaru first on the battlefield, the two Wiegen told apart (one tapped): ``keep`` names the Wiege; the
+    Isamaru group looks for it in vain and, its two alike, loses one; the Wiege group keeps the first Wiege."""
+    game, (isamaru1, isamaru2, untapped, tapped) = _board((ISAMARU, False), (ISAMARU, False), (CRADLE, False),
+                                                          (CRADLE, True))
+    game.decisions = Choices(keep=[CRADLE])
+    sba.check_state_based_actions(game)
+    assert untapped in game.state.battlefield and tapped not in game.state.battlefield
+    assert (isamaru1 in game.state.battlefield) != (isamaru2 in game.state.battlefield)
+    assert game.decisions.keep == []      # the name is used up: a later group does not choose by it again
+
+
+def test_legends_told_apart_and_no_choice_is_an_illegal_action_naming_the_player():
+    game, _ = _board((CRADLE, False), (CRADLE, True))
+    game.decisions = Choices(keep=[ISAMARU])      # a name that is not in the group chooses nothing
+    with pytest.raises(IllegalAction) as refused:
+        sba.check_state_based_actions(game)
+    assert refused.value.rule.endswith("704.5j")
+    assert refused.value.message.startswith(f"Alice controls 2 legendary {CRADLE} and chooses one to keep")
+
+
+def test_the_world_permanent_with_the_latest_timestamp_stays_not_the_last_to_enter_704_5k():
+    """704.5k: all but the world permanent that "has had the world supertype for the shortest amount of time" go.
+    The first Nether Void is turned face up after the second entered (613.7f: a new timestamp; face down it had
+    no supertypes), so it is the one that stays."""
+    game = Game.new(["Alice", "Bob"])
+    first = game.put("Nether Void", "battlefield", 0)
+    second = game.put("Nether Void", "battlefield", 1)
+    continuous.restamp(game, game.state.objects[first], "613.7f")
+    sba.check_state_based_actions(game)
+    assert first in game.state.battlefield and second not in game.state.battlefield
+    assert [game.state.objects[o].card for o in game.state.players[1].graveyard] == ["Nether Void"]
