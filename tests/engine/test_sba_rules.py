@@ -3,6 +3,8 @@
 * The legend rule (704.5j) for a program using the engine directly (no scenario and so no labels: the permanent to
   keep is named by its card in ``Choices.keep``), and without any decisions at all (the state-based actions checked
   between actions); scenarios cover the labelled ones (data/scenarios/704.5j-*.scenario).
+* A creature with toughness 0 and nothing else about it (no ability, counter, damage or effect: the engine's quick
+  look before a full check must not pass it by) is put into the graveyard (704.5f).
 * The world rule (704.5k) goes by timestamps, not by the order of entering: a world permanent turned face up
   (613.7f) has had the supertype for the shortest time although it entered first.
 
@@ -13,7 +15,9 @@ import pytest
 
 from engine import continuous, sba
 from engine.errors import IllegalAction
+from engine.cards import CardDB
 from engine.game import Choices, Game
+from engine.paths import CARDS_DIR
 
 ISAMARU, CRADLE = "Isamaru, Hound of Konda", "Gaeas Wiege"
 
@@ -64,3 +68,25 @@ def test_the_world_permanent_with_the_latest_timestamp_stays_not_the_last_to_ent
     sba.check_state_based_actions(game)
     assert first in game.state.battlefield and second not in game.state.battlefield
     assert [game.state.objects[o].card for o in game.state.players[1].graveyard] == ["Nether Void"]
+
+
+#: a creature card with toughness 0 and no abilities (made up: the 0/0 cards of data/cards all enter with counters)
+NOTHING = """name = "Nichts"
+cost = "{1}"
+types = ["creature"]
+power = 0
+toughness = 0
+text = ""
+"""
+
+
+@pytest.mark.parametrize("toughness", [0, -1])
+def test_a_creature_with_toughness_0_or_less_and_nothing_else_goes_to_the_graveyard_704_5f(tmp_path, toughness):
+    (tmp_path / "nichts.toml").write_text(NOTHING.replace("toughness = 0", f"toughness = {toughness}"),
+                                          encoding="utf-8")
+    game = Game.new(["Alice", "Bob"], db=CardDB.load(CARDS_DIR, tmp_path))
+    nothing = game.put("Nichts", "battlefield", 0)
+    bear = game.put("Grizzlybären", "battlefield", 0)
+    assert game.pass_priority(0) is None
+    assert nothing not in game.state.battlefield and bear in game.state.battlefield
+    assert [game.state.objects[o].card for o in game.state.players[0].graveyard] == ["Nichts"]
