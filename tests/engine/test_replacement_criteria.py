@@ -4,8 +4,12 @@ engine's API where no card file can reach it.  Cases made for the mutation check
 from __future__ import annotations
 
 from engine import replacement
-from engine.game import Game
+from engine.cards import CardDB
+from engine.game import Choices, Game
+from engine.paths import CARDS_DIR
 from engine.replacement import Replacement, criteria_hold
+
+from .helpers import ALICE, BOB, player_target, resolve
 
 
 def test_every_kind_of_replacement_has_its_test_of_whether_it_applies():
@@ -22,3 +26,25 @@ def test_object_criteria_for_an_event_about_no_object_never_hold_614_1a():
         r = Replacement(kind, "draw_instead_of_life", 0, "Testkarte", 0, params={"objects": {"types": ["creature"]}})
         assert criteria_hold(game, r, kind, ev) is False
         assert criteria_hold(game, Replacement(kind, "draw_instead_of_life", 0, "Testkarte", 0), kind, ev) is True
+
+
+#: a replacement effect whose card file names no event (made up, after Beispiel-Verdoppler without its criteria): the
+#: engine takes it as one about damage, as a prevention effect is — both where it looks for effects (candidates) and
+#: in its quick look whether any may apply (exists), which must agree or the effect would silently do nothing
+OVEN = """name = "Testofen"
+cost = "{1}"
+types = ["enchantment"]
+text = "Falls eine Quelle Schaden zufügen würde, fügt sie stattdessen doppelt so viel Schaden zu."
+statics = [{ kind = "replace", how = "double" }]
+"""
+
+
+def test_a_replacement_effect_that_names_no_event_replaces_damage(tmp_path):
+    (tmp_path / "testofen.toml").write_text(OVEN, encoding="utf-8")
+    game = Game.new(["Alice", "Bob"], db=CardDB.load(CARDS_DIR, tmp_path))
+    game.put("Testofen", "battlefield", ALICE)
+    shock = game.put("Schock", "hand", ALICE)
+    game.state.players[ALICE].pool = [0, 0, 0, 1, 0, 0]
+    assert game.cast(ALICE, shock, Choices(targets={"ziel": (player_target(BOB),)})) is None
+    assert resolve(game) is None
+    assert game.state.players[BOB].life == 16

@@ -107,8 +107,10 @@ def test_a_replacement_loop_is_refused_with_a_message(monkeypatch):
 
     monkeypatch.setattr(replacement, "BUILT_IN", [*replacement.BUILT_IN, endless])
     game = Game.new(["Alice", "Bob"])
-    with pytest.raises(loops.Unbounded, match="went round 5 times"):
+    with pytest.raises(loops.Unbounded, match="applying replacement effects to one draw event went round 5 times") \
+            as refused:
         replacement.replace_event(game, "draw", {"player": 0, "amount": 1}, 0)
+    assert refused.value.rule == "616.1f"   # "the process is repeated" until none applies
 
 
 def test_a_game_that_uses_up_its_budget_is_refused_and_returned_to_the_state_before():
