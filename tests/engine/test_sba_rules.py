@@ -3,6 +3,7 @@
 * The legend rule (704.5j) for a program using the engine directly (no scenario and so no labels: the permanent to
   keep is named by its card in ``Choices.keep``), and without any decisions at all (the state-based actions checked
   between actions); scenarios cover the labelled ones (data/scenarios/704.5j-*.scenario).
+* The check says whether it performed anything (the cleanup step gives players priority only then, 514.3a).
 * A creature with toughness 0 and nothing else about it (no ability, counter, damage or effect: the engine's quick
   look before a full check must not pass it by) is put into the graveyard (704.5f).
 * The world rule (704.5k) goes by timestamps, not by the order of entering: a world permanent turned face up
@@ -54,7 +55,8 @@ def test_legends_told_apart_and_no_choice_is_an_illegal_action_naming_the_player
     with pytest.raises(IllegalAction) as refused:
         sba.check_state_based_actions(game)
     assert refused.value.rule.endswith("704.5j")
-    assert refused.value.message.startswith(f"Alice controls 2 legendary {CRADLE} and chooses one to keep")
+    assert refused.value.message == f"Alice controls 2 legendary {CRADLE} and chooses one to keep (add 'keep: LABEL' " \
+                                    "to the step)"
 
 
 def test_the_world_permanent_with_the_latest_timestamp_stays_not_the_last_to_enter_704_5k():
@@ -90,3 +92,13 @@ def test_a_creature_with_toughness_0_or_less_and_nothing_else_goes_to_the_gravey
     assert game.pass_priority(0) is None
     assert nothing not in game.state.battlefield and bear in game.state.battlefield
     assert [game.state.objects[o].card for o in game.state.players[0].graveyard] == ["Nichts"]
+
+
+def test_the_check_says_whether_it_performed_any_action_514_3a():
+    game = Game.new(["Alice", "Bob"])
+    bear = game.put("Grizzlybären", "battlefield", 0)
+    assert sba.check_state_based_actions(game) is False      # nothing applies
+    game.state.objects[bear].damage = 2
+    assert sba.check_state_based_actions(game) is True       # 704.5g: the bear is destroyed
+    assert bear not in game.state.battlefield
+    assert sba.check_state_based_actions(game) is False

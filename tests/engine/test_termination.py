@@ -38,7 +38,10 @@ def test_a_mandatory_loop_of_state_based_actions_is_a_draw(monkeypatch):
     bear = game.put("Grizzlybären", "battlefield", 0)
     game.state.objects[bear].damage = 2
 
+    rounds = []
+
     def back_again(game, ids, graveyard):  # "destroyed" — and back on the battlefield with its damage
+        rounds.append(ids)
         for oid in ids:
             obj = game.state.move(oid, "battlefield")
             obj.damage = 2
@@ -46,6 +49,7 @@ def test_a_mandatory_loop_of_state_based_actions_is_a_draw(monkeypatch):
     monkeypatch.setattr(sba, "ACTIONS", [("lethal", back_again)] + [a for a in sba.ACTIONS if a[0] != "lethal"])
     sba.check_state_based_actions(game)
     assert game.state.over and not any(p.won or p.lost for p in game.state.players)
+    assert len(rounds) == 4   # the draw comes once the loop has gone round MAX_ROUNDS times, not sooner
 
 
 def _endless_triggers(monkeypatch) -> list:
