@@ -35,6 +35,7 @@ def test_a_mandatory_loop_of_state_based_actions_is_a_draw(monkeypatch):
     from engine import sba
     monkeypatch.setattr(loops, "MAX_ROUNDS", 3)
     game = Game.new(["Alice", "Bob"])
+    game.budget = 1_000   # (ample for 4 rounds; a loop that missed its bound fails at once instead of running on)
     bear = game.put("Grizzlybären", "battlefield", 0)
     game.state.objects[bear].damage = 2
 
@@ -79,6 +80,7 @@ def test_a_mandatory_loop_of_triggered_abilities_is_a_draw_after_the_bound(monke
     monkeypatch.setattr(loops, "MAX_ROUNDS", 3)
     rounds = _endless_triggers(monkeypatch)
     game = Game.new(["Alice", "Bob"])
+    game.budget = 1_000   # (ample for 4 rounds; a loop that missed its bound fails at once instead of running on)
     priority.give_priority(game, 0)
     assert len(rounds) == 4
     assert game.state.over and game.state.priority is None
