@@ -3,6 +3,7 @@
 * The legend rule (704.5j) for a program using the engine directly (no scenario and so no labels: the permanent to
   keep is named by its card in ``Choices.keep``), and without any decisions at all (the state-based actions checked
   between actions); scenarios cover the labelled ones (data/scenarios/704.5j-*.scenario).
+* A token put into a graveyard ceases to exist at the next check (704.5d); a player at 1 life does not lose (704.5a).
 * The check says whether it performed anything (the cleanup step gives players priority only then, 514.3a).
 * A creature with toughness 0 and nothing else about it (no ability, counter, damage or effect: the engine's quick
   look before a full check must not pass it by) is put into the graveyard (704.5f).
@@ -102,3 +103,17 @@ def test_the_check_says_whether_it_performed_any_action_514_3a():
     assert sba.check_state_based_actions(game) is True       # 704.5g: the bear is destroyed
     assert bear not in game.state.battlefield
     assert sba.check_state_based_actions(game) is False
+
+
+def test_a_token_that_died_ceases_to_exist_and_a_player_at_1_life_stays_704_5d_704_5a():
+    """A token Grizzlybären with lethal damage is destroyed (704.5g) and, in the graveyard, ceases to exist (704.5d)
+    when the check is repeated (704.3); Bob, at 1 life, has not lost (704.5a: 0 or less)."""
+    game = Game.new(["Alice", "Bob"])
+    token = game.put("Grizzlybären", "battlefield", 0)
+    game.state.objects[token].token = True
+    game.state.objects[token].damage = 2
+    game.state.players[1].life = 1
+    assert sba.check_state_based_actions(game) is True
+    assert game.state.players[0].graveyard == [] and game.state.battlefield == []
+    assert not any(o.card == "Grizzlybären" for o in game.state.objects.values())
+    assert not game.state.players[1].lost and not game.state.over

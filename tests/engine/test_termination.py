@@ -53,6 +53,26 @@ def test_a_mandatory_loop_of_state_based_actions_is_a_draw(monkeypatch):
     assert len(rounds) == 4   # the draw comes once the loop has gone round MAX_ROUNDS times, not sooner
 
 
+def test_a_loop_of_state_based_actions_that_uses_up_the_budget_is_refused_under_704_3(monkeypatch):
+    """With a bound beyond the game's budget, each round of the check is paid for as work under 704.3, and the
+    refusal names that rule."""
+    from engine import sba
+    monkeypatch.setattr(loops, "MAX_ROUNDS", 10_000)
+    game = Game.new(["Alice", "Bob"])
+    game.budget = 50
+    bear = game.put("Grizzlybären", "battlefield", 0)
+    game.state.objects[bear].damage = 2
+
+    def back_again(game, ids, graveyard):
+        for oid in ids:
+            game.state.move(oid, "battlefield").damage = 2
+
+    monkeypatch.setattr(sba, "ACTIONS", [("lethal", back_again)] + [a for a in sba.ACTIONS if a[0] != "lethal"])
+    with pytest.raises(loops.Unbounded) as refused:
+        sba.check_state_based_actions(game)
+    assert refused.value.rule.endswith("704.3") and "budget" in refused.value.message
+
+
 def _endless_triggers(monkeypatch) -> list:
     """Every check of state triggers finds one waiting, and putting it on the stack leaves the game as it was:
     triggered abilities that keep being put on the stack with no player deciding anything (117.5, 104.4b).
