@@ -149,16 +149,15 @@ def find_payment(cost: ManaCost, pool: list[int], spend: list[int] | None = None
             return None
         left[i] -= n
         used[i] += n
-    for h in cost.hybrid:
-        best = max((IDX[c] for c in h), key=lambda i: left[i])
-        if left[best] < 1:
-            return None
-        left[best] -= 1
-        used[best] += 1
+    halves = _hybrid_halves(cost.hybrid, left)
+    if halves is None:
+        return None
+    for i in halves:
+        left[i] -= 1
+        used[i] += 1
     need = cost.generic
     for i in sorted(range(6), key=lambda i: (i != 5, -left[i])):
         take = min(need, left[i])
-        left[i] -= take
         used[i] += take
         need -= take
     return used if need == 0 else None
@@ -171,13 +170,23 @@ def _covers(cost: ManaCost, spend: list[int]) -> bool:
         if left[i] < n:
             return False
         left[i] -= n
-    # hybrid: try each colour assignment greedily by scarcity
-    for h in sorted(cost.hybrid, key=len):
-        best = max((IDX[c] for c in h), key=lambda i: left[i])
-        if left[best] < 1:
-            return False
-        left[best] -= 1
-    return sum(left) == cost.generic
+    return _hybrid_halves(cost.hybrid, left) is not None and sum(left) - len(cost.hybrid) == cost.generic
+
+
+def _hybrid_halves(hybrid: tuple[str, ...], left: list[int]) -> list[int] | None:
+    """The mana type that pays each hybrid symbol (107.4e: either of its colours) from the mana ``left``, or None
+    when no choice pays them all: every choice is tried, the half ``left`` holds more of first (ties in the
+    symbol's order), so the first found is the one a greedy choice makes whenever that one succeeds."""
+    if not hybrid:
+        return []
+    for i in sorted((IDX[c] for c in hybrid[0]), key=lambda i: -left[i]):
+        if left[i]:
+            left[i] -= 1
+            rest = _hybrid_halves(hybrid[1:], left)
+            left[i] += 1
+            if rest is not None:
+                return [i, *rest]
+    return None
 
 
 @dataclass(frozen=True, slots=True)

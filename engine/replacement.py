@@ -135,7 +135,7 @@ def replace_event(game, kind: str, ev: dict, affected: int) -> dict | None:
     while ev is not None:
         bounded(game, "616.1f", rounds, f"applying replacement effects to one {kind} event")
         found = [r for r in candidates(game, kind, ev)
-                 if r.key not in used and criteria_hold(game, r, kind, ev) and APPLIES.get(r.how, _always)(game, r, ev)]
+                 if r.key not in used and criteria_hold(game, r, kind, ev) and APPLIES[r.how](game, r, ev)]
         if cant:
             found = only_self_replacement(found)
         if not found:
@@ -254,11 +254,7 @@ def use(game, r: Replacement, left: int | None = None) -> None:
         del st.effects[i]
 
 
-def _always(game, r: Replacement, ev: dict) -> bool:
-    return True
-
-
-#: whether a replacement applies to an event: one test per handler (default: always)
+#: whether a replacement applies to an event: one test per handler (each has one: test_replacement_criteria.py)
 APPLIES: dict[str, Callable] = {}
 
 

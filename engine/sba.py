@@ -251,7 +251,8 @@ def _kept(game, ids: list[int]) -> int:
     if all(_indistinguishable(game, st.objects[i], obj) for i in ids):
         return ids[0]  # nothing tells them apart: which one is kept changes nothing
     raise IllegalAction(EN + "704.5j", f"{st.players[obj.controller].name} controls {len(ids)} legendary "
-                                       f"{obj.card} and chooses one to keep (add 'keep: LABEL' to the step)")
+                                       f"{game.characteristics(obj).name} and chooses one to keep "
+                                       "(add 'keep: LABEL' to the step)")
 
 
 def _indistinguishable(game, a, b) -> bool:

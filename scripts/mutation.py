@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -252,6 +253,26 @@ def report(names: list[str]) -> str:
     return "\n".join(lines + [f"  {s}" for s in survivors])
 
 
+def time_mutant(name: str, mutant: str, pytest_args: list[str]) -> str:
+    """Run one mutant's tests as mutmut does (those that call its function, fastest first, up to the first
+    failure) in the group's copy, and say what it cost: to measure a change to the selection or the copy."""
+    work = WORK / name / "mutants"
+    stats = json.loads((work / "mutmut-stats.json").read_text(encoding="utf-8"))
+    durations = stats["duration_by_test"]
+    tests = sorted(stats["tests_by_mangled_function_name"][mutant.rpartition("__mutmut_")[0]],
+                   key=lambda t: durations.get(t, 0))
+    env = dict(os.environ, MUTANT_UNDER_TEST=mutant)
+    if groups()[name].get("prebuilt_kb"):
+        env["KB_TEST_DB"] = str(prebuilt_kb())
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = subprocess.run([BIN / "python", "-m", "pytest", "-x", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
+                           *pytest_args, *tests], cwd=work, env=env, capture_output=True, text=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    last = (proc.stdout.strip().splitlines() or ["(no output)"])[-1]
+    return f"{mutant}: {'killed' if proc.returncode else 'survived'}, {len(tests)} tests, {cpu:.1f} s CPU ({last})"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("groups", nargs="*", help=f"groups to run (default: all of {', '.join(groups())})")
@@ -260,11 +281,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="test again only the mutants that survived the last run (after tests were added)")
     parser.add_argument("--max-children", type=int, default=1, help="mutants tested at once (default: 1)")
     parser.add_argument("--minutes", type=float, help="stop each group's run after this long (run again to go on)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--time", metavar="MUTANT", nargs="+",
+                        help="only run these mutants' tests in the (one) group's copy and print their CPU time")
+    args, extra = parser.parse_known_args(argv)
+    if extra and not args.time:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     names = args.groups or list(groups())
     unknown = [n for n in names if n not in groups()]
     if unknown:
         parser.error(f"unknown group(s) {', '.join(unknown)}; groups: {', '.join(groups())}")
+    if args.time:
+        if len(args.groups) != 1:
+            parser.error("--time needs one group")
+        for mutant in args.time:
+            print(time_mutant(args.groups[0], mutant, extra), flush=True)
+        return 0
     if not args.report:
         for name in names:
             run(name, groups()[name], args.max_children, args.again, args.minutes)

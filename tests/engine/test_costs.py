@@ -164,6 +164,12 @@ def test_a_pool_is_written_as_mana_and_only_as_mana():
     ("{R/G}", mana(r=1, g=2), mana(g=1)),               # hybrid: the half the pool holds more of
     ("{R/G}{R/G}", mana(r=1, g=1), mana(r=1, g=1)),
     ("{1}{R/G}", mana(r=1, g=1), mana(r=1, g=1)),
+    ("{R/G}{R/G}", mana(r=2), mana(r=2)),               # both halves of one colour
+    ("{R}{R/G}", mana(r=2, w=1), mana(r=2)),            # after {R}, red the pool holds more of than green
+    # 107.4e: each hybrid symbol is paid with either colour, whatever the first choice: blue for {W/U}, so that
+    # white is left for {W/B} (a choice of the colour the pool holds more of, a tie taken as white, fails)
+    ("{W/U}{W/B}", mana(w=1, u=1), mana(w=1, u=1)),
+    ("{W/U}{W/B}{U/B}", mana(w=1, u=1, b=1), mana(w=1, u=1, b=1)),
     ("{C}", mana(c=1, r=1), mana(c=1)),
     ("{0}", mana(), mana()),                            # 118.3a: players can always pay 0 mana
     ("{0}", mana(g=2), mana()),
@@ -179,6 +185,7 @@ def test_the_engine_pays_a_cost_from_the_pool(cost, pool, paid):
 @pytest.mark.parametrize("cost, pool", [
     ("{G}{G}", mana(g=1, r=5)), ("{3}", mana(w=1, c=1)), ("{C}", mana(r=3)),   # 107.4c: {C} only colourless
     ("{R/G}", mana(w=3)), ("{R/G}{R/G}", mana(r=1)), ("{1}{R/G}", mana(g=1)), ("{1}", mana()),
+    ("{W/U}{W/B}{U/B}", mana(w=2, r=1)), ("{W/U}{W/U}{W/U}", mana(w=1, u=1, g=3)),
 ])
 def test_a_cost_the_pool_cannot_pay_is_not_paid_118_3(cost, pool):
     assert find_payment(mc(cost), pool) is None
@@ -197,6 +204,12 @@ def test_a_cost_the_pool_cannot_pay_is_not_paid_118_3(cost, pool):
     ("{R/G}{W/U}", mana(u=1, r=1), mana(u=1, r=1), True),
     ("{W/U}{R/G}{R/G}", mana(w=1, r=1, g=1), mana(w=1, r=1, g=1), True),
     ("{R/G}", mana(w=2), mana(w=1), False),
+    ("{W/U}{W/B}", mana(w=1, u=1), mana(w=1, u=1), True),   # 107.4e: blue for {W/U}, white for {W/B}
+    ("{W/B}{W/U}", mana(w=1, u=1), mana(w=1, u=1), True),
+    ("{W/U}{W/B}", mana(w=1, b=1), mana(w=1, b=1), True),
+    ("{W/U}{W/B}", mana(u=1, b=1), mana(u=1, b=1), True),
+    ("{W/U}{W/B}", mana(u=2), mana(u=2), False),            # {W/B} takes neither blue
+    ("{W/U}{U/B}{B/W}", mana(w=1, u=1, b=1), mana(w=1, u=1, b=1), True),
     ("{2}{W/U}", mana(w=1, u=2), mana(u=3), False),        # more than the pool holds of blue
     ("{2}{W/U}", mana(w=1, u=2), mana(w=1, u=2), True),
 ])

@@ -4,15 +4,18 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from engine.scenario import SCENARIOS_DIR, all_files, parse, run_file
+from engine.scenario import SCENARIOS_DIR, all_files, load, parse, run_file
 from kb.trace.cli import COMMANDS
 from kb.trace.cli import scenario as scenario_group
 
 SCENARIOS = all_files() + all_files(SCENARIOS_DIR / "peer")  # peer/: cases from other engines' suites
+# (the tests of what the scenarios are tagged with read them, they do not play them: each is played by
+# test_scenario_passes; playing all three times over cost some 11 s of every run, and of every mutant of the
+# mutation check that survives, for nothing run_file reports could fail them)
 
 
 def test_there_are_scenarios_for_every_example_family():
-    tags = " ".join(run_file(p).scenario.tags.__str__() for p in SCENARIOS)
+    tags = " ".join(load(p).tags.__str__() for p in SCENARIOS)
     examples = ["601.2c", "601.2h", "601.3a", "601.3b", "601.3e", "601.3e#2", "601.5", "602.1a", "603.2c", "603.2f",
                 "603.2h", "603.4", "603.7a", "603.7a#2", "603.7c", "603.8", "603.10a", "603.11", "603.12", "605.2",
                 "605.4a", "606.5", "607.2i", "607.4", "608.2b", "608.2d", "608.2f#2", "608.2i", "608.2j", "608.2k"]
@@ -36,7 +39,7 @@ def test_every_chapter_6_example_is_a_scenario_or_listed_as_missing(kb_db):
         seen[number] += 1
         labels.append(number + (f"#{seen[number]}" if seen[number] > 1 else ""))
     assert len(labels) == 74
-    tags = {t for p in SCENARIOS for t in run_file(p).scenario.tags}
+    tags = {t for p in SCENARIOS for t in load(p).tags}
     missing_table = (ROOT / "data" / "scenarios" / "UNEXPRESSED.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| (\d{3}\.\d+[a-z]?(?:, (?:first|second|fourth))?)", missing_table, re.M))
     ordinal = {"first": "", "second": "#2", "fourth": "#4"}
@@ -55,7 +58,7 @@ def test_scenario_passes(path):
 
 def test_every_scenario_is_tagged_with_something_it_encodes():
     for path in SCENARIOS:
-        sc = run_file(path).scenario
+        sc = load(path)
         assert any(t.startswith(("example", "source")) or re.match(r"(?:[a-z]{2}-[\w-]+/)?\d{3}\.", t)
                    for t in sc.tags), path
 

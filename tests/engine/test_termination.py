@@ -35,10 +35,14 @@ def test_a_mandatory_loop_of_state_based_actions_is_a_draw(monkeypatch):
     from engine import sba
     monkeypatch.setattr(loops, "MAX_ROUNDS", 3)
     game = Game.new(["Alice", "Bob"])
+    game.budget = 1_000   # (ample for 4 rounds; a loop that missed its bound fails at once instead of running on)
     bear = game.put("Grizzlybären", "battlefield", 0)
     game.state.objects[bear].damage = 2
 
+    rounds = []
+
     def back_again(game, ids, graveyard):  # "destroyed" — and back on the battlefield with its damage
+        rounds.append(ids)
         for oid in ids:
             obj = game.state.move(oid, "battlefield")
             obj.damage = 2
@@ -46,6 +50,75 @@ def test_a_mandatory_loop_of_state_based_actions_is_a_draw(monkeypatch):
     monkeypatch.setattr(sba, "ACTIONS", [("lethal", back_again)] + [a for a in sba.ACTIONS if a[0] != "lethal"])
     sba.check_state_based_actions(game)
     assert game.state.over and not any(p.won or p.lost for p in game.state.players)
+    assert len(rounds) == 4   # the draw comes once the loop has gone round MAX_ROUNDS times, not sooner
+
+
+def test_a_loop_of_state_based_actions_that_uses_up_the_budget_is_refused_under_704_3(monkeypatch):
+    """With a bound beyond the game's budget, each round of the check is paid for as work under 704.3, and the
+    refusal names that rule."""
+    from engine import sba
+    monkeypatch.setattr(loops, "MAX_ROUNDS", 10_000)
+    game = Game.new(["Alice", "Bob"])
+    game.budget = 50
+    bear = game.put("Grizzlybären", "battlefield", 0)
+    game.state.objects[bear].damage = 2
+
+    def back_again(game, ids, graveyard):
+        for oid in ids:
+            game.state.move(oid, "battlefield").damage = 2
+
+    monkeypatch.setattr(sba, "ACTIONS", [("lethal", back_again)] + [a for a in sba.ACTIONS if a[0] != "lethal"])
+    with pytest.raises(loops.Unbounded) as refused:
+        sba.check_state_based_actions(game)
+    assert refused.value.rule.endswith("704.3") and "budget" in refused.value.message
+
+
+def _endless_triggers(monkeypatch) -> list:
+    """Every check of state triggers finds one waiting, and putting it on the stack leaves the game as it was:
+    triggered abilities that keep being put on the stack with no player deciding anything (117.5, 104.4b).
+    Returns the list of the rounds put on the stack."""
+    from engine import stacking, triggers
+    rounds: list = []
+
+    def waiting(game):
+        game.state.pending = ["again"]
+
+    def put_on_stack(game):
+        rounds.append(game.state.pending)
+        game.state.pending = []
+
+    monkeypatch.setattr(triggers, "check_state_triggers", waiting)
+    monkeypatch.setattr(stacking, "put_triggered_abilities_on_stack", put_on_stack)
+    return rounds
+
+
+def test_a_mandatory_loop_of_triggered_abilities_is_a_draw_after_the_bound(monkeypatch):
+    """117.5: before a player receives priority, state-based actions and triggered abilities repeat until neither
+    happens; triggers that keep triggering are a loop of mandatory actions, a draw (104.4b) once it has gone round
+    MAX_ROUNDS times — not one round sooner or later, and nobody receives priority."""
+    from engine import priority
+    monkeypatch.setattr(loops, "MAX_ROUNDS", 3)
+    rounds = _endless_triggers(monkeypatch)
+    game = Game.new(["Alice", "Bob"])
+    game.budget = 1_000   # (ample for 4 rounds; a loop that missed its bound fails at once instead of running on)
+    priority.give_priority(game, 0)
+    assert len(rounds) == 4
+    assert game.state.over and game.state.priority is None
+    assert not any(p.won or p.lost for p in game.state.players)
+
+
+def test_triggered_abilities_that_use_up_the_budget_are_refused_under_117_5(monkeypatch):
+    """The same loop with a bound beyond the game's budget: each round is paid for as work under 117.5, and the
+    refusal names that rule."""
+    from engine import priority
+    monkeypatch.setattr(loops, "MAX_ROUNDS", 10_000)
+    rounds = _endless_triggers(monkeypatch)
+    game = Game.new(["Alice", "Bob"])
+    game.budget = 50
+    with pytest.raises(loops.Unbounded) as refused:
+        priority.give_priority(game, 0)
+    assert refused.value.rule.endswith("117.5") and "budget" in refused.value.message
+    assert len(rounds) == 51 and not game.state.over
 
 
 def test_a_replacement_loop_is_refused_with_a_message(monkeypatch):
@@ -60,8 +133,10 @@ def test_a_replacement_loop_is_refused_with_a_message(monkeypatch):
 
     monkeypatch.setattr(replacement, "BUILT_IN", [*replacement.BUILT_IN, endless])
     game = Game.new(["Alice", "Bob"])
-    with pytest.raises(loops.Unbounded, match="went round 5 times"):
+    with pytest.raises(loops.Unbounded, match="applying replacement effects to one draw event went round 5 times") \
+            as refused:
         replacement.replace_event(game, "draw", {"player": 0, "amount": 1}, 0)
+    assert refused.value.rule == "616.1f"   # "the process is repeated" until none applies
 
 
 def test_a_game_that_uses_up_its_budget_is_refused_and_returned_to_the_state_before():
