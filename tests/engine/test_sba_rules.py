@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 
 from engine import continuous, sba
-from engine.errors import IllegalAction
 from engine.cards import CardDB
+from engine.errors import IllegalAction
 from engine.game import Choices, Game
 from engine.paths import CARDS_DIR
 
