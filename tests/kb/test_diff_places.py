@@ -441,10 +441,11 @@ def test_a_section_of_subrules_goes_where_its_subrules_go():
 
 
 def test_a_chapter_goes_where_its_heading_goes_however_few_its_rules():
-    # chapter 4's heading is aligned to chapter 6's; its five rules went to chapter 7 (one section)
-    old = rules("o", "4", *(f"401.{i}" for i in range(1, 6)), "402")
-    new = rules("n", "6", *(f"701.{i}" for i in range(1, 6)), "602")
-    cls = D.classify(old, new, one_to_one(("4", "6"), *((f"401.{i}", f"701.{i}") for i in range(1, 6)),
+    # chapter 4's heading is aligned to chapter 6's; eight of its rules went to chapter 7 (one section), only the
+    # heading of 402 to chapter 6: 2 of 10 votes would be under a quarter, but the heading decides
+    old = rules("o", "4", *(f"401.{i}" for i in range(1, 9)), "402")
+    new = rules("n", "6", *(f"701.{i}" for i in range(1, 9)), "602")
+    cls = D.classify(old, new, one_to_one(("4", "6"), *((f"401.{i}", f"701.{i}") for i in range(1, 9)),
                                           ("402", "602")))
     assert cls.chapter_map == {4: [6, 7]}
     assert cls.old_class["o/402"] == "unchanged"       # 402 → 602: where chapter 4 went, the systematic number
