@@ -293,3 +293,31 @@ def test_what_a_search_answers_around_its_hits(kb):
     assert [g["title"] for g in S.search(conn, idx, "Forestwalk", edition="all").glossary] == ["Forestwalk"]
     assert not any("cut" in n for n in S.search(conn, idx, "x" * S.MAX_QUERY_CHARS).notes)
     assert "the query was cut to its first 200 characters" in S.search(conn, idx, "x" * 201).notes
+
+
+def test_a_number_searched_in_every_edition_goes_to_the_newest_that_has_it(kb):
+    """"all" names no one edition: 702.14 is in the whole English rules only, 601.2f in both 2024 editions."""
+    conn, idx = kb
+    assert S.search(conn, idx, "702.14", edition="all").jump == "/rule/en-2024-11-08/702.14"
+    assert S.search(conn, idx, "regel 601.2f", edition="all").jump == S.search(conn, idx, "601.2f").jump
+
+
+def test_a_widened_word_is_marked_in_every_form_of_its_lemma(kb):
+    """"Charakteristik" is widened to the row's newer term "Eigenschaften" (data/terminology.tsv); de-2024 608.2j
+    prints it in the plural and the singular, and both are marked."""
+    conn, idx = kb
+    res = S.search(conn, idx, "Charakteristik", edition="de-2024")
+    assert [w["also"] for w in res.widened] == ["Eigenschaften"]
+    hit = next(h for h in res.hits if h.number == "608.2j")
+    assert "<mark>Eigenschaften</mark>" in hit.snippet and "<mark>Eigenschaft</mark>," in hit.snippet
+
+
+def test_a_search_of_every_edition_reads_enough_rows_to_fold_and_fill_a_page(kb):
+    """Folded results (edition "all"): the section "General" is printed by both English editions, and a page of
+    one result shows the newest with the other listed; "Forestwalk" matches more texts than a page of one shows."""
+    conn, idx = kb
+    (general,) = S.search(conn, idx, "General", edition="all", limit=1).hits
+    assert (general.edition, general.number, general.editions) == ("en-2024-11-08", "100.",
+                                                                  ["en-2024-11-08", "en-1999-04-23"])
+    forestwalk = S.search(conn, idx, "Forestwalk", edition="all", limit=1)
+    assert len(forestwalk.hits) == 1 and forestwalk.more
