@@ -1,0 +1,66 @@
+"""Layer 7 details and the shortcut that skips the layers for objects no effect can reach (613.1, 613.4)."""
+from engine.cards import CardDB, parse_card
+from engine.game import Game
+from tests.engine.helpers import ALICE
+
+#: power defined by a characteristic-defining ability, toughness printed (after Adeline, Resplendent Cathar: */4)
+POWER_ONLY = {"name": "Beispiel-Stärkewesen", "synthetic": True, "cost": "{1}{W}", "types": ["creature"],
+              "note": "Made up after Adeline, Resplendent Cathar (*/4): only power defined by a CDA (604.3, 613.4a).",
+              "subtypes": ["Human"], "toughness": 4,
+              "text": "Die Stärke dieser Kreatur ist gleich der Anzahl an Karten in deiner Hand.",
+              "statics": [{"kind": "cda", "power": {"count": {"owner": "you", "zone": "hand"}}}]}
+#: toughness defined by a characteristic-defining ability, power printed (1/*)
+TOUGHNESS_ONLY = {"name": "Beispiel-Widerstandswesen", "synthetic": True, "cost": "{1}{G}", "types": ["creature"],
+                  "note": "Made up: only toughness defined by a CDA (604.3, 613.4a).", "subtypes": ["Wall"],
+                  "power": 1,
+                  "text": "Die Widerstandskraft dieser Kreatur ist gleich der Anzahl an Karten in deiner Hand.",
+                  "statics": [{"kind": "cda", "toughness": {"count": {"owner": "you", "zone": "hand"}}}]}
+#: a creature whose only continuous effect applies to itself (objects = "self")
+SELF_PUMP = {"name": "Beispiel-Selbststärker", "synthetic": True, "cost": "{1}{R}", "types": ["creature"],
+             "note": "Made up: a static ability that gives only its own object +1/+1 (604.1, 613.4c).",
+             "subtypes": ["Goblin"], "power": 1, "toughness": 1, "text": "Diese Kreatur erhält +1/+1.",
+             "statics": [{"kind": "modify", "objects": "self", "power": 1, "toughness": 1}]}
+
+
+def game_with(*cards: dict) -> Game:
+    db = CardDB(CardDB.load().cards)
+    for card in cards:
+        db.add(parse_card(card))
+    return Game.new(["Alice", "Bob"], db=db)
+
+
+def test_a_cda_may_define_power_alone_or_toughness_alone_613_4a():
+    # with an effect in force (Blood Moon changes types: every object goes through the layers) and without
+    for moon in (True, False):
+        game = game_with(POWER_ONLY, TOUGHNESS_ONLY)
+        if moon:
+            game.put("Blood Moon", "battlefield", ALICE)
+        _power_alone_or_toughness_alone(game)
+
+
+def _power_alone_or_toughness_alone(game) -> None:
+    for _ in range(3):
+        game.put("Wald", "hand", ALICE)
+    strong = game.state.objects[game.put("Beispiel-Stärkewesen", "battlefield", ALICE)]
+    wall = game.state.objects[game.put("Beispiel-Widerstandswesen", "battlefield", ALICE)]
+    assert (game.power(strong), game.toughness(strong)) == (3, 4)
+    assert (game.power(wall), game.toughness(wall)) == (1, 3)
+
+
+def test_an_effect_of_an_object_on_itself_applies_with_no_other_effect_in_force_604_1():
+    game = game_with(SELF_PUMP)
+    goblin = game.state.objects[game.put("Beispiel-Selbststärker", "battlefield", ALICE)]
+    bear = game.state.objects[game.put("Grizzlybären", "battlefield", ALICE)]
+    assert (game.power(goblin), game.toughness(goblin)) == (2, 2)
+    assert (game.power(bear), game.toughness(bear)) == (2, 2)
+
+
+def test_counters_give_a_noncreature_no_power_208_3_613_4c():
+    # a land with a +1/+1 counter has no power or toughness (the counter waits for it to become a creature)
+    for moon in (True, False):
+        game = game_with()
+        if moon:  # an effect in force whose reach cannot be told in advance: the land goes through the layers
+            game.put("Blood Moon", "battlefield", ALICE)
+        wald = game.state.objects[game.put("Wald", "battlefield", ALICE)]
+        wald.counters["+1/+1"] = 1
+        assert game.power(wald) is None and game.toughness(wald) is None, moon
