@@ -1,7 +1,8 @@
 """Layer 7 details and the shortcut that skips the layers for objects no effect can reach (613.1, 613.4)."""
 from engine.cards import CardDB, parse_card
+from engine.costs import pool_from
 from engine.game import Game
-from tests.engine.helpers import ALICE
+from tests.engine.helpers import ALICE, BOB, resolve
 
 #: power defined by a characteristic-defining ability, toughness printed (after Adeline, Resplendent Cathar: */4)
 POWER_ONLY = {"name": "Beispiel-Stärkewesen", "synthetic": True, "cost": "{1}{W}", "types": ["creature"],
@@ -20,6 +21,13 @@ SELF_PUMP = {"name": "Beispiel-Selbststärker", "synthetic": True, "cost": "{1}{
              "note": "Made up: a static ability that gives only its own object +1/+1 (604.1, 613.4c).",
              "subtypes": ["Goblin"], "power": 1, "toughness": 1, "text": "Diese Kreatur erhält +1/+1.",
              "statics": [{"kind": "modify", "objects": "self", "power": 1, "toughness": 1}]}
+
+#: creatures get +1/+1 only during its controller's turn: criteria naming a card type, with a condition
+HOME_TURN = {"name": "Beispiel-Heimvorteil", "synthetic": True, "cost": "{1}{W}", "types": ["enchantment"],
+             "note": "Made up: a static ability with a condition (604.1, 611.3a) whose criteria name only a type.",
+             "text": "Solange du am Zug bist, erhalten Kreaturen +1/+1.",
+             "statics": [{"kind": "modify", "objects": {"types": ["creature"]}, "condition": {"your_turn": True},
+                          "power": 1, "toughness": 1}]}
 
 
 def game_with(*cards: dict) -> Game:
@@ -64,3 +72,30 @@ def test_counters_give_a_noncreature_no_power_208_3_613_4c():
         wald = game.state.objects[game.put("Wald", "battlefield", ALICE)]
         wald.counters["+1/+1"] = 1
         assert game.power(wald) is None and game.toughness(wald) is None, moon
+
+
+def test_a_conditional_effect_applies_only_while_its_condition_holds_611_3a():
+    game = game_with(HOME_TURN)
+    game.put("Beispiel-Heimvorteil", "battlefield", BOB)
+    bear = game.state.objects[game.put("Grizzlybären", "battlefield", ALICE)]
+    assert game.state.active == ALICE
+    assert game.power(bear) == 2          # Bob's enchantment, Alice's turn
+    game.put("Beispiel-Heimvorteil", "battlefield", ALICE)
+    assert game.power(bear) == 3          # now Alice's own applies as well
+
+
+def test_a_number_counted_whenever_it_is_read_for_the_affected_object_613_6_example_4():
+    # 613.6 example 4 (Svogthos, the Restless Tomb, data/scenarios/613.6-svogthos.scenario), read outside the tracer:
+    # its power and toughness are the creature cards in its owner's graveyard, counted each time they are read
+    game = game_with()
+    svogthos = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
+    bear = game.put("Grizzlybären", "battlefield", ALICE)
+    for _ in range(2):
+        game.put("Grizzlybären", "graveyard", ALICE)
+    game.state.players[ALICE].pool = pool_from("{C}{C}{C}{B}{G}")
+    assert game.activate(ALICE, svogthos, 2) is None
+    assert resolve(game) is None
+    obj = game.state.objects[svogthos]
+    assert (game.power(obj), game.toughness(obj)) == (2, 2)
+    game.state.move(bear, "graveyard")
+    assert (game.power(obj), game.toughness(obj)) == (3, 3)
