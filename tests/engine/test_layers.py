@@ -118,3 +118,16 @@ def test_an_effect_that_began_before_its_ability_was_removed_keeps_applying_613_
                                  locked=frozenset({urborg}), duration="indefinite"))
     assert _subtypes(game, ebene) == {"Plains", "Swamp"}
     assert game.characteristics(st.objects[urborg]).statics == ()
+
+
+def test_an_effect_that_begins_later_joins_the_dependency_order_613_8():
+    # the board of test_dependency_wins_over_timestamps_in_both_orders_613_8, read, then Urborg enters: a third
+    # layer-4 effect ("each land is a Swamp in addition", 305.7) that the order worked out before must not leave out
+    game = new_game()
+    game.put("Beispiel-Artefaktbeseelung", "battlefield", ALICE)
+    game.put("Beispiel-Landschmiede", "battlefield", ALICE)
+    wald = game.put("Wald", "battlefield", ALICE)
+    assert _types(game, wald) == {"land", "artifact", "creature"} and _subtypes(game, wald) == {"Forest"}
+    game.put("Urborg, Tomb of Yawgmoth", "battlefield", ALICE)
+    assert _types(game, wald) == {"land", "artifact", "creature"}
+    assert _subtypes(game, wald) == {"Forest", "Swamp"}
