@@ -131,3 +131,16 @@ def test_an_effect_that_begins_later_joins_the_dependency_order_613_8():
     game.put("Urborg, Tomb of Yawgmoth", "battlefield", ALICE)
     assert _types(game, wald) == {"land", "artifact", "creature"}
     assert _subtypes(game, wald) == {"Forest", "Swamp"}
+
+
+def test_a_lord_under_humility_gives_nothing_in_either_order_613_6():
+    # Humility takes Creakwood Liege's abilities in layer 6; its +1/+1 (layer 7c) would begin to apply only after
+    # that, so it does not exist, whatever the timestamps (the case engine.layers.existing names: "Humility and a
+    # lord's +1/+1"; Humility's Oracle rulings). Cards from peer scenarios (Forge's testStaticMultiPump, Humility).
+    for first, second in (("Humility", "Creakwood Liege"), ("Creakwood Liege", "Humility")):
+        game = new_game()
+        ids = {name: game.put(name, "battlefield", ALICE) for name in (first, second)}
+        baer = game.put("Grizzlybären", "battlefield", ALICE)
+        for oid in (baer, ids["Creakwood Liege"]):
+            obj = game.state.objects[oid]
+            assert (game.power(obj), game.toughness(obj)) == (1, 1), first
