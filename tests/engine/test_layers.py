@@ -144,3 +144,16 @@ def test_a_lord_under_humility_gives_nothing_in_either_order_613_6():
         for oid in (baer, ids["Creakwood Liege"]):
             obj = game.state.objects[oid]
             assert (game.power(obj), game.toughness(obj)) == (1, 1), first
+
+
+def test_a_text_change_that_changes_no_word_leaves_the_lords_effect_in_existence_612_1_613_8a():
+    # 612.1, 613.8a: a text change changes what an ability says, not whether it exists. "Red" made "blue" in
+    # Creakwood Liege's text changes none of its words (its criteria say black and green): its +1/+1 still exists.
+    game = new_game()
+    liege = game.put("Creakwood Liege", "battlefield", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    st = game.state
+    assert game.power(st.objects[baer]) == 3
+    st.effects.append(Continuous({"3": {"change_text": {"from": "R", "to": "U"}}}, 10_000, ALICE, "t", None,
+                                 locked=frozenset({liege}), duration="indefinite"))
+    assert (game.power(st.objects[baer]), game.toughness(st.objects[baer])) == (3, 3)
