@@ -157,3 +157,17 @@ def test_a_text_change_that_changes_no_word_leaves_the_lords_effect_in_existence
     st.effects.append(Continuous({"3": {"change_text": {"from": "R", "to": "U"}}}, 10_000, ALICE, "t", None,
                                  locked=frozenset({liege}), duration="indefinite"))
     assert (game.power(st.objects[baer]), game.toughness(st.objects[baer])) == (3, 3)
+
+
+def test_a_lord_that_becomes_a_copy_of_a_vanilla_creature_loses_its_effect_613_2_604_1():
+    # 613.2 (layer 1 copy effects) and 604.1: Creakwood Liege becoming a copy of Grizzly Bears (707.2, a
+    # Cytoshape-style effect) no longer has its ability, so its +1/+1 no longer exists
+    game = new_game()
+    liege = game.put("Creakwood Liege", "battlefield", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    st = game.state
+    assert game.power(st.objects[baer]) == 3
+    st.effects.append(Continuous({"1a": {"copy_of": game.db["Grizzlybären"]}}, 10_000, ALICE, "t", None,
+                                 locked=frozenset({liege}), duration="indefinite"))
+    assert game.power(st.objects[baer]) == 2
+    assert game.characteristics(st.objects[liege]).name == "Grizzlybären"
