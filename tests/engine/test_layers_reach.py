@@ -99,3 +99,21 @@ def test_a_number_counted_whenever_it_is_read_for_the_affected_object_613_6_exam
     assert (game.power(obj), game.toughness(obj)) == (2, 2)
     game.state.move(bear, "graveyard")
     assert (game.power(obj), game.toughness(obj)) == (3, 3)
+
+
+#: "other creatures lose all abilities", on a flyer: two of them take each other's ability (made up for 613.8b)
+THIEF = {"name": "Beispiel-Fähigkeitsdieb", "synthetic": True, "cost": "{2}{U}", "types": ["creature"],
+         "note": "Made up for 613.8b: two of them are a dependency loop over the existence of their effects.",
+         "subtypes": ["Faerie"], "power": 1, "toughness": 1, "keywords": ["flying"],
+         "text": "Fliegend. Andere Kreaturen verlieren alle Fähigkeiten.",
+         "statics": [{"kind": "modify", "objects": {"types": ["creature"], "other": True}, "lose_all_abilities": True}]}
+
+
+def test_two_effects_that_take_each_others_ability_apply_in_timestamp_order_613_8b():
+    # 613.8a/613.8b: each effect would take the other's ability (a dependency loop), so they apply in timestamp
+    # order: the older one applies first and the younger one's ability is gone before its effect begins (604.1)
+    game = game_with(THIEF)
+    older = game.state.objects[game.put("Beispiel-Fähigkeitsdieb", "battlefield", ALICE)]
+    younger = game.state.objects[game.put("Beispiel-Fähigkeitsdieb", "battlefield", BOB)]
+    assert "flying" in game.keywords(older)
+    assert "flying" not in game.keywords(younger)
