@@ -171,3 +171,15 @@ def test_a_lord_that_becomes_a_copy_of_a_vanilla_creature_loses_its_effect_613_2
                                  locked=frozenset({liege}), duration="indefinite"))
     assert game.power(st.objects[baer]) == 2
     assert game.characteristics(st.objects[liege]).name == "Grizzlybären"
+
+
+def test_blood_moon_and_lands_are_artifacts_both_apply_to_a_nonbasic_land_613_8a():
+    # layer 4: "nonbasic lands are Mountains" (Blood Moon, 305.7) and "lands are artifacts" (the 613.8 board's
+    # Landschmiede); neither changes whether the other applies, both apply to Svogthos in either order
+    for first, second in (("Blood Moon", "Beispiel-Landschmiede"), ("Beispiel-Landschmiede", "Blood Moon")):
+        game = new_game()
+        game.put(first, "battlefield", ALICE)
+        game.put(second, "battlefield", ALICE)
+        grab = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
+        assert _types(game, grab) == {"land", "artifact"}, first
+        assert _subtypes(game, grab) == {"Mountain"}, first
