@@ -118,3 +118,68 @@ def test_an_effect_that_began_before_its_ability_was_removed_keeps_applying_613_
                                  locked=frozenset({urborg}), duration="indefinite"))
     assert _subtypes(game, ebene) == {"Plains", "Swamp"}
     assert game.characteristics(st.objects[urborg]).statics == ()
+
+
+def test_an_effect_that_begins_later_joins_the_dependency_order_613_8():
+    # the board of test_dependency_wins_over_timestamps_in_both_orders_613_8, read, then Urborg enters: a third
+    # layer-4 effect ("each land is a Swamp in addition", 305.7) that the order worked out before must not leave out
+    game = new_game()
+    game.put("Beispiel-Artefaktbeseelung", "battlefield", ALICE)
+    game.put("Beispiel-Landschmiede", "battlefield", ALICE)
+    wald = game.put("Wald", "battlefield", ALICE)
+    assert _types(game, wald) == {"land", "artifact", "creature"} and _subtypes(game, wald) == {"Forest"}
+    game.put("Urborg, Tomb of Yawgmoth", "battlefield", ALICE)
+    assert _types(game, wald) == {"land", "artifact", "creature"}
+    assert _subtypes(game, wald) == {"Forest", "Swamp"}
+
+
+def test_a_lord_under_humility_gives_nothing_in_either_order_613_6():
+    # Humility takes Creakwood Liege's abilities in layer 6; its +1/+1 (layer 7c) would begin to apply only after
+    # that, so it does not exist, whatever the timestamps (the case engine.layers.existing names: "Humility and a
+    # lord's +1/+1"; Humility's Oracle rulings). Cards from peer scenarios (Forge's testStaticMultiPump, Humility).
+    for first, second in (("Humility", "Creakwood Liege"), ("Creakwood Liege", "Humility")):
+        game = new_game()
+        ids = {name: game.put(name, "battlefield", ALICE) for name in (first, second)}
+        baer = game.put("Grizzlybären", "battlefield", ALICE)
+        for oid in (baer, ids["Creakwood Liege"]):
+            obj = game.state.objects[oid]
+            assert (game.power(obj), game.toughness(obj)) == (1, 1), first
+
+
+def test_a_text_change_that_changes_no_word_leaves_the_lords_effect_in_existence_612_1_613_8a():
+    # 612.1, 613.8a: a text change changes what an ability says, not whether it exists. "Red" made "blue" in
+    # Creakwood Liege's text changes none of its words (its criteria say black and green): its +1/+1 still exists.
+    game = new_game()
+    liege = game.put("Creakwood Liege", "battlefield", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    st = game.state
+    assert game.power(st.objects[baer]) == 3
+    st.effects.append(Continuous({"3": {"change_text": {"from": "R", "to": "U"}}}, 10_000, ALICE, "t", None,
+                                 locked=frozenset({liege}), duration="indefinite"))
+    assert (game.power(st.objects[baer]), game.toughness(st.objects[baer])) == (3, 3)
+
+
+def test_a_lord_that_becomes_a_copy_of_a_vanilla_creature_loses_its_effect_613_2_604_1():
+    # 613.2 (layer 1 copy effects) and 604.1: Creakwood Liege becoming a copy of Grizzly Bears (707.2, a
+    # Cytoshape-style effect) no longer has its ability, so its +1/+1 no longer exists
+    game = new_game()
+    liege = game.put("Creakwood Liege", "battlefield", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    st = game.state
+    assert game.power(st.objects[baer]) == 3
+    st.effects.append(Continuous({"1a": {"copy_of": game.db["Grizzlybären"]}}, 10_000, ALICE, "t", None,
+                                 locked=frozenset({liege}), duration="indefinite"))
+    assert game.power(st.objects[baer]) == 2
+    assert game.characteristics(st.objects[liege]).name == "Grizzlybären"
+
+
+def test_blood_moon_and_lands_are_artifacts_both_apply_to_a_nonbasic_land_613_8a():
+    # layer 4: "nonbasic lands are Mountains" (Blood Moon, 305.7) and "lands are artifacts" (the 613.8 board's
+    # Landschmiede); neither changes whether the other applies, both apply to Svogthos in either order
+    for first, second in (("Blood Moon", "Beispiel-Landschmiede"), ("Beispiel-Landschmiede", "Blood Moon")):
+        game = new_game()
+        game.put(first, "battlefield", ALICE)
+        game.put(second, "battlefield", ALICE)
+        grab = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
+        assert _types(game, grab) == {"land", "artifact"}, first
+        assert _subtypes(game, grab) == {"Mountain"}, first
