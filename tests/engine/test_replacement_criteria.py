@@ -54,7 +54,8 @@ def test_a_replacement_effect_that_names_no_event_replaces_damage(tmp_path):
 def test_a_damage_source_is_judged_with_the_characteristics_it_dealt_the_damage_with_614_1a():
     """A damage event carries its source's characteristics as they were when it dealt the damage (engine.damage
     source_of: as it last existed, 608.2h); "if a green source would deal damage" is judged with those, not with what
-    the object is now (Grizzlybären, green when it dealt the damage, is blue now: Beispiel-Blauer Avatar, a vanguard, makes creatures blue)."""
+    the object is now (Grizzlybären, green when it dealt the damage, is blue now: Beispiel-Blauer Avatar, a
+    vanguard, makes creatures blue)."""
     game = Game.new(["Alice", "Bob"])
     bear = game.state.objects[game.put("Grizzlybären", "battlefield", ALICE)]
     dealt_with = game.characteristics(bear)
