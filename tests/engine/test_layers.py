@@ -146,29 +146,32 @@ def test_a_lord_under_humility_gives_nothing_in_either_order_613_6():
             assert (game.power(obj), game.toughness(obj)) == (1, 1), first
 
 
-def test_a_text_change_that_changes_no_word_leaves_the_lords_effect_in_existence_612_1_613_8a():
-    # 612.1, 613.8a: a text change changes what an ability says, not whether it exists. "Red" made "blue" in
-    # Creakwood Liege's text changes none of its words (its criteria say black and green): its +1/+1 still exists.
+def _liege_and_bear_then(layers):
+    """Creakwood Liege and Grizzly Bears (3/3 by the Liege's +1/+1), then an effect on the Liege with ``layers``
+    (or ``layers(card_db)``)."""
     game = new_game()
     liege = game.put("Creakwood Liege", "battlefield", ALICE)
     baer = game.put("Grizzlybären", "battlefield", ALICE)
+    assert game.power(game.state.objects[baer]) == 3
+    spec = layers(game.db) if callable(layers) else layers
+    game.state.effects.append(Continuous(spec, 10_000, ALICE, "t", None, locked=frozenset({liege}),
+                                         duration="indefinite"))
+    return game, liege, baer
+
+
+def test_a_text_change_that_changes_no_word_leaves_the_lords_effect_in_existence_612_1_613_8a():
+    # 612.1, 613.8a: a text change changes what an ability says, not whether it exists. "Red" made "blue" in
+    # Creakwood Liege's text changes none of its words (its criteria say black and green): its +1/+1 still exists.
+    game, liege, baer = _liege_and_bear_then({"3": {"change_text": {"from": "R", "to": "U"}}})
     st = game.state
-    assert game.power(st.objects[baer]) == 3
-    st.effects.append(Continuous({"3": {"change_text": {"from": "R", "to": "U"}}}, 10_000, ALICE, "t", None,
-                                 locked=frozenset({liege}), duration="indefinite"))
     assert (game.power(st.objects[baer]), game.toughness(st.objects[baer])) == (3, 3)
 
 
 def test_a_lord_that_becomes_a_copy_of_a_vanilla_creature_loses_its_effect_613_2_604_1():
     # 613.2 (layer 1 copy effects) and 604.1: Creakwood Liege becoming a copy of Grizzly Bears (707.2, a
     # Cytoshape-style effect) no longer has its ability, so its +1/+1 no longer exists
-    game = new_game()
-    liege = game.put("Creakwood Liege", "battlefield", ALICE)
-    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    game, liege, baer = _liege_and_bear_then(lambda db: {"1a": {"copy_of": db["Grizzlybären"]}})
     st = game.state
-    assert game.power(st.objects[baer]) == 3
-    st.effects.append(Continuous({"1a": {"copy_of": game.db["Grizzlybären"]}}, 10_000, ALICE, "t", None,
-                                 locked=frozenset({liege}), duration="indefinite"))
     assert game.power(st.objects[baer]) == 2
     assert game.characteristics(st.objects[liege]).name == "Grizzlybären"
 
