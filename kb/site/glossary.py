@@ -358,6 +358,7 @@ class Term:
     quoted: bool = False            # old card wording (:data:`OBSOLETE`): links only from a quotation of it
     singular: bool = False          # a plural headword whose home prints its singular ("Characteristics": "a
     #                                 characteristic"; not "Dies", whose home never prints "die", a die roll's)
+    learnt: bool = False            # learnt from the aligned rules of the original (:func:`learn_translations`)
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
     stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`); of one word, the
     #                                 headword, a base form the lemmatiser may not return ("Quellen": "quelle", but
@@ -394,6 +395,9 @@ class Glossary:
     counted: frozenset[str] = frozenset()
     #: the words (lower case) of the one-word terms that are names the rules print capitalised (English subtypes)
     types: frozenset[str] = frozenset()
+    #: text -> the entries of the original's glossary that its aligned counterpart links (a translation): a term
+    #: learnt from the original (:func:`learn_translations`) links from that text only where its counterpart does
+    vouched: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
     _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
@@ -492,11 +496,31 @@ class Glossary:
             i += n
         return out
 
+    def senses(self, text: str) -> frozenset[tuple[str, str]]:
+        """(edition, anchor) of every entry that ``text`` uses in its sense: the entries it links (:meth:`spans`) and
+        the one-word terms whose lemma it prints where their sense fits, in whatever form ("as it resolved" uses
+        "Resolve", though only "resolve" and "resolves" link: its definition shows no verb)."""
+        if "-" in text:                     # a compound's words too ("face-down cards" uses "Face Down")
+            return self._senses_of(text) | self._senses_of(text.replace("-", " "))
+        return self._senses_of(text)
+
+    def _senses_of(self, text: str) -> frozenset[tuple[str, str]]:
+        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+        keys = [tuple(dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang), *_bases(w.lower()))))
+                for _, _, w in words]
+        used = {(t.edition, t.anchor) for _, _, t in self.spans(text)}
+        for i, ks in enumerate(keys):
+            for t in (t for k in ks for t in self.by_first.get(k, ()) if len(t.key) == 1):
+                if (t.edition, t.anchor) not in used and self._fits(text, words, keys, i, t):
+                    used.add((t.edition, t.anchor))
+        return frozenset(used)
+
     def _match(self, text: str, words: list, keys: list[tuple[str, ...]], quotes: dict[int, tuple[int, int]],
                i: int) -> Term | None:
         word = words[i][2].lower()
         passive = i + 1 < len(words) and text[words[i][1]:words[i + 1][0]] == " " and (
             words[i + 1][2].lower() in PREPOSITIONS.get(self.lang, ()))
+        vetoed = 0
         for first in keys[i]:        # longest first; of equal length, the term printed as this word first
             cands = self.by_first.get(first, ())
             # a state's participle followed by a preposition is the ordinary verb: no one-word term links it
@@ -513,6 +537,12 @@ class Glossary:
                         and stop_words(self.lang).isdisjoint(x.lower() for x in term.words[j + 1:-1])
                         for j, w in enumerate(term.words[:-1])):
                     continue    # a participle before the head is printed as one: "trigger abilities" is a verb's
+                if term.learnt and (term.edition, term.anchor) not in self.vouched.get(text, {(term.edition,
+                                                                                               term.anchor)}):
+                    vetoed = n  # the original's counterpart does not use the entry here ("bewegt diese Karte"):
+                    continue    # the words are no term of its length, in any glossary
+                if n <= vetoed:
+                    continue
                 if term.quoted and not all(j in quotes for j in range(i, i + n)):
                     continue
                 if not _keeps_quotations(quotes, i, n) or any(
@@ -680,6 +710,13 @@ class Glossary:
         return test(words[i][2], term, _starts_sentence(text, words[i][0]))
 
 
+def _bases(word: str) -> tuple[str, ...]:
+    """The base forms a word may inflect with a regular ending ("casting": "cast", "caste"; "drawing": "draw"), for the
+    words a lemmatiser reads as nouns of their own."""
+    return tuple(word[:-len(e)] + r for e in ("ing", "ed", "s") if word.endswith(e) and len(word) > len(e) + 2
+                 for r in ("", "e"))
+
+
 def _gap(between: str) -> str:
     """The punctuation between two words, but for spaces and quotation marks: a term's words are read across a
     quotation mark ("“summoning sickness” rule") and across the punctuation its title prints, no other."""
@@ -812,7 +849,7 @@ def learn_translations(pairs: list[tuple[str, str]], lang: str, original: Glossa
         dice, _, key = max(scored)
         if dice >= LEARN_MIN_DICE and dice > best.get(key, (0.0, term))[0]:
             best[key] = (dice, term)
-    return [Term(t.title, t.anchor, t.edition, key, key, lowercase[key[0]] > 0, False, rank=-1)
+    return [Term(t.title, t.anchor, t.edition, key, key, lowercase[key[0]] > 0, False, learnt=True, rank=-1)
             for key, (_, t) in best.items()]
 
 
@@ -847,7 +884,11 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
     if original is not None and read.glossary_terms(conn, original["id"]):
         theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),
                                 every_term=True)
-        g.add(learn_translations(read.aligned_texts(conn, edition, original["id"]), lang, theirs), share)
+        pairs = read.aligned_texts(conn, edition, original["id"])
+        g.add(learn_translations(pairs, lang, theirs), share)
+        judge = glossary_of(conn, original["id"], original["language"], prefix)
+        for text, other in pairs:       # the original's own judgement of its words: the entries its rule links
+            g.vouched[text] = g.vouched.get(text, frozenset()) | judge.senses(other)
     return g
 
 
