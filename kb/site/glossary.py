@@ -398,6 +398,10 @@ class Glossary:
     #: text -> the entries of the original's glossary that its aligned counterpart links (a translation): a term
     #: learnt from the original (:func:`learn_translations`) links from that text only where its counterpart does
     vouched: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    #: lemmas of the old wording the terminology table renames (:attr:`synonyms`): printed in the edition itself, such
+    #: a word is its ordinary word, not the old glossary's term ("hat sie Vorrang vor dem Zeitstempel-System": the
+    #: term is now "Priorität")
+    retired: frozenset[str] = frozenset()
     _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
@@ -541,8 +545,9 @@ class Glossary:
                                                                                                term.anchor)}):
                     vetoed = n  # the original's counterpart does not use the entry here ("bewegt diese Karte"):
                     continue    # the words are no term of its length, in any glossary
-                if n <= vetoed:
-                    continue
+                if n <= vetoed or n == 1 and term.key[0] in self.retired and first == term.key[0] and (
+                        term.key[0] in keys[i][:2]):
+                    continue    # the old glossary's word in its ordinary sense: the edition renamed the term
                 if term.quoted and not all(j in quotes for j in range(i, i + n)):
                     continue
                 if not _keeps_quotations(quotes, i, n) or any(
@@ -864,6 +869,7 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
     sources = read.glossary_sources(conn, edition, lang)
     entries = [e for source in sources for e in read.glossary_terms(conn, source)]
     synonyms: dict[str, list[str]] = {}
+    retired: set[str] = set()
     if sources and sources != [edition]:
         try:
             rows_ = terminology.load(lang=lang)
@@ -872,11 +878,16 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
         for t in rows_:
             if t.new and " " not in t.new.strip() and " " not in t.old.strip():
                 synonyms.setdefault(_lemma(t.new, lang), []).append(_lemma(t.old, lang))
+                retired.add(_lemma(t.old, lang))
+        # a word the table renames only beside another ("Zauberspruch spielen" -> "Zauberspruch wirken") keeps its
+        # old sense elsewhere ("ein Land spielen"); one renamed alone is retired
+        retired -= {_lemma(w, lang) for t in rows_ if " " in t.old.strip() for w in t.old.split()}
     share = read.lemma_shares(conn, edition)
     homes = {k: v for source in sources for k, v in homes_of(conn, source).items()} if (
         lang in FRAME_TESTS or lang in COLLOCATE_TESTS) else {}
     g = Glossary.build(edition, lang, entries, prefix, share, {k: tuple(v) for k, v in synonyms.items()},
                        homes=homes)
+    g.retired = frozenset(retired)
     if homes and lang in FRAME_TESTS:
         printed = {w.lower() for t in edition_texts(conn, edition) for w in _WORD.findall(t)}
         g.counted = frozenset(w[:-1] for w in printed if w.endswith("s"))
