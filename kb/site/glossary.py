@@ -338,7 +338,10 @@ def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
 
 
 def _form_de(word: str, term: Term, start_of_sentence: bool) -> bool:
-    return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb
+    """German writes a noun capitalised, a verb in lower case; a noun headword printed in lower case letter for letter
+    is the word it was made from, in the same sense ("endet die Partie unentschieden": "Unentschieden")."""
+    return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb or (
+        len(term.words) == 1 and not term.learnt and word == term.words[0].lower())
 
 
 #: language -> may this word be a use of this one-word term?  (the word already has the term's lemma)

@@ -133,7 +133,10 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                           # though the headword's own lemma is not ("Quelle": "quell"; 419.7b)
                           ("Passen", "gepaßt"), ("Quelle", "oder quellen"),
                           ("Beherrscher", "beherrscher des pseudospruchs"),
-                          ("Farbe", "die farbe der bleibenden karte")],
+                          ("Farbe", "die farbe der bleibenden karte"),
+                          # a noun headword printed in lower case letter for letter is the word it was made from
+                          # (102.4: the game is a draw)
+                          ("Unentschieden", "endet die partie unentschieden")],
               # the English counterpart's word in any inflection or compound vouches for the German one: "casting a
               # card as a spell" (601.1a), "face-down cards" (601.3f)
               "de-2024": [("Cast", "als zauberspruch zu wirken"), ("Face Down", "von verdeckten karten")]}[edition]
