@@ -825,7 +825,7 @@ def _entry(offset: int, phrase: str, glossary: Glossary, titles: dict[str, Term]
 
 #: a translated term is learnt when its words and the term meet in at least this many aligned rule pairs, with at
 #: least this Dice coefficient (2·both / (rules with the words + rules with the term))
-LEARN_MIN_PAIRS = 3
+LEARN_MIN_PAIRS = 2
 LEARN_MIN_DICE = 0.6
 
 
@@ -835,13 +835,16 @@ def learn_translations(pairs: list[tuple[str, str]], lang: str, original: Glossa
     presence in a rule best matches the term's presence in its counterpart (Dice coefficient).  Each word or pair of
     words goes to the term it matches best."""
     stops = stop_words(lang)
+    # abbreviations, a word whose period no new sentence follows ("gewirkt bzw. aktiviert"): function words
+    abbreviations = {m.group(1).lower() for text, _ in pairs for m in re.finditer(r"\b([^\W\d_]+)\.\s+[^\W\d_A-ZÄÖÜ]",
+                                                                                   text)}
     has_term: dict[Term, set[int]] = {}
     has_words: dict[tuple[str, ...], set[int]] = {}
     lowercase: Counter = Counter()
     for k, (text, other) in enumerate(pairs):
         for _, _, term in original.spans(other):
             has_term.setdefault(term, set()).add(k)
-        words = [w for w in _WORD.findall(text) if w.lower() not in stops and len(w) > 2]
+        words = [w for w in _WORD.findall(text) if w.lower() not in stops | abbreviations and len(w) > 2]
         lemmas_ = [_lemma(w, lang) for w in words]
         for w, lem in zip(words, lemmas_):
             lowercase[lem] += 1 if w[:1].islower() else -1
