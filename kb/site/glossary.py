@@ -297,6 +297,25 @@ def _collocate_de(text: str, words: list, i: int) -> tuple[str, int] | None:
     return ("genitive", j) if j < len(words) and _neighbour(text, words, j, j - 1) is not None else None
 
 
+_CLAUSE_END_DE = re.compile(r"[,;:.!?()„“”\"–—]")
+_REFLEXIVE_DE = frozenset(["sich"])
+_ARTICLES_DE = frozenset("der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner "
+                         "keines".split())
+
+
+def _clause_de(text: str, words: list, i: int) -> tuple[bool, list[int]]:
+    """The clause of German verb ``i`` (up to punctuation): is it reflexive ("wenn sich eine Karte … bewegt"); and the
+    noun of the object that follows it in a main clause, after its article ("spielen keine Rolle")."""
+    a = max((m.end() for m in _CLAUSE_END_DE.finditer(text, 0, words[i][0])), default=0)
+    m = _CLAUSE_END_DE.search(text, words[i][1])
+    inside = [j for j, (s, e, _) in enumerate(words) if a <= s and e <= (m.start() if m else len(text)) and j != i]
+    obj = [i + 2] if i + 2 < len(words) and _neighbour(text, words, i + 1, i) in _ARTICLES_DE and (
+        _neighbour(text, words, i + 2, i + 1) is not None and words[i + 2][2][:1].isupper()) else []
+    return any(words[j][2].lower() in _REFLEXIVE_DE for j in inside), obj
+
+
+#: language -> a verb's clause: reflexive?, its nouns (one sense per collocation, :meth:`Glossary._clause_fits`)
+CLAUSE_TESTS = {"de": _clause_de}
 #: language -> the noun a noun is printed with (one sense per collocation, :meth:`Glossary._fits`), where no frame
 #: test judges the language's words
 COLLOCATE_TESTS = {"de": _collocate_de}
@@ -577,6 +596,8 @@ class Glossary:
             return True
         if self.lang in COLLOCATE_TESTS and term.edition == self.edition and term.verb is False:
             return self._collocates(text, words, keys, i, term)
+        if self.lang in CLAUSE_TESTS and term.verb and term.key[0].endswith("n"):
+            return self._clause_fits(text, words, keys, i, term)
         if test is None or not word[:1].islower():
             return True
         frame = test(text, words, i, bool(term.verb), self.counted)
@@ -601,6 +622,19 @@ class Glossary:
         return at is None or at[0] not in sense.frames or not sense.printed.isdisjoint(
             [*keys[at[1]], *(x for k in keys[at[1]] for x in self.kinds.get(k, ()))]) or (
             self._shares(text, words, keys, i, sense))
+
+    def _clause_fits(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
+        """A German verb is judged by its clause (:data:`CLAUSE_TESTS`), one sense per collocation: a reflexive clause
+        where its home never prints one ("wenn sich eine Karte … bewegt" is not "eine Zählmarke … bewegen") does
+        not link; nor does one whose object's noun its home prints neither itself, nor a kind of it, nor the head of
+        the compound ("bezahlt die Aktivierungskosten": "Kosten"): "Mehrzahl und Geschlecht spielen keine Rolle" is
+        not "einen Zauberspruch … spielen"."""
+        reflexive, nouns = CLAUSE_TESTS[self.lang](text, words, i)
+        sense = self._collocations(term)
+        if reflexive and "reflexive" not in sense.frames:
+            return False
+        return not nouns or any(k in sense.printed or not sense.printed.isdisjoint(self.kinds.get(k, ())) or any(
+            k.endswith(p) for p in sense.printed if len(p) > 3) for j in nouns for k in keys[j])  # a compound's head
 
     @staticmethod
     def _shares(text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
@@ -667,6 +701,9 @@ class Glossary:
                     printed.update((_lemma(w, self.lang), _stem(w, self.lang)))
                     at = test(t, ws, j) if _lemma(w, self.lang) == t0 and w[:1].isupper() else None
                     slots.update([at[0]] if at else [])
+                    if term.verb and w[:1].islower() and _lemma(w, self.lang) == t0 and CLAUSE_TESTS[self.lang](
+                            t, ws, j)[0]:
+                        slots.add("reflexive")
             sense = self._senses[key] = Sense(self._keywords(home, term), frozenset(slots), False, frozenset(printed))
         return sense
 

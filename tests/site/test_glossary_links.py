@@ -94,7 +94,12 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                   # the noun a German noun is printed with, where its definition prints it with one: "die Karte"
                   # takes precedence (103.1, Magic's golden rule), not priority; the expansion symbol's colour is
                   # its rarity (206.2), not a card's colour
-                  "de-1999": [("Vorrang", "hat die karte vorrang"), ("Farbe", "die farbe des erweiterungssymbols")],
+                  "de-1999": [("Vorrang", "hat die karte vorrang"), ("Farbe", "die farbe des erweiterungssymbols"),
+                              # a verb judged by its clause: the idiom "keine Rolle spielen" (does not matter;
+                              # 214.7b, 419.7b) has an object the definition never gives "spielen"; a card that
+                              # moves itself between zones (410.10, reflexive) is not "eine Zählmarke bewegen"
+                              ("Spielen", "spielen keine rolle"), ("Spielen", "spielt keine rolle"),
+                              ("Bewegen", "von einer zone in eine andere bewegt")],
                   # a word learnt from the English original links only where the English counterpart uses the entry:
                   # a card moving between zones is not "Move" (to move a counter; 601.2a "moves that card", 610.1);
                   # "wirken wie Schilde" is "work like shields", not "Cast" (614.1, 615.1); "mit bestimmten
@@ -104,7 +109,8 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                               ("Characteristics", "mit bestimmten eigenschaften zu wirken"),
                               # a word data/terminology.tsv renames alone is the ordinary word where the new
                               # edition prints it: "Vorrang" is now "Priorität" (613.8: the dependency overrides)
-                              ("Vorrang", "hat sie vorrang vor dem zeitstempel")]}[edition]
+                              ("Vorrang", "hat sie vorrang vor dem zeitstempel"),
+                              ("Spielen", "spielt keine rolle")]}[edition]          # 615.7, as 419.7b of 1999
     for title, phrase in in_context:
         found = [t for t in texts if phrase in t.lower()]
         assert found, phrase                                            # the phrase is printed in the edition
@@ -136,7 +142,9 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                           ("Farbe", "die farbe der bleibenden karte"),
                           # a noun headword printed in lower case letter for letter is the word it was made from
                           # (102.4: the game is a draw)
-                          ("Unentschieden", "endet die partie unentschieden")],
+                          ("Unentschieden", "endet die partie unentschieden"),
+                          # a compound noun is a kind of its last part: "Aktivierungskosten" are "Kosten" (411.1)
+                          ("Bezahlen", "bezahlt die aktivierungskosten")],
               # the English counterpart's word in any inflection or compound vouches for the German one: "casting a
               # card as a spell" (601.1a), "face-down cards" (601.3f)
               "de-2024": [("Cast", "als zauberspruch zu wirken"), ("Face Down", "von verdeckten karten"),
@@ -438,3 +446,20 @@ def test_a_german_noun_is_judged_by_the_noun_it_is_printed_with():
     assert [t.title for _, _, t in g.spans("Die Farbe des Erweiterungssymbols zeigt die Seltenheit.")] == []
     assert [t.title for _, _, t in g.spans("Die Farbe einer Karte ist blau.")] == ["Farbe"]
     assert [t.title for _, _, t in g.spans("Ihre Farbe ändert sich.")] == ["Farbe"]    # no noun beside it
+
+
+def test_a_german_verb_is_judged_by_its_clause():
+    """Hand-made, after the 1999 glossary's "Spielen" and "Bewegen" and rules 214.7b, 410.10: the object after a verb
+    must be a noun its definition prints (or a compound of one), and a reflexive clause links only where the
+    definition prints one."""
+    spielen = "Die Aktion, einen Zauberspruch, ein Land oder eine Fähigkeit zu spielen, beinhaltet die Ankündigung."
+    bewegen = "Ein Effekt kann einen Spieler anweisen, eine Zählmarke von einer bleibenden Karte auf eine andere zu " \
+              "bewegen."
+    entries = [("Spielen", "t-s", spielen, "de-x"), ("Bewegen", "t-b", bewegen, "de-x")]
+    g = Glossary.build("de-x", "de", entries, homes={("de-x", t): [d] for t, _, d, _ in entries})
+    assert [t.title for _, _, t in g.spans("Mehrzahl und Geschlecht spielen keine Rolle.")] == []
+    assert [t.title for _, _, t in g.spans("Er spielt eine Rolle.")] == []
+    assert [t.title for _, _, t in g.spans("Er spielt einen Zauberspruch.")] == ["Spielen"]
+    assert [t.title for _, _, t in g.spans("Er spielt eine Manafähigkeit.")] == ["Spielen"]     # a compound
+    assert [t.title for _, _, t in g.spans("Wenn sich eine Karte in eine andere Zone bewegt, endet es.")] == []
+    assert [t.title for _, _, t in g.spans("Er bewegt eine Zählmarke.")] == ["Bewegen"]
