@@ -346,6 +346,7 @@ class Sense:
     printed: frozenset[str] = frozenset()   # every lemma the home prints: the objects a verb of its sense takes
     home: frozenset[str] = frozenset()      # the home's texts: the term's uses there are in its sense
     noun: bool = False                      # a sense of the definition is not a verb's ("Counter: … 2. A marker …")
+    defined: frozenset[str] = frozenset()   # the lemmas of the definition itself
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -673,8 +674,9 @@ class Glossary:
             return True         # a verb coordinated with the next ("drawn or discarded a split card") shares its object
         nouns = [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
             after is None or not self._modifies(words[j][2], words[after][2]))]
-        return not nouns or any(k in sense.printed or words[j][2][:1].isupper()
-                                or not sense.printed.isdisjoint(self.kinds.get(k, ())) for j in nouns for k in keys[j])
+        return not nouns or any(k in sense.printed and (self.share.get(k, 0) <= EVERYDAY or k in sense.defined)
+                                or words[j][2][:1].isupper() or not sense.printed.isdisjoint(self.kinds.get(k, ()))
+                                for j in nouns for k in keys[j])
 
     def _modifies(self, word: str, noun: str) -> bool:
         """Does ``word`` modify the ``noun`` after it ("the turn marker")?  Not a name ("cast Lobotomy searches"), nor
@@ -743,7 +745,8 @@ class Glossary:
                             frames.add("of")            # "an object’s characteristics": "the characteristics of"
             noun = any(not re.match(r"\s*(?:To\s|\(Obsolete\))", d)      # a sense of the definition not a verb's
                        for d in re.split(r"(?:^|\n)\s*\d\.", own[0]) if d.strip())
-            self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun)
+            defined = frozenset(_lemma(x, self.lang) for x in _WORD.findall(own[0].lower()))
+            self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun, defined)
         return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:

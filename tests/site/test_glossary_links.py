@@ -90,7 +90,12 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     # everyday vocabulary is no object of every sense: *Create* is "To create a
                                     # token" (603.7, 610.2)
                                     ("Create", "an effect may create a delayed"),
-                                    ("Create", "one-shot effects create a delayed")],
+                                    ("Create", "one-shot effects create a delayed"),
+                                    # an everyday object ("effect", printed in a fifth of the rules) is evidence only
+                                    # where the definition prints it: "To create a token …" (306.5b, 701.10h, 612.8)
+                                    ("Create", "this ability creates a replacement effect"),
+                                    ("Create", "this creates a text-changing effect"),
+                                    ("Create", "some cards create a continuous effect")],
                   # the noun a German noun is printed with, where its definition prints it with one: "die Karte"
                   # takes precedence (103.1, Magic's golden rule), not priority; the expansion symbol's colour is
                   # its rarity (206.2), not a card's colour
@@ -403,6 +408,20 @@ def test_a_verb_takes_an_object_its_home_prints_or_a_kind_of_one():
     assert [t.title for _, _, t in g.spans("Then create two 1/1 tokens.")] == ["Create"]
     assert [t.title for _, _, t in g.spans("You may sacrifice a creature.")] == ["Sacrifice", "Creature"]
     assert [t.title for _, _, t in g.spans("All of them are sacrificed simultaneously.")] == ["Sacrifice"]  # passive
+
+
+def test_an_everyday_object_is_evidence_only_where_the_definition_prints_it():
+    """Hand-made, after 701.6 and 306.5b: the home of "Create" prints "effect" in a cited rule ("If a replacement effect
+    applies to a token being created"), but "effect" is printed in a fifth of the rules; "Draw" defines its object,
+    "card", itself."""
+    create, draw = "To create a token is to put a token onto the battlefield.", "To put a card into your hand."
+    homes = {("x", "Create"): [create, "If a replacement effect applies to a token being created, it applies first."],
+             ("x", "Draw"): [draw, "A player draws a card from the library."]}
+    g = Glossary.build("x", "en", [("Create", "t-c", create, "x"), ("Draw", "t-d", draw, "x")], homes=homes,
+                       share={"effect": 0.23, "card": 0.28, "token": 0.03})
+    assert [t.title for _, _, t in g.spans("This ability creates a continuous effect.")] == []
+    assert [t.title for _, _, t in g.spans("This ability creates a token.")] == ["Create"]
+    assert [t.title for _, _, t in g.spans("Each player draws a card.")] == ["Draw"]
 
 
 def test_the_of_genitive_is_the_s_genitive_and_an_indefinite_noun_leaves_its_infinitive_to_the_verb():
