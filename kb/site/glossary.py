@@ -326,6 +326,8 @@ GENITIVE_TESTS = {"en": _genitive_en}
 #: a word of an entry's home is a word of its sense (:class:`Sense`) when chance would print it in as many of the
 #: home's texts as seldom as this (the edition's share of texts that print it being the chance of each)
 KEYNESS = 0.05
+#: an entry's home shows a verb with no preposition of its own when it prints it at least this often, never with one
+MIN_USES = 3
 
 
 def _chance(n: int, texts: int, share: float) -> float:
@@ -347,6 +349,8 @@ class Sense:
     home: frozenset[str] = frozenset()      # the home's texts: the term's uses there are in its sense
     noun: bool = False                      # a sense of the definition is not a verb's ("Counter: … 2. A marker …")
     defined: frozenset[str] = frozenset()   # the lemmas of the definition itself
+    transitive: bool = False                # its home prints the term as a verb at least :data:`MIN_USES` times,
+    #                                         never with a preposition after it ("play a land", "play that card")
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -604,7 +608,7 @@ class Glossary:
         frame = test(text, words, i, bool(term.verb), self.counted)
         sense = self._sense(term) if frame is not None or term.verb else None
         if term.verb and sense is not None:     # a verb: a noun where it defines one; its object decides
-            return sense.noun if frame else (
+            return sense.noun if frame else not self._particle(text, words, i, sense) and (
                 self._takes(text, words, keys, i, sense) or self._shares(text, words, keys, i, sense))
         if frame is None or sense is None:
             return True
@@ -678,6 +682,15 @@ class Glossary:
                                 or words[j][2][:1].isupper() or not sense.printed.isdisjoint(self.kinds.get(k, ()))
                                 for j in nouns for k in keys[j])
 
+    def _particle(self, text: str, words: list, i: int, sense: Sense) -> bool:
+        """Is verb ``i`` followed by a preposition its home never prints after it (:attr:`Sense.transitive`)?  Then
+        it is another verb ("play with the top card of their library revealed" is not "play a land"); not a
+        participle, whose preposition is the passive's ("created for that player"), nor a noun after a preposition
+        ("a card in exile to become plotted"); "to" may open an infinitive ("meld to form")."""
+        prev, preps = _neighbour(text, words, i - 1, i), PREPOSITIONS.get(self.lang, frozenset()) - {"to"}
+        return sense.transitive and _neighbour(text, words, i + 1, i) in preps and not (   # "to": an infinitive's
+            words[i][2].lower().endswith("ed") or prev in preps or prev in _DET_EN)
+
     def _modifies(self, word: str, noun: str) -> bool:
         """Does ``word`` modify the ``noun`` after it ("the turn marker")?  Not a name ("cast Lobotomy searches"), nor
         a plural ("cards equal to"); the next word is a noun: one the edition prints with a plural -s
@@ -746,7 +759,12 @@ class Glossary:
             noun = any(not re.match(r"\s*(?:To\s|\(Obsolete\))", d)      # a sense of the definition not a verb's
                        for d in re.split(r"(?:^|\n)\s*\d\.", own[0]) if d.strip())
             defined = frozenset(_lemma(x, self.lang) for x in _WORD.findall(own[0].lower()))
-            self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun, defined)
+            after = [_neighbour(t, ws, k + 1, k) for t in own for ws in [[(m.start(), m.end(), m.group())
+                     for m in _WORD.finditer(t)]] for k, (_, _, w) in enumerate(ws)
+                     if w[:1].islower() and _lemma(w, self.lang) == term.key[0] and not w.lower().endswith("ed")]
+            transitive = len(after) >= MIN_USES and not set(after) & (PREPOSITIONS.get(self.lang, frozenset()) - {"to"})
+            self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun, defined,
+                                      transitive)
         return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:

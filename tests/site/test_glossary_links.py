@@ -95,7 +95,11 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     # where the definition prints it: "To create a token …" (306.5b, 701.10h, 612.8)
                                     ("Create", "this ability creates a replacement effect"),
                                     ("Create", "this creates a text-changing effect"),
-                                    ("Create", "some cards create a continuous effect")],
+                                    ("Create", "some cards create a continuous effect"),
+                                    # a preposition its home never prints after the verb: "play with … revealed" is a
+                                    # way of playing, not playing a card (401.5, 401.6, 702.57b, 702.94b, 717.2)
+                                    ("Play", "to play with the top card"), ("Play", "plays with that card revealed"),
+                                    ("Play", "to play with attraction cards")],
                   # the noun a German noun is printed with, where its definition prints it with one: "die Karte"
                   # takes precedence (103.1, Magic's golden rule), not priority; the expansion symbol's colour is
                   # its rarity (206.2), not a card's colour
@@ -408,6 +412,18 @@ def test_a_verb_takes_an_object_its_home_prints_or_a_kind_of_one():
     assert [t.title for _, _, t in g.spans("Then create two 1/1 tokens.")] == ["Create"]
     assert [t.title for _, _, t in g.spans("You may sacrifice a creature.")] == ["Sacrifice", "Creature"]
     assert [t.title for _, _, t in g.spans("All of them are sacrificed simultaneously.")] == ["Sacrifice"]  # passive
+
+
+def test_a_verb_its_home_never_prints_with_a_preposition_is_another_verb_there():
+    """Hand-made, after 305 and 401.6: "play" with an object ("play a land", three times) is the entry; "play with the
+    top card of their library revealed" is another verb; a participle's preposition is its passive's."""
+    play = "To play a land is to put a land onto the battlefield."
+    homes = {("x", "Play"): [play, "A player may play a land card.", "Each player can play one land per turn.",
+                             "Playing a land is a special action."]}
+    g = Glossary.build("x", "en", [("Play", "t-p", play, "x")], homes=homes)
+    assert [t.title for _, _, t in g.spans("Some effects tell a player to play with the top card revealed.")] == []
+    assert [t.title for _, _, t in g.spans("That player may play that land.")] == ["Play"]
+    assert [t.title for _, _, t in g.spans("Lands played by a player this turn.")] == ["Play"]
 
 
 def test_an_everyday_object_is_evidence_only_where_the_definition_prints_it():
