@@ -19,7 +19,8 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   definition uses the term in lower case, "… zu spielen"); a verb links from any inflection ("tapping"), any
   other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
   "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
-  German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses); an English subtype ("Case:
+  German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses), but for the headword itself
+  in lower case, the word it was made from ("endet die Partie unentschieden": "Unentschieden"); an English subtype ("Case:
   An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  The headword is a base
   form too ("Quellen" is "Quelle", whose own lemma simplemma gives as "quell"), a plural headword's singular links
   where its home prints it ("a characteristic"; not "Dies": "a die roll"), and a word of the old German spelling
@@ -40,6 +41,13 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   is a permanent."), not "creates their own deck", "enters a “loop”" (one sense per collocation): the object's
   noun decides, not a word that modifies it ("passes the turn marker"), and everyday vocabulary is no exemption
   ("create a delayed triggered ability" is not "To create a token").
+  A verb its home never prints with a preposition after it is another verb before one ("play with the top card of
+  their library revealed" is not "play a land"); an everyday object ("effect", printed in a fifth of the rules) is
+  evidence of a verb's sense only where the definition itself prints it ("creates a replacement effect" is not "To
+  create a token").
+* **A German verb by its clause** (:data:`CLAUSE_TESTS`): the noun of the object after it must be one its home
+  prints, a kind of one or a compound of one ("bezahlt die Aktivierungskosten"), and a reflexive clause links only
+  where the home prints one: "spielen keine Rolle" and "wenn sich eine Karte … bewegt" do not link.
 * **The noun beside a noun** (German, :data:`COLLOCATE_TESTS`): where a definition prints its term beside a noun
   ("erhält der aktive Spieler Vorrang", "die Farbe einer Karte"), the text's noun there must be one it prints, or a
   kind of one: "hat die Karte Vorrang" (the golden rule) and "die Farbe des Erweiterungssymbols" do not link.
@@ -47,6 +55,12 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
   term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
   clause").
+
+* **A translation links where its original does** (:func:`glossary_of`): a term learnt from the aligned rules of
+  the edition it translates (:func:`learn_translations`) links from a text only where the aligned original uses the
+  entry in its sense (:meth:`Glossary.senses`): "bewegt ein Spieler diese Karte" is not "Move" (to move a counter),
+  as "moves that card" is not.  A word the terminology table renames alone ("Vorrang" -> "Priorität") is, where the
+  newer edition prints it, its ordinary word.
 
 Each entry links once per text, at its first use.  :func:`census` counts the links of every term over a whole
 edition (``kb glossary-links``); the tests fail on the known false links.
