@@ -896,7 +896,9 @@ def _entry(offset: int, phrase: str, glossary: Glossary, titles: dict[str, Term]
 
 
 #: a translated term is learnt when its words and the term meet in at least this many aligned rule pairs, with at
-#: least this Dice coefficient (2·both / (rules with the words + rules with the term))
+#: least this Dice coefficient (2·both / (rules with the words + rules with the term)); two pairs, because a term of
+#: several words is seldom printed more often in a chapter ("kopierbaren Eigenschaften": "Copiable Values", 613.1a and
+#: 613.2c), and a translation links only where its original does (:attr:`Glossary.vouched`)
 LEARN_MIN_PAIRS = 2
 LEARN_MIN_DICE = 0.6
 
