@@ -19,7 +19,8 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   definition uses the term in lower case, "… zu spielen"); a verb links from any inflection ("tapping"), any
   other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
   "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
-  German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses); an English subtype ("Case:
+  German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses), but for the headword itself
+  in lower case, the word it was made from ("endet die Partie unentschieden": "Unentschieden"); an English subtype ("Case:
   An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  The headword is a base
   form too ("Quellen" is "Quelle", whose own lemma simplemma gives as "quell"), a plural headword's singular links
   where its home prints it ("a characteristic"; not "Dies": "a die roll"), and a word of the old German spelling
@@ -40,6 +41,13 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   is a permanent."), not "creates their own deck", "enters a “loop”" (one sense per collocation): the object's
   noun decides, not a word that modifies it ("passes the turn marker"), and everyday vocabulary is no exemption
   ("create a delayed triggered ability" is not "To create a token").
+  A verb its home never prints with a preposition after it is another verb before one ("play with the top card of
+  their library revealed" is not "play a land"); an everyday object ("effect", printed in a fifth of the rules) is
+  evidence of a verb's sense only where the definition itself prints it ("creates a replacement effect" is not "To
+  create a token").
+* **A German verb by its clause** (:data:`CLAUSE_TESTS`): the noun of the object after it must be one its home
+  prints, a kind of one or a compound of one ("bezahlt die Aktivierungskosten"), and a reflexive clause links only
+  where the home prints one: "spielen keine Rolle" and "wenn sich eine Karte … bewegt" do not link.
 * **The noun beside a noun** (German, :data:`COLLOCATE_TESTS`): where a definition prints its term beside a noun
   ("erhält der aktive Spieler Vorrang", "die Farbe einer Karte"), the text's noun there must be one it prints, or a
   kind of one: "hat die Karte Vorrang" (the golden rule) and "die Farbe des Erweiterungssymbols" do not link.
@@ -47,6 +55,12 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
   term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
   clause").
+
+* **A translation links where its original does** (:func:`glossary_of`): a term learnt from the aligned rules of
+  the edition it translates (:func:`learn_translations`) links from a text only where the aligned original uses the
+  entry in its sense (:meth:`Glossary.senses`): "bewegt ein Spieler diese Karte" is not "Move" (to move a counter),
+  as "moves that card" is not.  A word the terminology table renames alone ("Vorrang" -> "Priorität") is, where the
+  newer edition prints it, its ordinary word.
 
 Each entry links once per text, at its first use.  :func:`census` counts the links of every term over a whole
 edition (``kb glossary-links``); the tests fail on the known false links.
@@ -297,6 +311,25 @@ def _collocate_de(text: str, words: list, i: int) -> tuple[str, int] | None:
     return ("genitive", j) if j < len(words) and _neighbour(text, words, j, j - 1) is not None else None
 
 
+_CLAUSE_END_DE = re.compile(r"[,;:.!?()„“”\"–—]")
+_REFLEXIVE_DE = frozenset(["sich"])
+_ARTICLES_DE = frozenset("der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner "
+                         "keines".split())
+
+
+def _clause_de(text: str, words: list, i: int) -> tuple[bool, list[int]]:
+    """The clause of German verb ``i`` (up to punctuation): is it reflexive ("wenn sich eine Karte … bewegt"); and the
+    noun of the object that follows it in a main clause, after its article ("spielen keine Rolle")."""
+    a = max((m.end() for m in _CLAUSE_END_DE.finditer(text, 0, words[i][0])), default=0)
+    m = _CLAUSE_END_DE.search(text, words[i][1])
+    inside = [j for j, (s, e, _) in enumerate(words) if a <= s and e <= (m.start() if m else len(text)) and j != i]
+    obj = [i + 2] if i + 2 < len(words) and _neighbour(text, words, i + 1, i) in _ARTICLES_DE and (
+        _neighbour(text, words, i + 2, i + 1) is not None and words[i + 2][2][:1].isupper()) else []
+    return any(words[j][2].lower() in _REFLEXIVE_DE for j in inside), obj
+
+
+#: language -> a verb's clause: reflexive?, its nouns (one sense per collocation, :meth:`Glossary._clause_fits`)
+CLAUSE_TESTS = {"de": _clause_de}
 #: language -> the noun a noun is printed with (one sense per collocation, :meth:`Glossary._fits`), where no frame
 #: test judges the language's words
 COLLOCATE_TESTS = {"de": _collocate_de}
@@ -307,6 +340,8 @@ GENITIVE_TESTS = {"en": _genitive_en}
 #: a word of an entry's home is a word of its sense (:class:`Sense`) when chance would print it in as many of the
 #: home's texts as seldom as this (the edition's share of texts that print it being the chance of each)
 KEYNESS = 0.05
+#: an entry's home shows a verb with no preposition of its own when it prints it at least this often, never with one
+MIN_USES = 3
 
 
 def _chance(n: int, texts: int, share: float) -> float:
@@ -327,6 +362,9 @@ class Sense:
     printed: frozenset[str] = frozenset()   # every lemma the home prints: the objects a verb of its sense takes
     home: frozenset[str] = frozenset()      # the home's texts: the term's uses there are in its sense
     noun: bool = False                      # a sense of the definition is not a verb's ("Counter: … 2. A marker …")
+    defined: frozenset[str] = frozenset()   # the lemmas of the definition itself
+    transitive: bool = False                # its home prints the term as a verb at least :data:`MIN_USES` times,
+    #                                         never with a preposition after it ("play a land", "play that card")
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -338,7 +376,10 @@ def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
 
 
 def _form_de(word: str, term: Term, start_of_sentence: bool) -> bool:
-    return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb
+    """German writes a noun capitalised, a verb in lower case; a noun headword printed in lower case letter for letter
+    is the word it was made from, in the same sense ("endet die Partie unentschieden": "Unentschieden")."""
+    return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb or (
+        len(term.words) == 1 and not term.learnt and word == term.words[0].lower())
 
 
 #: language -> may this word be a use of this one-word term?  (the word already has the term's lemma)
@@ -358,6 +399,7 @@ class Term:
     quoted: bool = False            # old card wording (:data:`OBSOLETE`): links only from a quotation of it
     singular: bool = False          # a plural headword whose home prints its singular ("Characteristics": "a
     #                                 characteristic"; not "Dies", whose home never prints "die", a die roll's)
+    learnt: bool = False            # learnt from the aligned rules of the original (:func:`learn_translations`)
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
     stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`); of one word, the
     #                                 headword, a base form the lemmatiser may not return ("Quellen": "quelle", but
@@ -394,6 +436,13 @@ class Glossary:
     counted: frozenset[str] = frozenset()
     #: the words (lower case) of the one-word terms that are names the rules print capitalised (English subtypes)
     types: frozenset[str] = frozenset()
+    #: text -> the entries of the original's glossary that its aligned counterpart links (a translation): a term
+    #: learnt from the original (:func:`learn_translations`) links from that text only where its counterpart does
+    vouched: dict[str, frozenset[tuple[str, str]]] = field(default_factory=dict)
+    #: lemmas of the old wording the terminology table renames (:attr:`synonyms`): printed in the edition itself, such
+    #: a word is its ordinary word, not the old glossary's term ("hat sie Vorrang vor dem Zeitstempel-System": the
+    #: term is now "Priorität")
+    retired: frozenset[str] = frozenset()
     _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
@@ -492,11 +541,31 @@ class Glossary:
             i += n
         return out
 
+    def senses(self, text: str) -> frozenset[tuple[str, str]]:
+        """(edition, anchor) of every entry that ``text`` uses in its sense: the entries it links (:meth:`spans`) and
+        the one-word terms whose lemma it prints where their sense fits, in whatever form ("as it resolved" uses
+        "Resolve", though only "resolve" and "resolves" link: its definition shows no verb)."""
+        if "-" in text:                     # a compound's words too ("face-down cards" uses "Face Down")
+            return self._senses_of(text) | self._senses_of(text.replace("-", " "))
+        return self._senses_of(text)
+
+    def _senses_of(self, text: str) -> frozenset[tuple[str, str]]:
+        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+        keys = [tuple(dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang), *_bases(w.lower()))))
+                for _, _, w in words]
+        used = {(t.edition, t.anchor) for _, _, t in self.spans(text)}
+        for i, ks in enumerate(keys):
+            for t in (t for k in ks for t in self.by_first.get(k, ()) if len(t.key) == 1):
+                if (t.edition, t.anchor) not in used and self._fits(text, words, keys, i, t):
+                    used.add((t.edition, t.anchor))
+        return frozenset(used)
+
     def _match(self, text: str, words: list, keys: list[tuple[str, ...]], quotes: dict[int, tuple[int, int]],
                i: int) -> Term | None:
         word = words[i][2].lower()
         passive = i + 1 < len(words) and text[words[i][1]:words[i + 1][0]] == " " and (
             words[i + 1][2].lower() in PREPOSITIONS.get(self.lang, ()))
+        vetoed = 0
         for first in keys[i]:        # longest first; of equal length, the term printed as this word first
             cands = self.by_first.get(first, ())
             # a state's participle followed by a preposition is the ordinary verb: no one-word term links it
@@ -513,6 +582,13 @@ class Glossary:
                         and stop_words(self.lang).isdisjoint(x.lower() for x in term.words[j + 1:-1])
                         for j, w in enumerate(term.words[:-1])):
                     continue    # a participle before the head is printed as one: "trigger abilities" is a verb's
+                if term.learnt and (term.edition, term.anchor) not in self.vouched.get(text, {(term.edition,
+                                                                                               term.anchor)}):
+                    vetoed = n  # the original's counterpart does not use the entry here ("bewegt diese Karte"):
+                    continue    # the words are no term of its length, in any glossary
+                if n <= vetoed or n == 1 and term.key[0] in self.retired and first == term.key[0] and (
+                        term.key[0] in keys[i][:2]):
+                    continue    # the old glossary's word in its ordinary sense: the edition renamed the term
                 if term.quoted and not all(j in quotes for j in range(i, i + n)):
                     continue
                 if not _keeps_quotations(quotes, i, n) or any(
@@ -539,12 +615,14 @@ class Glossary:
             return True
         if self.lang in COLLOCATE_TESTS and term.edition == self.edition and term.verb is False:
             return self._collocates(text, words, keys, i, term)
+        if self.lang in CLAUSE_TESTS and term.verb and term.key[0].endswith("n"):
+            return self._clause_fits(text, words, keys, i, term)
         if test is None or not word[:1].islower():
             return True
         frame = test(text, words, i, bool(term.verb), self.counted)
         sense = self._sense(term) if frame is not None or term.verb else None
         if term.verb and sense is not None:     # a verb: a noun where it defines one; its object decides
-            return sense.noun if frame else (
+            return sense.noun if frame else not self._particle(text, words, i, sense) and (
                 self._takes(text, words, keys, i, sense) or self._shares(text, words, keys, i, sense))
         if frame is None or sense is None:
             return True
@@ -563,6 +641,19 @@ class Glossary:
         return at is None or at[0] not in sense.frames or not sense.printed.isdisjoint(
             [*keys[at[1]], *(x for k in keys[at[1]] for x in self.kinds.get(k, ()))]) or (
             self._shares(text, words, keys, i, sense))
+
+    def _clause_fits(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
+        """A German verb is judged by its clause (:data:`CLAUSE_TESTS`), one sense per collocation: a reflexive clause
+        where its home never prints one ("wenn sich eine Karte … bewegt" is not "eine Zählmarke … bewegen") does
+        not link; nor does one whose object's noun its home prints neither itself, nor a kind of it, nor the head of
+        the compound ("bezahlt die Aktivierungskosten": "Kosten"): "Mehrzahl und Geschlecht spielen keine Rolle" is
+        not "einen Zauberspruch … spielen"."""
+        reflexive, nouns = CLAUSE_TESTS[self.lang](text, words, i)
+        sense = self._collocations(term)
+        if reflexive and "reflexive" not in sense.frames:
+            return False
+        return not nouns or any(k in sense.printed or not sense.printed.isdisjoint(self.kinds.get(k, ())) or any(
+            k.endswith(p) for p in sense.printed if len(p) > 3) for j in nouns for k in keys[j])  # a compound's head
 
     @staticmethod
     def _shares(text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
@@ -601,8 +692,18 @@ class Glossary:
             return True         # a verb coordinated with the next ("drawn or discarded a split card") shares its object
         nouns = [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
             after is None or not self._modifies(words[j][2], words[after][2]))]
-        return not nouns or any(k in sense.printed or words[j][2][:1].isupper()
-                                or not sense.printed.isdisjoint(self.kinds.get(k, ())) for j in nouns for k in keys[j])
+        return not nouns or any(k in sense.printed and (self.share.get(k, 0) <= EVERYDAY or k in sense.defined)
+                                or words[j][2][:1].isupper() or not sense.printed.isdisjoint(self.kinds.get(k, ()))
+                                for j in nouns for k in keys[j])
+
+    def _particle(self, text: str, words: list, i: int, sense: Sense) -> bool:
+        """Is verb ``i`` followed by a preposition its home never prints after it (:attr:`Sense.transitive`)?  Then
+        it is another verb ("play with the top card of their library revealed" is not "play a land"); not a
+        participle, whose preposition is the passive's ("created for that player"), nor a noun after a preposition
+        ("a card in exile to become plotted"); "to" may open an infinitive ("meld to form")."""
+        prev, preps = _neighbour(text, words, i - 1, i), PREPOSITIONS.get(self.lang, frozenset()) - {"to"}
+        return sense.transitive and _neighbour(text, words, i + 1, i) in preps and not (   # "to": an infinitive's
+            words[i][2].lower().endswith("ed") or prev in preps or prev in _DET_EN)
 
     def _modifies(self, word: str, noun: str) -> bool:
         """Does ``word`` modify the ``noun`` after it ("the turn marker")?  Not a name ("cast Lobotomy searches"), nor
@@ -629,6 +730,9 @@ class Glossary:
                     printed.update((_lemma(w, self.lang), _stem(w, self.lang)))
                     at = test(t, ws, j) if _lemma(w, self.lang) == t0 and w[:1].isupper() else None
                     slots.update([at[0]] if at else [])
+                    if term.verb and w[:1].islower() and _lemma(w, self.lang) == t0 and CLAUSE_TESTS[self.lang](
+                            t, ws, j)[0]:
+                        slots.add("reflexive")
             sense = self._senses[key] = Sense(self._keywords(home, term), frozenset(slots), False, frozenset(printed))
         return sense
 
@@ -668,7 +772,13 @@ class Glossary:
                             frames.add("of")            # "an object’s characteristics": "the characteristics of"
             noun = any(not re.match(r"\s*(?:To\s|\(Obsolete\))", d)      # a sense of the definition not a verb's
                        for d in re.split(r"(?:^|\n)\s*\d\.", own[0]) if d.strip())
-            self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun)
+            defined = frozenset(_lemma(x, self.lang) for x in _WORD.findall(own[0].lower()))
+            after = [_neighbour(t, ws, k + 1, k) for t in own for ws in [[(m.start(), m.end(), m.group())
+                     for m in _WORD.finditer(t)]] for k, (_, _, w) in enumerate(ws)
+                     if w[:1].islower() and _lemma(w, self.lang) == term.key[0] and not w.lower().endswith("ed")]
+            transitive = len(after) >= MIN_USES and not set(after) & (PREPOSITIONS.get(self.lang, frozenset()) - {"to"})
+            self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun, defined,
+                                      transitive)
         return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:
@@ -678,6 +788,13 @@ class Glossary:
         if test is None:
             return True
         return test(words[i][2], term, _starts_sentence(text, words[i][0]))
+
+
+def _bases(word: str) -> tuple[str, ...]:
+    """The base forms a word may inflect with a regular ending ("casting": "cast", "caste"; "drawing": "draw"), for the
+    words a lemmatiser reads as nouns of their own."""
+    return tuple(word[:-len(e)] + r for e in ("ing", "ed", "s") if word.endswith(e) and len(word) > len(e) + 2
+                 for r in ("", "e"))
 
 
 def _gap(between: str) -> str:
@@ -779,8 +896,10 @@ def _entry(offset: int, phrase: str, glossary: Glossary, titles: dict[str, Term]
 
 
 #: a translated term is learnt when its words and the term meet in at least this many aligned rule pairs, with at
-#: least this Dice coefficient (2·both / (rules with the words + rules with the term))
-LEARN_MIN_PAIRS = 3
+#: least this Dice coefficient (2·both / (rules with the words + rules with the term)); two pairs, because a term of
+#: several words is seldom printed more often in a chapter ("kopierbaren Eigenschaften": "Copiable Values", 613.1a and
+#: 613.2c), and a translation links only where its original does (:attr:`Glossary.vouched`)
+LEARN_MIN_PAIRS = 2
 LEARN_MIN_DICE = 0.6
 
 
@@ -790,13 +909,16 @@ def learn_translations(pairs: list[tuple[str, str]], lang: str, original: Glossa
     presence in a rule best matches the term's presence in its counterpart (Dice coefficient).  Each word or pair of
     words goes to the term it matches best."""
     stops = stop_words(lang)
+    # abbreviations, a word whose period no new sentence follows ("gewirkt bzw. aktiviert"): function words
+    abbreviations = {m.group(1).lower() for text, _ in pairs for m in re.finditer(r"\b([^\W\d_]+)\.\s+[^\W\d_A-ZÄÖÜ]",
+                                                                                   text)}
     has_term: dict[Term, set[int]] = {}
     has_words: dict[tuple[str, ...], set[int]] = {}
     lowercase: Counter = Counter()
     for k, (text, other) in enumerate(pairs):
         for _, _, term in original.spans(other):
             has_term.setdefault(term, set()).add(k)
-        words = [w for w in _WORD.findall(text) if w.lower() not in stops and len(w) > 2]
+        words = [w for w in _WORD.findall(text) if w.lower() not in stops | abbreviations and len(w) > 2]
         lemmas_ = [_lemma(w, lang) for w in words]
         for w, lem in zip(words, lemmas_):
             lowercase[lem] += 1 if w[:1].islower() else -1
@@ -812,7 +934,7 @@ def learn_translations(pairs: list[tuple[str, str]], lang: str, original: Glossa
         dice, _, key = max(scored)
         if dice >= LEARN_MIN_DICE and dice > best.get(key, (0.0, term))[0]:
             best[key] = (dice, term)
-    return [Term(t.title, t.anchor, t.edition, key, key, lowercase[key[0]] > 0, False, rank=-1)
+    return [Term(t.title, t.anchor, t.edition, key, key, lowercase[key[0]] > 0, False, learnt=True, rank=-1)
             for key, (_, t) in best.items()]
 
 
@@ -827,6 +949,7 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
     sources = read.glossary_sources(conn, edition, lang)
     entries = [e for source in sources for e in read.glossary_terms(conn, source)]
     synonyms: dict[str, list[str]] = {}
+    retired: set[str] = set()
     if sources and sources != [edition]:
         try:
             rows_ = terminology.load(lang=lang)
@@ -835,11 +958,16 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
         for t in rows_:
             if t.new and " " not in t.new.strip() and " " not in t.old.strip():
                 synonyms.setdefault(_lemma(t.new, lang), []).append(_lemma(t.old, lang))
+                retired.add(_lemma(t.old, lang))
+        # a word the table renames only beside another ("Zauberspruch spielen" -> "Zauberspruch wirken") keeps its
+        # old sense elsewhere ("ein Land spielen"); one renamed alone is retired
+        retired -= {_lemma(w, lang) for t in rows_ if " " in t.old.strip() for w in t.old.split()}
     share = read.lemma_shares(conn, edition)
     homes = {k: v for source in sources for k, v in homes_of(conn, source).items()} if (
         lang in FRAME_TESTS or lang in COLLOCATE_TESTS) else {}
     g = Glossary.build(edition, lang, entries, prefix, share, {k: tuple(v) for k, v in synonyms.items()},
                        homes=homes)
+    g.retired = frozenset(retired)
     if homes and lang in FRAME_TESTS:
         printed = {w.lower() for t in edition_texts(conn, edition) for w in _WORD.findall(t)}
         g.counted = frozenset(w[:-1] for w in printed if w.endswith("s"))
@@ -847,7 +975,11 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
     if original is not None and read.glossary_terms(conn, original["id"]):
         theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),
                                 every_term=True)
-        g.add(learn_translations(read.aligned_texts(conn, edition, original["id"]), lang, theirs), share)
+        pairs = read.aligned_texts(conn, edition, original["id"])
+        g.add(learn_translations(pairs, lang, theirs), share)
+        judge = glossary_of(conn, original["id"], original["language"], prefix)
+        for text, other in pairs:       # the original's own judgement of its words: the entries its rule links
+            g.vouched[text] = g.vouched.get(text, frozenset()) | judge.senses(other)
     return g
 
 
