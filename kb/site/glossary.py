@@ -146,6 +146,15 @@ def _stem(word: str, lang: str) -> str:
     return "~" + w
 
 
+def _unknown_noun(word: str, lang: str) -> tuple[str, ...]:
+    """A German noun the lemmatiser does not know (mostly compounds: "Ersatzeffekte", "Zählmarken",
+    "Kreaturentypen"): the word without each inflectional ending its language may add, as lemmas it may have."""
+    w = word.lower()
+    if lang not in STEM_ENDINGS or not word[:1].isupper() or _lemma(word, lang) != w:
+        return ()
+    return tuple(w[:-len(e)] for e in STEM_ENDINGS[lang] if w.endswith(e) and len(w) - len(e) >= 4)
+
+
 #: language -> does the definition show a verb?  (other languages: every term matches any inflection)
 VERB_TESTS = {"en": _is_verb_en, "de": _is_verb_de}
 #: language -> does the definition show a name, printed capitalised?  (German capitalises every noun anyway)
@@ -411,8 +420,8 @@ class Glossary:
         stops, share = stop_words(lang), share or {}
         g.share = share
         verb_test = VERB_TESTS.get(lang)
-        for title, anchor, definition, source in entries:
-            words = tuple(_WORD.findall(title.split("(")[0]))
+        for title, head, anchor, definition, source in _headwords(entries, lang):
+            words = tuple(_WORD.findall(head))
             if not words or len(words) > MAX_TERM_WORDS:
                 continue
             verb = verb_test(title, definition) if verb_test else True
@@ -429,7 +438,7 @@ class Glossary:
                 g.kinds[key[0]] = g.kinds[_stem(words[0], lang)] = frozenset(_lemma(w, lang) for m in (
                     KINDS[lang].finditer(definition or "") if lang in KINDS else ()) for w in _WORD.findall(
                     next(x for x in m.groups() if x)) if w.lower() not in stops and (lang != "de" or w[:1].isupper()))
-            spots = list(_WORD.finditer(title.split("(")[0]))
+            spots = list(_WORD.finditer(head))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
             quoted = re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None if lang in OBSOLETE else False
             singular = len(words) == 1 and words[0].lower() == key[0] + "s" and any(
@@ -473,7 +482,7 @@ class Glossary:
         words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
         keys = []
         for _, _, w in words:
-            own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang)))
+            own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang), *_unknown_noun(w, self.lang)))
             keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (_stem(w, self.lang),))
         quotes = _quotations(text, words)
         out: list[tuple[int, int, Term]] = []
@@ -678,6 +687,21 @@ class Glossary:
         if test is None:
             return True
         return test(words[i][2], term, _starts_sentence(text, words[i][0]))
+
+
+def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tuple[str, str, str, str, str]]:
+    """(title, words it links from, anchor, definition, defining edition) of each entry: its headword, and each
+    headword of a title that names several ("Control, Controller"; "Life, Life Total") that no entry of its own
+    defines ("Active Player, Nonactive Player Order" does not claim "Active Player")."""
+    own = {t.split("(")[0].strip().lower() for t, *_ in entries}
+    out = []
+    for title, anchor, definition, source in entries:
+        name = title.split("(")[0]
+        out.append((title, name, anchor, definition, source))
+        obsolete = lang in OBSOLETE and re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title)   # old wording: as printed
+        parts = [p.strip(" \"“”") for p in name.split(",")] if "," in name and not obsolete else []
+        out += [(title, p, anchor, definition, source) for p in parts if p and p.lower() not in own]
+    return out
 
 
 def _gap(between: str) -> str:

@@ -419,3 +419,30 @@ def test_a_german_noun_is_judged_by_the_noun_it_is_printed_with():
     assert [t.title for _, _, t in g.spans("Die Farbe des Erweiterungssymbols zeigt die Seltenheit.")] == []
     assert [t.title for _, _, t in g.spans("Die Farbe einer Karte ist blau.")] == ["Farbe"]
     assert [t.title for _, _, t in g.spans("Ihre Farbe ändert sich.")] == ["Farbe"]    # no noun beside it
+
+
+def test_each_headword_of_a_title_that_names_several_links(conn):
+    """A title may name several headwords ("Control, Controller", en-2024-11-08.txt line 7183; "Life, Life Total",
+    line 7856): each links on its own where no entry of its own defines it (cases from the third independent
+    case writer's sample: 113.5, 118.8a, 119.2); an obsolete title links only as printed (122.2: the counters are
+    not “removed”, not the old "Remove from the Game, Removed")."""
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "113.5"), "control") == [("control", "Control, Controller")]
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "118.8a"), "controller") == [
+        ("controller", "Control, Controller")]
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "119.2"), "life") == [("life", "Life, Life Total")]
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "122.2"), "removed") == []
+    # "Active Player, Nonactive Player Order" does not claim "active player", which has its own entry
+    assert links(g, "the active player chooses")[0][1] == "Active Player"
+
+
+def test_a_german_compound_the_lemmatiser_does_not_know_links_from_its_inflections(conn):
+    """simplemma knows "Effekte" but not "Ersatzeffekte": an unknown capitalised word without an inflectional ending
+    is a lemma it may have (de-1999 419.8b, 001_0c3355379ebe2b1a.txt line 1462, from the third independent case
+    writer's sample; de-2024 613.4c "Zählmarken", 000_b7e6c10b3fc15808.txt)."""
+    de = glossary_of(conn, "de-1999", "de")
+    assert spans_in(de, rule_text(conn, "de-1999", "419.8b"), "Ersatzeffekte") == [("Ersatzeffekte", "Ersatzeffekt")]
+    assert spans_in(de, rule_text(conn, "de-1999", "214.4"), "Zählmarken") == [("Zählmarken", "Zählmarke")]
+    assert [t for _, t, _ in links(de, "Das Spiel endet")] == []        # a known word keeps its own lemma
+    de24 = glossary_of(conn, "de-2024", "de")
+    assert ("Zählmarken", "Zählmarke") in spans_in(de24, rule_text(conn, "de-2024", "613.4c"), "Zählmarken")
