@@ -346,12 +346,19 @@ def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
         term.singular and w == term.key[0] != t)     # a plural headword's singular ("a characteristic")
 
 
-def _form_de(word: str, term: Term, start_of_sentence: bool) -> bool:
+#: language -> the articles (and a preposition fused with one) that make an infinitive a noun naming the act: "für das
+#: *Spielen* eines Zauberspruchs", "beim *Aktivieren*" (a verb's entry, "Spielen: Die Aktion, … zu spielen")
+NOMINALISERS = {"de": frozenset({"das", "beim", "zum", "vom"})}
+
+
+def _form_de(word: str, term: Term, start_of_sentence: bool, before: str = "") -> bool:
+    if term.verb and word[:1].isupper() and word.lower() == term.words[0].lower() and before in NOMINALISERS["de"]:
+        return True
     return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb
 
 
 #: language -> may this word be a use of this one-word term?  (the word already has the term's lemma)
-FORM_TESTS = {"en": lambda w, t, s: (t.verb and not t.name) or _form_en(w, t, s), "de": _form_de}
+FORM_TESTS = {"en": lambda w, t, s, b: (t.verb and not t.name) or _form_en(w, t, s), "de": _form_de}
 
 
 @dataclass(frozen=True)
@@ -455,10 +462,16 @@ class Glossary:
 
     def add(self, terms: list[Term], share: dict[str, float] | None = None) -> None:
         """Add terms learnt elsewhere (:func:`learn_translations`); everyday one-word terms stay unlinked."""
+        skipped, added = {}, set()
         for t in terms:
-            if len(t.key) == 1 and ((share or {}).get(t.key[0], 0) > EVERYDAY or t.key[0] in stop_words(self.lang)):
-                continue
-            self.by_first.setdefault(t.key[0], []).append(t)
+            if len(t.key) == 1 and t.key[0] in stop_words(self.lang):
+                skipped[t.title] = "stop word"
+            elif len(t.key) == 1 and (share or {}).get(t.key[0], 0) > EVERYDAY:
+                skipped[t.title] = "everyday vocabulary"
+            else:
+                self.by_first.setdefault(t.key[0], []).append(t)
+                added.add(t.title)
+        self.unlinked.update({title: why for title, why in skipped.items() if title not in added})
         for cands in self.by_first.values():
             cands.sort(key=lambda t: -len(t.key))
 
@@ -480,9 +493,12 @@ class Glossary:
         if not self.by_first or not text:
             return []
         words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+        particles = _particle_verbs(text, words, self.lang)
         keys = []
-        for _, _, w in words:
+        for j, (_, _, w) in enumerate(words):
             own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang), *_unknown_noun(w, self.lang)))
+            if j in particles:      # "wirkt sich … aus" is "auswirken", "wirft eine Karte ab" is "abwerfen"
+                own = dict.fromkeys(particles[j] + k for k in own)
             keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (_stem(w, self.lang),))
         quotes = _quotations(text, words)
         out: list[tuple[int, int, Term]] = []
@@ -686,7 +702,30 @@ class Glossary:
         test = FORM_TESTS.get(self.lang)
         if test is None:
             return True
-        return test(words[i][2], term, _starts_sentence(text, words[i][0]))
+        before = words[i - 1][2].lower() if i and text[words[i - 1][1]:words[i][0]] == " " else ""
+        return test(words[i][2], term, _starts_sentence(text, words[i][0]), before)
+
+
+#: language -> its separable verb particles: a main clause that ends in one has the particle verb as its finite verb
+PARTICLES = {"de": frozenset("ab an auf aus bei ein fest fort her hin hinzu los mit nach um vor weg zu zurück".split())}
+
+
+def _particle_verbs(text: str, words: list, lang: str) -> dict[int, str]:
+    """Index of the finite verb of each clause that ends in a separable particle -> the particle: the clause's first
+    word in lower case that is no stop word ("Das Aktivieren …, die Kosten ändert, *wirkt* sich nicht auf … aus")."""
+    out: dict[int, str] = {}
+    if lang not in PARTICLES:
+        return out
+    stops, start = stop_words(lang), 0
+    for j, (_, end, w) in enumerate(words):
+        if j + 1 < len(words) and not re.search(r"[,.;:!?()\[\]„“”\"]", text[end:words[j + 1][0]]):
+            continue
+        if w in PARTICLES[lang] and (j + 1 == len(words) or re.match(r"\s*[^\w\s]", text[end:words[j + 1][0]])):
+            verb = next((k for k in range(start, j) if words[k][2][:1].islower() and words[k][2] not in stops), None)
+            if verb is not None:
+                out[verb] = w
+        start = j + 1
+    return out
 
 
 def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tuple[str, str, str, str, str]]:

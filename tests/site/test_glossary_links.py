@@ -446,3 +446,19 @@ def test_a_german_compound_the_lemmatiser_does_not_know_links_from_its_inflectio
     assert [t for _, t, _ in links(de, "Das Spiel endet")] == []        # a known word keeps its own lemma
     de24 = glossary_of(conn, "de-2024", "de")
     assert ("Zählmarken", "Zählmarke") in spans_in(de24, rule_text(conn, "de-2024", "613.4c"), "Zählmarken")
+
+
+def test_a_german_infinitive_as_a_noun_and_a_separable_particle_decide_the_verb(conn):
+    """"das Spielen eines Zauberspruchs" (de-1999 419.3, 001_0c3355379ebe2b1a.txt line 1389) and "Das Aktivieren
+    einer Fähigkeit" (de-2024 602.4) name the act of the entry's verb; "wirkt sich nicht auf … aus" (602.4, the third
+    independent case writer's trap) is "auswirken", not "wirken" (Cast), and "Diese lösen nur aus" (603.2f) is
+    "auslösen" (Trigger)."""
+    de = glossary_of(conn, "de-1999", "de")
+    assert spans_in(de, rule_text(conn, "de-1999", "419.3"), "Spielen") == [("Spielen", "Spielen")]
+    assert spans_in(de, "in mehreren Spielen", "Spielen") == []           # a plural of "Spiel", no article before
+    de24 = glossary_of(conn, "de-2024", "de")
+    text = rule_text(conn, "de-2024", "602.4")
+    assert spans_in(de24, text, "Aktivieren") == [("Aktivieren", "Activate")]
+    assert spans_in(de24, text, "wirkt") == []
+    assert spans_in(de24, rule_text(conn, "de-2024", "603.2f"), "lösen nur aus") == [("lösen", "Trigger")]
+    assert spans_in(de24, "Der Spieler wirkt den Zauberspruch.", "wirkt") == [("wirkt", "Cast")]
