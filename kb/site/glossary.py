@@ -20,8 +20,11 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
   "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
   German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses), but for the headword itself
-  in lower case, the word it was made from ("endet die Partie unentschieden": "Unentschieden"); an English subtype ("Case:
-  An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  The headword is a base
+  in lower case, the word it was made from ("endet die Partie unentschieden": "Unentschieden"), and a verb's
+  infinitive after an article, the noun of its act ("das Spielen eines Zauberspruchs", :data:`NOMINALISERS`); an
+  English subtype ("Case: An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  A
+  German noun the lemmatiser does not know (a compound: "Ersatzeffekte", "Zählmarken") is read without each
+  ending it may carry; a title naming several headwords ("Control, Controller") links from each.  The headword is a base
   form too ("Quellen" is "Quelle", whose own lemma simplemma gives as "quell"), a plural headword's singular links
   where its home prints it ("a characteristic"; not "Dies": "a die roll"), and a word of the old German spelling
   is read in the new one where only that is known ("gepaßt" is "gepasst", "passen": :data:`REFORMS`).  An
@@ -47,7 +50,9 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   create a token").
 * **A German verb by its clause** (:data:`CLAUSE_TESTS`): the noun of the object after it must be one its home
   prints, a kind of one or a compound of one ("bezahlt die Aktivierungskosten"), and a reflexive clause links only
-  where the home prints one: "spielen keine Rolle" and "wenn sich eine Karte … bewegt" do not link.
+  where the home prints one: "spielen keine Rolle" and "wenn sich eine Karte … bewegt" do not link.  A main clause
+  that ends in a separable particle has the particle verb as its verb (:data:`PARTICLES`): "wirkt sich nicht auf …
+  aus" is "auswirken", not "wirken" (Cast); "Diese lösen nur aus" is "auslösen" (Trigger).
 * **The noun beside a noun** (German, :data:`COLLOCATE_TESTS`): where a definition prints its term beside a noun
   ("erhält der aktive Spieler Vorrang", "die Farbe einer Karte"), the text's noun there must be one it prints, or a
   kind of one: "hat die Karte Vorrang" (the golden rule) and "die Farbe des Erweiterungssymbols" do not link.
@@ -158,6 +163,15 @@ def _stem(word: str, lang: str) -> str:
         if w.endswith(e) and len(w) - len(e) >= 4:
             return "~" + w[:-len(e)]
     return "~" + w
+
+
+def _unknown_noun(word: str, lang: str) -> tuple[str, ...]:
+    """A German noun the lemmatiser does not know (mostly compounds: "Ersatzeffekte", "Zählmarken",
+    "Kreaturentypen"): the word without each inflectional ending its language may add, as lemmas it may have."""
+    w = word.lower()
+    if lang not in STEM_ENDINGS or not word[:1].isupper() or _lemma(word, lang) != w:
+        return ()
+    return tuple(w[:-len(e)] for e in STEM_ENDINGS[lang] if w.endswith(e) and len(w) - len(e) >= 4)
 
 
 #: language -> does the definition show a verb?  (other languages: every term matches any inflection)
@@ -375,15 +389,23 @@ def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
         term.singular and w == term.key[0] != t)     # a plural headword's singular ("a characteristic")
 
 
-def _form_de(word: str, term: Term, start_of_sentence: bool) -> bool:
+#: language -> the articles (and a preposition fused with one) that make an infinitive a noun naming the act: "für das
+#: *Spielen* eines Zauberspruchs", "beim *Aktivieren*" (a verb's entry, "Spielen: Die Aktion, … zu spielen")
+NOMINALISERS = {"de": frozenset({"das", "beim", "zum", "vom"})}
+
+
+def _form_de(word: str, term: Term, start_of_sentence: bool, before: str = "") -> bool:
     """German writes a noun capitalised, a verb in lower case; a noun headword printed in lower case letter for letter
-    is the word it was made from, in the same sense ("endet die Partie unentschieden": "Unentschieden")."""
+    is the word it was made from, in the same sense ("endet die Partie unentschieden": "Unentschieden"); a verb's
+    infinitive after an article is the noun of its act ("das Spielen eines Zauberspruchs")."""
+    if term.verb and word[:1].isupper() and word.lower() == term.words[0].lower() and before in NOMINALISERS["de"]:
+        return True
     return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb or (
         len(term.words) == 1 and not term.learnt and word == term.words[0].lower())
 
 
 #: language -> may this word be a use of this one-word term?  (the word already has the term's lemma)
-FORM_TESTS = {"en": lambda w, t, s: (t.verb and not t.name) or _form_en(w, t, s), "de": _form_de}
+FORM_TESTS = {"en": lambda w, t, s, b: (t.verb and not t.name) or _form_en(w, t, s), "de": _form_de}
 
 
 @dataclass(frozen=True)
@@ -460,8 +482,8 @@ class Glossary:
         stops, share = stop_words(lang), share or {}
         g.share = share
         verb_test = VERB_TESTS.get(lang)
-        for title, anchor, definition, source in entries:
-            words = tuple(_WORD.findall(title.split("(")[0]))
+        for title, head, anchor, definition, source in _headwords(entries, lang):
+            words = tuple(_WORD.findall(head))
             if not words or len(words) > MAX_TERM_WORDS:
                 continue
             verb = verb_test(title, definition) if verb_test else True
@@ -478,7 +500,7 @@ class Glossary:
                 g.kinds[key[0]] = g.kinds[_stem(words[0], lang)] = frozenset(_lemma(w, lang) for m in (
                     KINDS[lang].finditer(definition or "") if lang in KINDS else ()) for w in _WORD.findall(
                     next(x for x in m.groups() if x)) if w.lower() not in stops and (lang != "de" or w[:1].isupper()))
-            spots = list(_WORD.finditer(title.split("(")[0]))
+            spots = list(_WORD.finditer(head))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
             quoted = re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None if lang in OBSOLETE else False
             singular = len(words) == 1 and words[0].lower() == key[0] + "s" and any(
@@ -495,10 +517,16 @@ class Glossary:
 
     def add(self, terms: list[Term], share: dict[str, float] | None = None) -> None:
         """Add terms learnt elsewhere (:func:`learn_translations`); everyday one-word terms stay unlinked."""
+        skipped, added = {}, set()
         for t in terms:
-            if len(t.key) == 1 and ((share or {}).get(t.key[0], 0) > EVERYDAY or t.key[0] in stop_words(self.lang)):
-                continue
-            self.by_first.setdefault(t.key[0], []).append(t)
+            if len(t.key) == 1 and t.key[0] in stop_words(self.lang):
+                skipped[t.title] = "stop word"
+            elif len(t.key) == 1 and (share or {}).get(t.key[0], 0) > EVERYDAY:
+                skipped[t.title] = "everyday vocabulary"
+            else:
+                self.by_first.setdefault(t.key[0], []).append(t)
+                added.add(t.title)
+        self.unlinked.update({title: why for title, why in skipped.items() if title not in added})
         for cands in self.by_first.values():
             cands.sort(key=lambda t: -len(t.key))
 
@@ -520,9 +548,12 @@ class Glossary:
         if not self.by_first or not text:
             return []
         words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+        particles = _particle_verbs(text, words, self.lang)
         keys = []
-        for _, _, w in words:
-            own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang)))
+        for j, (_, _, w) in enumerate(words):
+            own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang), *_unknown_noun(w, self.lang)))
+            if j in particles:      # "wirkt sich … aus" is "auswirken", "wirft eine Karte ab" is "abwerfen"
+                own = dict.fromkeys(particles[j] + k for k in own)
             keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (_stem(w, self.lang),))
         quotes = _quotations(text, words)
         out: list[tuple[int, int, Term]] = []
@@ -787,7 +818,45 @@ class Glossary:
         test = FORM_TESTS.get(self.lang)
         if test is None:
             return True
-        return test(words[i][2], term, _starts_sentence(text, words[i][0]))
+        before = words[i - 1][2].lower() if i and text[words[i - 1][1]:words[i][0]] == " " else ""
+        return test(words[i][2], term, _starts_sentence(text, words[i][0]), before)
+
+
+#: language -> its separable verb particles: a main clause that ends in one has the particle verb as its finite verb
+PARTICLES = {"de": frozenset("ab an auf aus bei ein fest fort her hin hinzu los mit nach um vor weg zu zurück".split())}
+
+
+def _particle_verbs(text: str, words: list, lang: str) -> dict[int, str]:
+    """Index of the finite verb of each clause that ends in a separable particle -> the particle: the clause's first
+    word in lower case that is no stop word ("Das Aktivieren …, die Kosten ändert, *wirkt* sich nicht auf … aus")."""
+    out: dict[int, str] = {}
+    if lang not in PARTICLES:
+        return out
+    stops, start = stop_words(lang), 0
+    for j, (_, end, w) in enumerate(words):
+        if j + 1 < len(words) and not re.search(r"[,.;:!?()\[\]„“”\"]", text[end:words[j + 1][0]]):
+            continue
+        if w in PARTICLES[lang] and (j + 1 == len(words) or re.match(r"\s*[^\w\s]", text[end:words[j + 1][0]])):
+            verb = next((k for k in range(start, j) if words[k][2][:1].islower() and words[k][2] not in stops), None)
+            if verb is not None:
+                out[verb] = w
+        start = j + 1
+    return out
+
+
+def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tuple[str, str, str, str, str]]:
+    """(title, words it links from, anchor, definition, defining edition) of each entry: its headword, and each
+    headword of a title that names several ("Control, Controller"; "Life, Life Total") that no entry of its own
+    defines ("Active Player, Nonactive Player Order" does not claim "Active Player")."""
+    own = {t.split("(")[0].strip().lower() for t, *_ in entries}
+    out = []
+    for title, anchor, definition, source in entries:
+        name = title.split("(")[0]
+        out.append((title, name, anchor, definition, source))
+        obsolete = lang in OBSOLETE and re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title)   # old wording: as printed
+        parts = [p.strip(" \"“”") for p in name.split(",")] if "," in name and not obsolete else []
+        out += [(title, p, anchor, definition, source) for p in parts if p and p.lower() not in own]
+    return out
 
 
 def _bases(word: str) -> tuple[str, ...]:

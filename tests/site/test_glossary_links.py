@@ -498,3 +498,46 @@ def test_a_german_verb_is_judged_by_its_clause():
     assert [t.title for _, _, t in g.spans("Er spielt eine Manafähigkeit.")] == ["Spielen"]     # a compound
     assert [t.title for _, _, t in g.spans("Wenn sich eine Karte in eine andere Zone bewegt, endet es.")] == []
     assert [t.title for _, _, t in g.spans("Er bewegt eine Zählmarke.")] == ["Bewegen"]
+
+
+def test_each_headword_of_a_title_that_names_several_links(conn):
+    """A title may name several headwords ("Control, Controller", en-2024-11-08.txt line 7183; "Life, Life Total",
+    line 7856): each links on its own where no entry of its own defines it (cases from the third independent
+    case writer's sample: 113.5, 118.8a, 119.2); an obsolete title links only as printed (122.2: the counters are
+    not “removed”, not the old "Remove from the Game, Removed")."""
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "113.5"), "control") == [("control", "Control, Controller")]
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "118.8a"), "controller") == [
+        ("controller", "Control, Controller")]
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "119.2"), "life") == [("life", "Life, Life Total")]
+    assert spans_in(g, rule_text(conn, "en-2024-11-08", "122.2"), "removed") == []
+    # "Active Player, Nonactive Player Order" does not claim "active player", which has its own entry
+    assert links(g, "the active player chooses")[0][1] == "Active Player"
+
+
+def test_a_german_compound_the_lemmatiser_does_not_know_links_from_its_inflections(conn):
+    """simplemma knows "Effekte" but not "Ersatzeffekte": an unknown capitalised word without an inflectional ending
+    is a lemma it may have (de-1999 419.8b, 001_0c3355379ebe2b1a.txt line 1462, from the third independent case
+    writer's sample; de-2024 613.4c "Zählmarken", 000_b7e6c10b3fc15808.txt)."""
+    de = glossary_of(conn, "de-1999", "de")
+    assert spans_in(de, rule_text(conn, "de-1999", "419.8b"), "Ersatzeffekte") == [("Ersatzeffekte", "Ersatzeffekt")]
+    assert spans_in(de, rule_text(conn, "de-1999", "214.4"), "Zählmarken") == [("Zählmarken", "Zählmarke")]
+    assert [t for _, t, _ in links(de, "Das Spiel endet")] == []        # a known word keeps its own lemma
+    de24 = glossary_of(conn, "de-2024", "de")
+    assert ("Zählmarken", "Zählmarke") in spans_in(de24, rule_text(conn, "de-2024", "613.4c"), "Zählmarken")
+
+
+def test_a_german_infinitive_as_a_noun_and_a_separable_particle_decide_the_verb(conn):
+    """"das Spielen eines Zauberspruchs" (de-1999 419.3, 001_0c3355379ebe2b1a.txt line 1389) and "Das Aktivieren
+    einer Fähigkeit" (de-2024 602.4) name the act of the entry's verb; "wirkt sich nicht auf … aus" (602.4, the third
+    independent case writer's trap) is "auswirken", not "wirken" (Cast), and "Diese lösen nur aus" (603.2f) is
+    "auslösen" (Trigger)."""
+    de = glossary_of(conn, "de-1999", "de")
+    assert spans_in(de, rule_text(conn, "de-1999", "419.3"), "Spielen") == [("Spielen", "Spielen")]
+    assert spans_in(de, "in mehreren Spielen", "Spielen") == []           # a plural of "Spiel", no article before
+    de24 = glossary_of(conn, "de-2024", "de")
+    text = rule_text(conn, "de-2024", "602.4")
+    assert spans_in(de24, text, "Aktivieren") == [("Aktivieren", "Activate")]
+    assert spans_in(de24, text, "wirkt") == []
+    assert spans_in(de24, rule_text(conn, "de-2024", "603.2f"), "lösen nur aus") == [("lösen", "Trigger")]
+    assert spans_in(de24, "Der Spieler wirkt den Zauberspruch.", "wirkt") == [("wirkt", "Cast")]
