@@ -174,7 +174,7 @@ def effects_in_force(game) -> Active:
     game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     if any(_may_remove_abilities(e) for e in all_effects):
         kept = existing(game, active)
-        if len(kept) != len(all_effects):
+        if kept != all_effects:
             active = _grouped(game, kept)
             game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     return active
@@ -191,7 +191,7 @@ def _may_remove_abilities(eff: Continuous) -> bool:
 _UP_TO_6 = ("1a", "2", "3", "4", "5", "6")
 
 
-@enforces("613.8a", "613.8b", "613.6", "604.1")
+@enforces("613.8a", "613.8b", "613.6", "604.1", "612.1", "612.2")
 def existing(game, active: Active) -> list[Continuous]:
     """The continuous effects that exist: an effect of a static ability exists only while its source has that
     ability (604.1) — judged when the effect would begin to apply, in its first layer, after the effects that apply
@@ -200,12 +200,14 @@ def existing(game, active: Active) -> list[Continuous]:
     effect of the same layer would change waits until just after it (613.8a, 613.8b: Blood Moon before Urborg's
     "each land is a Swamp", which it takes away, 305.7); in a loop, timestamp order.  An effect that began to apply
     keeps applying in its later layers even if its ability is removed meanwhile (613.6); one that begins after
-    layer 6 exists if its source still has the ability then (Humility and a lord's +1/+1)."""
+    layer 6 exists if its source still has the ability then (Humility and a lord's +1/+1).  A text change makes
+    an effect say what the changed ability says (612.1, 612.2: "green creatures" made "blue creatures")."""
     st = game.state
     objects = st.objects
     probes = {oid: _start(game, objects[oid]) for oid in st.battlefield}
     gone: set = set()
     begun: set = set()
+    said: dict = {}  # (source id, id of a static as printed) -> the static as text changes made it (layer 3)
     for layer in _UP_TO_6:
         rest = [e for e in active.by_layer.get(layer, ()) if id(e) not in gone]
         while rest:
@@ -227,7 +229,7 @@ def existing(game, active: Active) -> list[Continuous]:
                 with silenced():  # trying the layers out: the objects' characteristics are computed later
                     hit = affects(game, pick, objects[oid], probe.ch)
                 if hit:
-                    _apply_keeping_text(game, layer, objects[oid], probe, pick)
+                    _apply_keeping_text(game, layer, objects[oid], probe, pick, said)
     for e in (e for effects in active.by_layer.values() for e in effects):
         if id(e) not in begun and id(e) not in gone and not _has_ability(e, probes):
             applied("613.8a")  # it would begin after layer 6, when its source no longer has the ability
@@ -238,8 +240,19 @@ def existing(game, active: Active) -> list[Continuous]:
         for e in effects:
             if id(e) not in gone and id(e) not in seen:
                 seen.add(id(e))
-                kept.append(e)
+                kept += _as_said(game, e, said)
     return kept
+
+
+def _as_said(game, eff: Continuous, said: dict) -> list[Continuous]:
+    """The effect as its ability says after text changes: generated from the changed ability (none if that no
+    longer changes characteristics)."""
+    changed = said.get((eff.source_id, id(eff.static))) if not eff.granted else None
+    if changed is None:
+        return [eff]
+    applied("612.1")
+    applied("612.2")
+    return from_statics(game, [(eff.source_id, changed)])
 
 
 def _start(game, obj) -> Result:
@@ -257,15 +270,20 @@ def _has_ability(eff: Continuous, probes: dict) -> bool:
     return probe is None or eff.static in probe.ch.statics
 
 
-def _apply_keeping_text(game, layer: str, obj, res: Result, eff: Continuous) -> None:
+def _apply_keeping_text(game, layer: str, obj, res: Result, eff: Continuous, said: dict | None = None) -> None:
     """Apply one effect's part to a probe; a text change changes what an ability says, not whether it exists
-    (612): the abilities are kept as they were if only their text changed."""
+    (612): the abilities are kept as they were if only their text changed — what they say now goes to ``said``,
+    where a later text change starts from (``said``: (object id, id of the static kept) -> the static changed)."""
     before = res.ch.statics
+    if said and layer == "3":
+        res.ch.statics = tuple(said.get((obj.id, id(s)), s) for s in before)  # type: ignore[misc]
     with silenced():
         APPLY[layer](game, obj, res, eff)
     after = res.ch.statics
     if layer == "3" and after is not before and len(after) == len(before) and all(
             a.kind == b.kind for a, b in zip(after, before)):
+        if said is not None:
+            said.update(((obj.id, id(b)), a) for a, b in zip(after, before) if a is not b)
         res.ch.statics = before  # type: ignore[misc]
 
 
