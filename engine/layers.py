@@ -304,7 +304,8 @@ def _changes_existence(game, layer: str, a: Continuous, b: Continuous, probes: d
     return (a.static in trial.ch.statics) != (a.static in probe.ch.statics)
 
 
-_COMPUTING: set = set()
+#: the objects whose characteristics are being computed -> their values so far
+_COMPUTING: dict = {}
 #: the effects in force of the computations going on (innermost last)
 _CURRENT: list = []
 
@@ -314,9 +315,9 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True, stop:
     """Apply the layers in order (613.1) to ``card``, the object's values after layer 1 (``finish``: also make the
     characteristics a CardDef again — not needed when only power and toughness are read; ``stop``: the layer
     before which to stop, for the values an object has as that layer begins)."""
-    if obj.id in _COMPUTING:  # an effect's criterion asks about the object being computed: its values so far
-        return Result(card, obj.controller, card.power, card.toughness)
-    _COMPUTING.add(obj.id)
+    so_far = _COMPUTING.get(obj.id)
+    if so_far is not None:  # an effect's criterion asks about the object being computed: its values so far
+        return _copy_result(so_far)
     try:
         if TRACING:
             applied("613.1")
@@ -326,6 +327,7 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True, stop:
         res = Result(card, obj.memory.get("base_controller", obj.controller), card.power, card.toughness)
         if active.shapes:
             res.ch = Draft.of(card)  # type: ignore[assignment]
+        _COMPUTING[obj.id] = res
         _CURRENT.append(active)
         try:
             for fn, effects in active.plan:
@@ -338,7 +340,7 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True, stop:
             res.ch = res.ch.done()  # type: ignore[attr-defined]
         return res
     finally:
-        _COMPUTING.discard(obj.id)
+        _COMPUTING.pop(obj.id, None)
 
 
 def _ts(game, eff: Continuous) -> tuple:
