@@ -208,6 +208,33 @@ def existing(game, active: Active) -> list[Continuous]:
     gone: set = set()
     begun: set = set()
     said: dict = {}  # (source id, id of a static as printed) -> the static as text changes made it (layer 3)
+    # every permanent is being computed: a criterion that reads one sees its values so far (nothing is kept)
+    mine = [oid for oid in probes if oid not in _COMPUTING]
+    _COMPUTING.update((oid, probes[oid]) for oid in mine)
+    try:
+        _up_to_6(game, active, probes, gone, begun, said)
+    finally:
+        for oid in mine:
+            del _COMPUTING[oid]
+    for e in (e for effects in active.by_layer.values() for e in effects):
+        if id(e) not in begun and id(e) not in gone and not _has_ability(e, probes):
+            applied("613.8a")  # it would begin after layer 6, when its source no longer has the ability
+            gone.add(id(e))
+    seen: set = set()
+    kept = []
+    for effects in active.by_layer.values():
+        for e in effects:
+            if id(e) not in gone and id(e) not in seen:
+                seen.add(id(e))
+                kept += _as_said(game, e, said)
+    return kept
+
+
+@enforces("613.8a", "613.8b", "613.6")
+def _up_to_6(game, active: Active, probes: dict, gone: set, begun: set, said: dict) -> None:
+    """:func:`existing`'s layers 1–6, applied to every permanent's probe: which effects begin (``begun``), which do
+    not exist (``gone``), what text changes made the abilities say (``said``)."""
+    objects = game.state.objects
     for layer in _UP_TO_6:
         rest = [e for e in active.by_layer.get(layer, ()) if id(e) not in gone]
         while rest:
@@ -230,18 +257,6 @@ def existing(game, active: Active) -> list[Continuous]:
                     hit = affects(game, pick, objects[oid], probe.ch)
                 if hit:
                     _apply_keeping_text(game, layer, objects[oid], probe, pick, said)
-    for e in (e for effects in active.by_layer.values() for e in effects):
-        if id(e) not in begun and id(e) not in gone and not _has_ability(e, probes):
-            applied("613.8a")  # it would begin after layer 6, when its source no longer has the ability
-            gone.add(id(e))
-    seen: set = set()
-    kept = []
-    for effects in active.by_layer.values():
-        for e in effects:
-            if id(e) not in gone and id(e) not in seen:
-                seen.add(id(e))
-                kept += _as_said(game, e, said)
-    return kept
 
 
 def _as_said(game, eff: Continuous, said: dict) -> list[Continuous]:
