@@ -71,3 +71,17 @@ def test_the_dependency_order_is_traced_on_every_read_613_8b():
     assert game.characteristics(wald).types == {"land", "artifact", "creature"}
     rules = _traced(lambda: game.characteristics(wald))
     assert {"613.8", "613.8a", "613.8b", "613.8c"} <= rules
+
+
+def test_two_effects_of_resolved_spells_in_one_layer_apply_in_timestamp_order_without_dependencies_613_7():
+    # two "target creature gets +N/+N until end of turn" (611.2c: locked sets, layer 7c): neither's criteria can
+    # change, so they apply in timestamp order (613.7) and no dependency is looked for (613.8c is not applied)
+    game = new_game()
+    baer = _put(game, "Grizzlybären")
+    st = game.state
+    for n in (1, 2):
+        st.effects.append(Continuous({"7c": {"power": n, "toughness": n}}, new_timestamp(st), ALICE, "t", None,
+                                     locked=frozenset({baer.id}), duration="end_of_turn"))
+    rules = _traced(lambda: game.power(baer))
+    assert game.power(baer) == 5
+    assert "613.7" in rules and "613.8c" not in rules
