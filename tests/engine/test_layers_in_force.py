@@ -50,7 +50,8 @@ def test_effects_whose_criteria_name_different_card_types_each_reach_theirs_613_
     # "artifacts are blue" (layer 5) and Glorious Anthem ("creatures you control get +1/+1", 7c), in either order:
     # the artifact is blue, the creature 3/3 (each object goes through the layers if any effect's criteria name one
     # of its card types)
-    for first, second in (("Beispiel-Blaue Artefakte", "Glorious Anthem"), ("Glorious Anthem", "Beispiel-Blaue Artefakte")):
+    for first, second in (("Beispiel-Blaue Artefakte", "Glorious Anthem"),
+                          ("Glorious Anthem", "Beispiel-Blaue Artefakte")):
         game = game_with(BLUE_ARTIFACTS)
         game.put(first, "battlefield", ALICE)
         game.put(second, "battlefield", ALICE)

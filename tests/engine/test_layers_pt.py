@@ -7,7 +7,8 @@ from tests.engine.test_layers_reach import game_with
 TWISTED = {"name": "Beispiel-Verdrehte Aura", "synthetic": True, "cost": "{U}", "types": ["enchantment"],
            "subtypes": ["Aura"],
            "note": "Made up for 613.4d: a static ability that switches the enchanted creature's power and toughness.",
-           "text": "Verzaubert eine Kreatur. Die Stärke und Widerstandskraft der verzauberten Kreatur werden vertauscht.",
+           "text": "Verzaubert eine Kreatur. Die Stärke und Widerstandskraft der verzauberten Kreatur werden "
+                   "vertauscht.",
            "targets": [{"name": "kreatur", "types": ["creature"]}],
            "statics": [{"kind": "modify", "objects": "attached", "switch": True}]}
 
