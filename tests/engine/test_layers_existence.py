@@ -1,0 +1,92 @@
+"""Whether an effect exists and in which order a layer's effects apply (613.8), on boards with text changes (612),
+characteristic-defining abilities (604.3) and Auras in earlier layers."""
+from engine.continuous import Continuous, new_timestamp
+from tests.engine.helpers import ALICE
+from tests.engine.test_layers_reach import game_with
+
+#: a white creature with devoid (702.114a): colourless by a characteristic-defining ability (604.3)
+WHITE_DEVOID = {"name": "Beispiel-Weißes Leerenwesen", "synthetic": True, "cost": "{1}{W}", "types": ["creature"],
+                "note": "Made up after Eldrazi Displacer (a white card with devoid): colourless by a CDA (604.3).",
+                "subtypes": ["Eldrazi"], "colors": ["W"], "keywords": ["devoid"], "power": 2, "toughness": 2,
+                "text": "Farblosigkeit"}
+#: the same with "other creatures you control get +1/+1"
+WHITE_DEVOID_LORD = {**WHITE_DEVOID, "name": "Beispiel-Farbloser Fürst",
+                     "text": "Farblosigkeit. Andere Kreaturen, die du kontrollierst, erhalten +1/+1.",
+                     "statics": [{"kind": "modify", "objects": {"types": ["creature"], "controller": "you",
+                                                                "other": True}, "power": 1, "toughness": 1}]}
+#: "white creatures lose all abilities" (layer 6, criteria on colour)
+WHITE_SILENCE = {"name": "Beispiel-Weiße Stille", "synthetic": True, "cost": "{2}{B}", "types": ["enchantment"],
+                 "note": "Made up for 613.8a: an ability-removing effect whose criteria name a colour.",
+                 "text": "Weiße Kreaturen verlieren alle Fähigkeiten.",
+                 "statics": [{"kind": "modify", "objects": {"types": ["creature"], "colors": ["W"]},
+                              "lose_all_abilities": True}]}
+
+
+def _put(game, name: str, zone: str = "battlefield"):
+    return game.state.objects[game.put(name, zone, ALICE)]
+
+
+def test_exchanging_volraths_shapeshifters_text_box_ends_its_full_text_effect_612_5_612_6_613_8a():
+    # 612.6: Volrath's Shapeshifter has the full text of the top creature card of its graveyard (Craw Wurm, 6/4);
+    # 612.5: Exchange of Words gives it Grizzly Bears' (empty) text box — its ability is gone before its effect
+    # would apply (the exchange is in the same layer 3 and changes its existence: 613.8a), so it is itself again
+    game = game_with()
+    _put(game, "Craw Wurm", "graveyard")
+    shifter = _put(game, "Volraths Gestaltwandler")
+    baer = _put(game, "Grizzlybären")
+    assert (game.characteristics(shifter).name, game.power(shifter)) == ("Craw Wurm", 6)
+    st = game.state
+    st.effects.append(Continuous({"3": {"exchange_text": True}}, new_timestamp(st), ALICE, "t", None,
+                                 locked=frozenset({shifter.id, baer.id}), duration="indefinite"))
+    ch = game.characteristics(shifter)
+    assert (ch.name, game.power(shifter), game.toughness(shifter)) == ("Volraths Gestaltwandler", 0, 1)
+
+
+def test_a_second_full_text_effect_on_the_shapeshifter_612_6_613_8a():
+    # a made-up second "has the full text of the top creature card of its controller's graveyard" on Volrath's
+    # Shapeshifter (612.6; a resolved spell's, locked): applying it takes away the Shapeshifter's own ability
+    # (613.8a), whatever — both would give it Craw Wurm's full text
+    game = game_with()
+    _put(game, "Craw Wurm", "graveyard")
+    shifter = _put(game, "Volraths Gestaltwandler")
+    st = game.state
+    st.effects.append(Continuous({"3": {"full_text_of": "top_of_graveyard"}}, new_timestamp(st), ALICE, "t", None,
+                                 locked=frozenset({shifter.id}), duration="indefinite"))
+    assert (game.characteristics(shifter).name, game.power(shifter), game.toughness(shifter)) == ("Craw Wurm", 6, 4)
+
+
+def test_the_dependency_order_with_an_aura_changing_a_name_in_an_earlier_layer_613_8():
+    # the 613.8 board (layer 4: "all artifacts are 2/2 creatures" waits for "all lands are artifacts") while an
+    # Aura's text-changing effect (612.8, layer 3) applies to a creature: the Forest is a 2/2 artifact creature land,
+    # the enchanted bear is named "Legitimer Geschäftsmann"
+    game = game_with()
+    _put(game, "Beispiel-Artefaktbeseelung")
+    _put(game, "Beispiel-Landschmiede")
+    wald = _put(game, "Wald")
+    baer = _put(game, "Grizzlybären")
+    _put(game, "Beispiel-Zeugenschutz").attached_to = baer.id
+    assert game.characteristics(wald).types == {"land", "artifact", "creature"} and game.power(wald) == 2
+    assert game.characteristics(baer).name == "Legitimer Geschäftsmann"
+
+
+def test_a_colourless_creature_made_white_makes_a_white_only_effect_wait_613_8a_604_3():
+    # layer 5: "white creatures are blue" (Beispiel-Blaufärbung der Weißen, older) and "creatures are white" (the
+    # Herold). The white-printed creature with devoid is colourless (604.3, applied before the layers), so the
+    # Herold's effect changes what the other applies to (613.8a): it waits (613.8b) — every creature ends up blue
+    game = game_with(WHITE_DEVOID)
+    _put(game, "Beispiel-Blaufärbung der Weißen")
+    herold = _put(game, "Beispiel-Weißer Herold")
+    wesen = _put(game, "Beispiel-Weißes Leerenwesen")
+    assert game.characteristics(herold).colors == {"U"}  # read first: the order is judged over every creature
+    assert game.characteristics(wesen).colors == {"U"}
+
+
+def test_a_devoid_lord_keeps_its_ability_under_white_creatures_lose_all_abilities_604_3_613_8a():
+    # "white creatures lose all abilities" (layer 6) does not reach the white-printed lord with devoid, colourless by
+    # its characteristic-defining ability (604.3): its +1/+1 (7c) exists, Grizzly Bears are 3/3
+    game = game_with(WHITE_DEVOID_LORD, WHITE_SILENCE)
+    _put(game, "Beispiel-Weiße Stille")
+    lord = _put(game, "Beispiel-Farbloser Fürst")
+    baer = _put(game, "Grizzlybären")
+    assert game.characteristics(lord).colors == frozenset()
+    assert (game.power(baer), game.toughness(baer)) == (3, 3)
