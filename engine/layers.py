@@ -421,8 +421,21 @@ def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous])
     if cache is not None and cache[0] == key and not TRACING:
         return list(cache[1])
     probes = _probes(game, obj, res, layer)
+    held = {o.id: _COMPUTING.get(o.id) for o, _ in probes}
+    _COMPUTING.update((o.id, probe) for o, probe in probes)  # a criterion that reads an object sees its probe
+    try:
+        ordered = _ordered(game, layer, list(rest), probes)
+    finally:
+        _hold(held)
+    game.layer_order_cache = (key, tuple(ordered))
+    return ordered
+
+
+@enforces("613.8", "613.8b", "613.8c")
+def _ordered(game, layer: str, rest: list[Continuous], probes: list) -> list[Continuous]:
+    """:func:`dependency_order`'s order, judged over ``probes`` (each object with its values as the layer
+    begins), applying each effect picked to them."""
     ordered: list[Continuous] = []
-    rest = list(rest)
     while rest:
         waiting = {id(a) for a in rest if any(
             depends(game, o, probe, layer, a, b) for b in rest if b is not a for o, probe in probes)}
@@ -439,8 +452,16 @@ def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous])
             for o, probe in probes:
                 if affects(game, pick, o, probe.ch):
                     APPLY[layer](game, o, probe, pick)
-    game.layer_order_cache = (key, tuple(ordered))
     return ordered
+
+
+def _hold(held: dict) -> None:
+    """Put back what :data:`_COMPUTING` held for these objects (None: nothing)."""
+    for oid, values in held.items():
+        if values is None:
+            del _COMPUTING[oid]
+        else:
+            _COMPUTING[oid] = values
 
 
 def _copy_result(res: Result) -> Result:
@@ -478,7 +499,12 @@ def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) ->
         before = affects(game, a, obj, res.ch)
         trial = _copy_result(res)
         APPLY[layer](game, obj, trial, b)
-        changed = affects(game, a, obj, trial.ch) != before
+        held = {obj.id: _COMPUTING.get(obj.id)}
+        _COMPUTING[obj.id] = trial  # what the criteria read of the object: its values with ``b`` applied
+        try:
+            changed = affects(game, a, obj, trial.ch) != before
+        finally:
+            _hold(held)
     if changed:
         applied("613.8a")
         return True

@@ -1,6 +1,7 @@
 """An object asked about while its own characteristics are computed: its values so far (613.1, 613.4, 613.5)."""
 from engine.continuous import Continuous
-from tests.engine.helpers import ALICE
+from engine.costs import pool_from
+from tests.engine.helpers import ALICE, resolve
 from tests.engine.test_layers_reach import game_with
 
 #: "creatures you control with power 2 or less get +1/+1": criteria that read power (layer 7c)
@@ -54,3 +55,32 @@ def test_a_count_that_includes_the_creature_itself_as_the_layers_made_it_613_4a(
         assert (game.power(warlord), game.toughness(warlord)) == (3, 3), shapes
     _set(game, warlord.id, {"4": {"add_subtypes": ["Wall"]}}, 10_001)
     assert (game.power(warlord), game.toughness(warlord)) == (2, 2)
+
+
+#: "creatures with power 5 or greater have base power and toughness 1/1": criteria that read power, in layer 7b
+TAMER = {"name": "Beispiel-Riesenbändiger", "synthetic": True, "cost": "{2}{W}", "types": ["enchantment"],
+         "note": "Made up for 613.8a in layer 7b: an effect whose criteria read what another 7b effect sets.",
+         "text": "Kreaturen mit Stärke 5 oder mehr haben Basis-Stärke und -Widerstandskraft 1/1.",
+         "statics": [{"kind": "modify", "objects": {"types": ["creature"], "power_min": 5}, "set_power": 1,
+                      "set_toughness": 1}]}
+
+
+def test_an_effect_whose_criteria_read_power_waits_for_the_effect_that_sets_it_613_8a_layer_7b():
+    # 613.8a in layer 7b: Svogthos, the Restless Tomb animated (613.6 example 4: power and toughness each the number
+    # of creature cards in its owner's graveyard, six here) — "creatures with power 5 or greater have base power and
+    # toughness 1/1" depends on that effect (applying it changes what the other applies to), so it applies after it
+    # whatever the timestamps (613.8b): Svogthos is 1/1 in both orders
+    for tamer_first in (True, False):
+        game = game_with(TAMER)
+        if tamer_first:
+            game.put("Beispiel-Riesenbändiger", "battlefield", ALICE)
+        svogthos = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
+        for _ in range(6):
+            game.put("Grizzlybären", "graveyard", ALICE)
+        game.state.players[ALICE].pool = pool_from("{C}{C}{C}{B}{G}")
+        assert game.activate(ALICE, svogthos, 2) is None
+        assert resolve(game) is None
+        if not tamer_first:
+            game.put("Beispiel-Riesenbändiger", "battlefield", ALICE)
+        obj = game.state.objects[svogthos]
+        assert (game.power(obj), game.toughness(obj)) == (1, 1), tamer_first
