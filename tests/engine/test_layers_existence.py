@@ -90,3 +90,31 @@ def test_a_devoid_lord_keeps_its_ability_under_white_creatures_lose_all_abilitie
     baer = _put(game, "Grizzlybären")
     assert game.characteristics(lord).colors == frozenset()
     assert (game.power(baer), game.toughness(baer)) == (3, 3)
+
+
+def test_a_land_animated_in_layer_4_counts_for_a_layer_5_dependency_613_8a():
+    # layer 5: "white creatures are blue" (older) and the Herold's "creatures are white". The Forest is a creature
+    # only through "lands are 1/1 creatures" (layer 4), and colourless: as layer 5 begins the Herold's effect changes
+    # what the other applies to (613.8a), so it applies first (613.8b) and every creature ends up blue
+    game = game_with()
+    _put(game, "Beispiel-Blaufärbung der Weißen")
+    herold = _put(game, "Beispiel-Weißer Herold")
+    _put(game, "Beispiel-Landbeseelung")
+    wald = _put(game, "Wald")
+    assert game.characteristics(herold).colors == {"U"}  # read first: the order is judged over every permanent
+    assert game.characteristics(wald).colors == {"U"} and "creature" in game.characteristics(wald).types
+
+
+def test_a_colour_word_changed_stays_changed_when_the_lord_gains_an_ability_612_2_613_1f():
+    # Creakwood Liege's "green" made "blue" (612.2), then the Liege gains flying (layer 6, a resolved spell's): its
+    # changed ability still exists and still says "blue" — Sindbad (blue) gets +1/+1, Grizzly Bears (green) do not
+    game = game_with()
+    liege = _put(game, "Creakwood Liege")
+    baer = _put(game, "Grizzlybären")
+    sindbad = _put(game, "Sindbad")
+    st = game.state
+    for parts in ({"3": {"change_text": {"from": "G", "to": "U"}}}, {"6": {"keywords": ["flying"]}}):
+        st.effects.append(Continuous(parts, new_timestamp(st), ALICE, "t", None, locked=frozenset({liege.id}),
+                                     duration="indefinite"))
+    assert "flying" in game.keywords(liege)
+    assert (game.power(sindbad), game.power(baer)) == (2, 2)

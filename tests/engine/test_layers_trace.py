@@ -85,3 +85,32 @@ def test_two_effects_of_resolved_spells_in_one_layer_apply_in_timestamp_order_wi
     rules = _traced(lambda: game.power(baer))
     assert game.power(baer) == 5
     assert "613.7" in rules and "613.8c" not in rules
+
+
+def test_an_effect_that_began_does_not_wait_in_a_later_layer_613_6_613_8b():
+    # Gideon Blackblade (on Alice's turn a 4/4 indestructible creature: layers 4, 6, 7b), then Humility: Gideon's
+    # effect began in layer 4, so in layer 6 it does not wait for Humility, which would take its ability (613.6: it
+    # keeps applying); both apply in timestamp order — Gideon's first, so Humility's removal and 1/1 win
+    game = new_game()
+    gideon = _put(game, "Gideon Blackblade")
+    assert game.power(gideon) == 4
+    _put(game, "Humility")
+    rules = _traced(lambda: game.power(gideon))
+    assert (game.power(gideon), game.toughness(gideon)) == (1, 1)
+    assert "indestructible" not in game.keywords(gideon)
+    assert "613.8b" not in rules
+
+
+def test_the_trace_names_the_existence_pass_for_an_effect_that_follows_a_changed_text_612_1_612_2():
+    # the rule tracer links each rule applied to the function that applied it: an effect made to say what Creakwood
+    # Liege's changed text says ("green" made "blue", 612.1, 612.2) is the work of engine.layers.existing
+    game = new_game()
+    liege = _put(game, "Creakwood Liege")
+    baer = _put(game, "Grizzlybären")
+    st = game.state
+    st.effects.append(Continuous({"3": {"change_text": {"from": "G", "to": "U"}}}, new_timestamp(st), ALICE, "t",
+                                 None, locked=frozenset({liege.id}), duration="indefinite"))
+    with Tracer() as t:
+        assert game.power(baer) == 2
+    by = {(c.key.split("/")[-1], link.qualname) for c, link in t.appliers()}
+    assert {("612.1", "engine.layers.existing"), ("612.2", "engine.layers.existing")} <= by
