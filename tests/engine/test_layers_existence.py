@@ -118,3 +118,23 @@ def test_a_colour_word_changed_stays_changed_when_the_lord_gains_an_ability_612_
                                      duration="indefinite"))
     assert "flying" in game.keywords(liege)
     assert (game.power(sindbad), game.power(baer)) == (2, 2)
+
+
+#: a nonbasic land with "creatures are black" (layer 5): Blood Moon takes that ability in layer 4 (305.7)
+BLACK_LAND = {"name": "Beispiel-Schwarzes Land", "synthetic": True, "types": ["land"],
+              "note": "Made up for 613.8a: a nonbasic land whose colour-changing ability Blood Moon takes (305.7).",
+              "text": "Kreaturen sind schwarz.",
+              "statics": [{"kind": "modify", "objects": {"types": ["creature"]}, "colors": ["B"]}]}
+
+
+def test_an_effect_after_one_that_does_not_exist_still_begins_in_its_layer_613_6_613_8a():
+    # layer 5, in timestamp order: the land's "creatures are black" — whose ability Blood Moon took in layer 4, so it
+    # does not exist (613.8a, 305.7) — then the Herold's "creatures are white", which begins there; Humility takes the
+    # Herold's ability only in layer 6, after it began, so it keeps applying (613.6): Grizzly Bears are white
+    game = game_with(BLACK_LAND)
+    _put(game, "Blood Moon")
+    _put(game, "Beispiel-Schwarzes Land")
+    _put(game, "Beispiel-Weißer Herold")
+    _put(game, "Humility")
+    baer = _put(game, "Grizzlybären")
+    assert game.characteristics(baer).colors == {"W"}
