@@ -138,3 +138,4 @@ def test_an_effect_after_one_that_does_not_exist_still_begins_in_its_layer_613_6
     _put(game, "Humility")
     baer = _put(game, "Grizzlybären")
     assert game.characteristics(baer).colors == {"W"}
+

@@ -114,3 +114,18 @@ def test_the_trace_of_a_lord_whose_colour_word_changed_names_612_1_612_2():
     rules = _traced(lambda: game.power(baer))
     assert game.power(baer) == 2
     assert {"612.1", "612.2"} <= rules
+
+
+def test_without_a_land_lands_are_artifacts_changes_nothing_the_other_effect_applies_to_613_8a():
+    # the 613.8 board without a land: "all lands are artifacts" applies to nothing, so it cannot change what "all
+    # artifacts are 2/2 creatures" applies to (613.8a looks at what each effect does to the objects it applies to):
+    # timestamp order, nothing waits (613.8b not applied); the artifact is a 2/2 creature, the bear unchanged
+    game = new_game()
+    _put(game, "Beispiel-Artefaktbeseelung")
+    _put(game, "Beispiel-Landschmiede")
+    baer = _put(game, "Grizzlybären")
+    brunnen = _put(game, "Jungbrunnen")
+    rules = _traced(lambda: game.characteristics(brunnen))
+    assert game.characteristics(brunnen).types == {"artifact", "creature"} and game.power(brunnen) == 2
+    assert game.characteristics(baer).types == {"creature"}
+    assert "613.8b" not in rules
