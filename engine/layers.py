@@ -427,7 +427,8 @@ def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous])
         ordered = _ordered(game, layer, list(rest), probes)
     finally:
         _hold(held)
-    game.layer_order_cache = (key, tuple(ordered))
+    if len(probes) == len(game.state.battlefield) + (obj.id not in game.state.battlefield):
+        game.layer_order_cache = (key, tuple(ordered))  # (not an order judged without a permanent being computed)
     return ordered
 
 

@@ -81,3 +81,29 @@ def test_a_condition_that_reads_other_permanents_while_humility_takes_a_lords_ab
             objs = objs[first:] + objs[:first]
             assert [game.power(o) for o in objs] == [1] * len(objs), (white, first)
             assert all(("flying" in game.keywords(o)) == white for o in objs), (white, first)
+
+
+#: "as long as you control a white creature, lands are artifacts": a layer-4 effect whose condition reads creatures
+WHITE_FORGE = {"name": "Beispiel-Weiße Landschmiede", "synthetic": True, "cost": "{2}{W}", "types": ["enchantment"],
+               "note": "Made up for 613.8a: a layer-4 effect with a condition that reads other permanents' colour.",
+               "text": "Solange du eine weiße Kreatur kontrollierst, sind Länder Artefakte.",
+               "statics": [{"kind": "modify", "objects": {"types": ["land"]}, "add_types": ["artifact"],
+                            "condition": {"you_control": {"types": ["creature"], "colors": ["W"]}}}]}
+
+
+def test_a_dependency_is_judged_over_every_permanent_even_when_first_asked_for_during_a_condition_613_8a():
+    # layer 5: "white creatures are blue" (older) and the Herold's "creatures are white": the green Grizzly Bears make
+    # the Herold's effect change what the other applies to (613.8a), so it applies first (613.8b) and every creature
+    # ends up blue. The bears are read first; in their layer 4 the forge's condition reads the Herold's colour, whose
+    # layers are then applied while the bears are still being computed — the order judged then, without the bears,
+    # is not the one the board has (with every creature blue, the forge's condition does not hold)
+    game = game_with(WHITE_FORGE)
+    _ = [game.put(n, "battlefield", ALICE) for n in ("Beispiel-Blaufärbung der Weißen", "Beispiel-Weißer Herold",
+                                                      "Beispiel-Weiße Landschmiede")]
+    baer = game.state.objects[game.put("Grizzlybären", "battlefield", ALICE)]
+    wald = game.state.objects[game.put("Wald", "battlefield", ALICE)]
+    herold = next(game.state.objects[o] for o in game.state.battlefield
+                  if game.state.objects[o].card == "Beispiel-Weißer Herold")
+    assert game.characteristics(baer).colors == {"U"}
+    assert game.characteristics(herold).colors == {"U"}
+    assert "artifact" not in game.characteristics(wald).types  # no white creature: the forge's condition fails
