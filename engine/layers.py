@@ -415,7 +415,9 @@ def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous])
     may apply to (613.8a: applying one changes *what* the other applies to — the set, not one object), the effect
     that depends on others waiting until just after them (613.8b), re-evaluated after each effect applied
     (613.8c); effects in a dependency loop, and only those, in timestamp order.  The order is the same for every
-    object, so it is made once per state of the game."""
+    object, so it is made once per state of the game — kept only if judged over the permanents and nothing else
+    (not for an object off the battlefield, itself among those judged, nor while another permanent is being
+    computed, left out)."""
     key = _order_key(game, layer, rest)
     cache = getattr(game, "layer_order_cache", None)
     if cache is not None and cache[0] == key and not TRACING:
@@ -427,8 +429,9 @@ def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous])
         ordered = _ordered(game, layer, list(rest), probes)
     finally:
         _hold(held)
-    if len(probes) == len(game.state.battlefield) + (obj.id not in game.state.battlefield):
-        game.layer_order_cache = (key, tuple(ordered))  # (not an order judged without a permanent being computed)
+    battlefield = game.state.battlefield
+    if obj.id in battlefield and len(probes) == len(battlefield):  # judged over every permanent and nothing else
+        game.layer_order_cache = (key, tuple(ordered))
     return ordered
 
 
