@@ -34,6 +34,8 @@ class Result:
     controller: int
     power: int | None
     toughness: int | None
+    #: id of an effect with parts in several layers -> whether it applies to the object, decided in its first (613.6)
+    began: dict = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -254,7 +256,7 @@ def _up_to_6(game, active: Active, probes: dict, gone: set, begun: set, said: di
                 applied("613.6")  # it began in an earlier layer: it keeps applying
             for oid, probe in probes.items():
                 with silenced():  # trying the layers out: the objects' characteristics are computed later
-                    hit = affects(game, pick, objects[oid], probe.ch)
+                    hit = _applies(game, pick, objects[oid], probe)
                 if hit:
                     _apply_keeping_text(game, layer, objects[oid], probe, pick, said)
 
@@ -312,7 +314,7 @@ def _changes_existence(game, layer: str, a: Continuous, b: Continuous, probes: d
         return False
     obj = game.state.objects[a.source_id]
     with silenced():
-        if not affects(game, b, obj, probe.ch):
+        if not _applies(game, b, obj, probe, keep=False):
             return False
     trial = _copy_result(probe)
     _apply_keeping_text(game, layer, obj, trial, b)
@@ -454,7 +456,7 @@ def _ordered(game, layer: str, rest: list[Continuous], probes: list) -> list[Con
         ordered.append(pick)
         with silenced():
             for o, probe in probes:
-                if affects(game, pick, o, probe.ch):
+                if _applies(game, pick, o, probe):
                     APPLY[layer](game, o, probe, pick)
     return ordered
 
@@ -470,7 +472,7 @@ def _hold(held: dict) -> None:
 
 def _copy_result(res: Result) -> Result:
     ch = Draft.of(res.ch) if isinstance(res.ch, Draft) else res.ch
-    return Result(ch, res.controller, res.power, res.toughness)  # type: ignore[arg-type]
+    return Result(ch, res.controller, res.power, res.toughness, dict(res.began))  # type: ignore[arg-type]
 
 
 def _criteria_based(eff: Continuous) -> bool:
@@ -498,15 +500,15 @@ def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) ->
     """``a`` depends on ``b`` (613.8a): same layer, ``b`` does not come from a characteristic-defining ability, and
     applying ``b`` would change whether ``a`` applies to the object."""
     with silenced():
-        if b.cda or not _criteria_based(a) or not affects(game, b, obj, res.ch):
-            return False
-        before = affects(game, a, obj, res.ch)
+        if b.cda or not _criteria_based(a) or id(a) in res.began or not _applies(game, b, obj, res, keep=False):
+            return False  # (an effect that began in an earlier layer applies to the set it began with, 613.6)
+        before = _applies(game, a, obj, res, keep=False)
         trial = _copy_result(res)
         APPLY[layer](game, obj, trial, b)
         held = {obj.id: _COMPUTING.get(obj.id)}
         _COMPUTING[obj.id] = trial  # what the criteria read of the object: its values with ``b`` applied
         try:
-            changed = affects(game, a, obj, trial.ch) != before
+            changed = _applies(game, a, obj, trial, keep=False) != before
         finally:
             _hold(held)
     if changed:
@@ -519,18 +521,31 @@ def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
     apply = APPLY[layer]
     if TRACING:
         for eff in in_order(game, obj, res, layer, effects):
-            if affects(game, eff, obj, res.ch):
+            if _applies(game, eff, obj, res):
                 apply(game, obj, res, eff)
         return
     active = _CURRENT[-1]
     if layer in active.sensitive:
         for eff in in_order(game, obj, res, layer, effects):
-            if affects(game, eff, obj, res.ch):
+            if _applies(game, eff, obj, res):
                 apply(game, obj, res, eff)
         return
     for eff, test in active.tests[layer]:  # in timestamp order already (613.7), as in_order() would give them
-        if test(game, eff, obj, res.ch):
+        if _applies(game, eff, obj, res, test):
             apply(game, obj, res, eff)
+
+
+def _applies(game, eff: Continuous, obj, res: Result, test=affects, keep: bool = True) -> bool:
+    """Does ``eff`` apply to ``obj`` in this layer?  An effect with parts in several layers applies in each to the
+    set of objects it applied to in the first (613.6: "all noncreature artifacts become 2/2 artifact creatures" sets
+    the power of those that were noncreature artifacts in layer 4): decided there (``keep``: and remembered)."""
+    began = res.began.get(id(eff))
+    if began is not None:
+        return began
+    hit = test(game, eff, obj, res.ch)
+    if keep and len(eff.parts) > 1:
+        res.began[id(eff)] = hit
+    return hit
 
 
 # -- the layers ----------------------------------------------------------------------------------------------------

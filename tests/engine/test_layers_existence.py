@@ -139,3 +139,30 @@ def test_an_effect_after_one_that_does_not_exist_still_begins_in_its_layer_613_6
     baer = _put(game, "Grizzlybären")
     assert game.characteristics(baer).colors == {"W"}
 
+
+
+#: "nonwhite artifacts are white creatures" (layers 4 and 5, criteria on type and colour)
+WHITE_ARTIFACTS = {"name": "Beispiel-Weiße Artefakte", "synthetic": True, "cost": "{1}{W}", "types": ["enchantment"],
+                   "note": "Made up for 613.6 and 613.8a: an effect in layers 4 and 5 whose criteria name a colour.",
+                   "text": "Nichtweiße Artefakte sind weiße Kreaturen.",
+                   "statics": [{"kind": "modify", "objects": {"types": ["artifact"], "not_colors": ["W"]},
+                                "add_types": ["creature"], "colors": ["W"]}]}
+#: "lands are blue artifacts" (layers 4 and 5)
+BLUE_LANDS = {"name": "Beispiel-Blaue Länder", "synthetic": True, "cost": "{1}{U}", "types": ["enchantment"],
+              "note": "Made up for 613.6 and 613.8a: an effect in layers 4 and 5.",
+              "text": "Länder sind blaue Artefakte.",
+              "statics": [{"kind": "modify", "objects": {"types": ["land"]}, "add_types": ["artifact"],
+                           "colors": ["U"]}]}
+
+
+def test_two_effects_in_layers_4_and_5_depend_in_the_first_only_613_6_613_8a():
+    # layer 4: "lands are blue artifacts" (newer) makes the Forest an artifact, changing what "nonwhite artifacts are
+    # white creatures" (older) applies to: that one waits (613.8a, 613.8b) and the Forest becomes an artifact
+    # creature. In layer 5 both apply to the sets they began with (613.6), so neither changes what the other applies
+    # to: timestamp order (613.7), the newer blue last — the Forest is a blue artifact creature land
+    game = game_with(WHITE_ARTIFACTS, BLUE_LANDS)
+    _put(game, "Beispiel-Weiße Artefakte")
+    _put(game, "Beispiel-Blaue Länder")
+    wald = _put(game, "Wald")
+    assert game.characteristics(wald).types == {"land", "artifact", "creature"}
+    assert game.characteristics(wald).colors == {"U"}

@@ -34,3 +34,25 @@ def test_a_counter_on_a_creature_with_toughness_0_adds_to_0_613_4c_122_1a():
                                  locked=frozenset({baer.id}), duration="indefinite"))
     baer.counters["+1/+1"] = 1
     assert (game.power(baer), game.toughness(baer)) == (4, 1)
+
+
+#: "each noncreature artifact is a 2/2 artifact creature" (layers 4 and 7b, criteria its own layer-4 part changes)
+MARCH = {"name": "Beispiel-Maschinenmarsch", "synthetic": True, "cost": "{3}{U}", "types": ["enchantment"],
+         "note": "Made up after March of the Machines, with 2/2 for the mana value: the third example of 613.6 as a "
+                 "static ability.",
+         "text": "Jedes Nichtkreaturenartefakt ist eine 2/2-Artefaktkreatur.",
+         "statics": [{"kind": "modify", "objects": {"types": ["artifact"], "not_types": ["creature"]},
+                      "add_types": ["creature"], "set_power": 2, "set_toughness": 2}]}
+
+
+def test_a_static_effect_applies_in_its_later_layers_to_the_set_it_began_with_613_6():
+    # 613.6 (its third example, "all noncreature artifacts become 2/2 artifact creatures", here a static ability):
+    # the type changes in layer 4 and power and toughness are set in 7b for those same permanents, although they are
+    # no longer noncreature artifacts by then; an artifact creature (Kompositgolem, 4/4) is not among them
+    game = game_with(MARCH)
+    game.put("Beispiel-Maschinenmarsch", "battlefield", ALICE)
+    brunnen = game.state.objects[game.put("Jungbrunnen", "battlefield", ALICE)]
+    golem = game.state.objects[game.put("Kompositgolem", "battlefield", ALICE)]
+    assert game.characteristics(brunnen).types == {"artifact", "creature"}
+    assert (game.power(brunnen), game.toughness(brunnen)) == (2, 2)
+    assert (game.power(golem), game.toughness(golem)) == (4, 4)
