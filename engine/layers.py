@@ -314,7 +314,7 @@ def _changes_existence(game, layer: str, a: Continuous, b: Continuous, probes: d
         return False
     obj = game.state.objects[a.source_id]
     with silenced():
-        if not _applies(game, b, obj, probe, keep=False):
+        if not _would_apply(game, b, obj, probe):
             return False
     trial = _copy_result(probe)
     _apply_keeping_text(game, layer, obj, trial, b)
@@ -500,15 +500,15 @@ def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) ->
     """``a`` depends on ``b`` (613.8a): same layer, ``b`` does not come from a characteristic-defining ability, and
     applying ``b`` would change whether ``a`` applies to the object."""
     with silenced():
-        if b.cda or not _criteria_based(a) or id(a) in res.began or not _applies(game, b, obj, res, keep=False):
-            return False  # (an effect that began in an earlier layer applies to the set it began with, 613.6)
-        before = _applies(game, a, obj, res, keep=False)
+        if b.cda or not _criteria_based(a) or not _would_apply(game, b, obj, res):
+            return False
+        before = _would_apply(game, a, obj, res)  # (one that began in an earlier layer cannot change, 613.6)
         trial = _copy_result(res)
         APPLY[layer](game, obj, trial, b)
         held = {obj.id: _COMPUTING.get(obj.id)}
         _COMPUTING[obj.id] = trial  # what the criteria read of the object: its values with ``b`` applied
         try:
-            changed = _applies(game, a, obj, trial, keep=False) != before
+            changed = _would_apply(game, a, obj, trial) != before
         finally:
             _hold(held)
     if changed:
@@ -535,17 +535,23 @@ def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
             apply(game, obj, res, eff)
 
 
-def _applies(game, eff: Continuous, obj, res: Result, test=affects, keep: bool = True) -> bool:
+def _applies(game, eff: Continuous, obj, res: Result, test=affects) -> bool:
     """Does ``eff`` apply to ``obj`` in this layer?  An effect with parts in several layers applies in each to the
     set of objects it applied to in the first (613.6: "all noncreature artifacts become 2/2 artifact creatures" sets
-    the power of those that were noncreature artifacts in layer 4): decided there (``keep``: and remembered)."""
+    the power of those that were noncreature artifacts in layer 4): decided there, and remembered."""
     began = res.began.get(id(eff))
     if began is not None:
         return began
     hit = test(game, eff, obj, res.ch)
-    if keep and len(eff.parts) > 1:
+    if len(eff.parts) > 1:
         res.began[id(eff)] = hit
     return hit
+
+
+def _would_apply(game, eff: Continuous, obj, res: Result) -> bool:
+    """:func:`_applies` without deciding anything: for a trial (613.8a)."""
+    began = res.began.get(id(eff))
+    return began if began is not None else affects(game, eff, obj, res.ch)
 
 
 # -- the layers ----------------------------------------------------------------------------------------------------

@@ -166,3 +166,22 @@ def test_two_effects_in_layers_4_and_5_depend_in_the_first_only_613_6_613_8a():
     wald = _put(game, "Wald")
     assert game.characteristics(wald).types == {"land", "artifact", "creature"}
     assert game.characteristics(wald).colors == {"U"}
+
+
+#: "nonwhite artifacts are blue creatures" (layers 4 and 5, criteria on colour)
+BLUE_ARTIFACT_CREATURES = {**WHITE_ARTIFACTS, "name": "Beispiel-Blaue Artefaktkreaturen",
+                           "text": "Nichtweiße Artefakte sind blaue Kreaturen.",
+                           "statics": [{"kind": "modify", "objects": {"types": ["artifact"], "not_colors": ["W"]},
+                                        "add_types": ["creature"], "colors": ["U"]}]}
+
+
+def test_an_effect_that_began_in_layer_4_does_not_wait_in_layer_5_613_6_613_8a():
+    # "nonwhite artifacts are blue creatures" (older) makes Jungbrunnen a creature in layer 4 and so began to apply to
+    # it; in layer 5 it applies to that same set (613.6), so the Herold's "creatures are white" (newer), which would
+    # make the artifact white, changes nothing it applies to: no dependency, timestamp order (613.7) — white last
+    game = game_with(BLUE_ARTIFACT_CREATURES)
+    _put(game, "Beispiel-Blaue Artefaktkreaturen")
+    _put(game, "Beispiel-Weißer Herold")
+    brunnen = _put(game, "Jungbrunnen")
+    assert game.characteristics(brunnen).colors == {"W"}  # read first: the order is judged with its own values
+    assert game.characteristics(brunnen).types == {"artifact", "creature"}
