@@ -98,8 +98,8 @@ def test_a_dependency_is_judged_over_every_permanent_even_when_first_asked_for_d
     # layers are then applied while the bears are still being computed — the order judged then, without the bears,
     # is not the one the board has (with every creature blue, the forge's condition does not hold)
     game = game_with(WHITE_FORGE)
-    _ = [game.put(n, "battlefield", ALICE) for n in ("Beispiel-Blaufärbung der Weißen", "Beispiel-Weißer Herold",
-                                                      "Beispiel-Weiße Landschmiede")]
+    for name in ("Beispiel-Blaufärbung der Weißen", "Beispiel-Weißer Herold", "Beispiel-Weiße Landschmiede"):
+        game.put(name, "battlefield", ALICE)
     baer = game.state.objects[game.put("Grizzlybären", "battlefield", ALICE)]
     wald = game.state.objects[game.put("Wald", "battlefield", ALICE)]
     herold = next(game.state.objects[o] for o in game.state.battlefield
