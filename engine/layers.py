@@ -34,6 +34,8 @@ class Result:
     controller: int
     power: int | None
     toughness: int | None
+    #: id of an effect with parts in several layers -> whether it applies to the object, decided in its first (613.6)
+    began: dict = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -174,7 +176,7 @@ def effects_in_force(game) -> Active:
     game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     if any(_may_remove_abilities(e) for e in all_effects):
         kept = existing(game, active)
-        if len(kept) != len(all_effects):
+        if kept != all_effects:
             active = _grouped(game, kept)
             game.continuous_cache = (statics, effects[:], active, st.next_id, st.battlefield[:])
     return active
@@ -191,7 +193,7 @@ def _may_remove_abilities(eff: Continuous) -> bool:
 _UP_TO_6 = ("1a", "2", "3", "4", "5", "6")
 
 
-@enforces("613.8a", "613.8b", "613.6", "604.1")
+@enforces("613.8a", "613.8b", "613.6", "604.1", "612.1", "612.2")
 def existing(game, active: Active) -> list[Continuous]:
     """The continuous effects that exist: an effect of a static ability exists only while its source has that
     ability (604.1) — judged when the effect would begin to apply, in its first layer, after the effects that apply
@@ -200,12 +202,41 @@ def existing(game, active: Active) -> list[Continuous]:
     effect of the same layer would change waits until just after it (613.8a, 613.8b: Blood Moon before Urborg's
     "each land is a Swamp", which it takes away, 305.7); in a loop, timestamp order.  An effect that began to apply
     keeps applying in its later layers even if its ability is removed meanwhile (613.6); one that begins after
-    layer 6 exists if its source still has the ability then (Humility and a lord's +1/+1)."""
+    layer 6 exists if its source still has the ability then (Humility and a lord's +1/+1).  A text change makes
+    an effect say what the changed ability says (612.1, 612.2: "green creatures" made "blue creatures")."""
     st = game.state
     objects = st.objects
     probes = {oid: _start(game, objects[oid]) for oid in st.battlefield}
     gone: set = set()
     begun: set = set()
+    said: dict = {}  # (source id, id of a static as printed) -> the static as text changes made it (layer 3)
+    # every permanent is being computed: a criterion that reads one sees its values so far (nothing is kept)
+    mine = [oid for oid in probes if oid not in _COMPUTING]
+    _COMPUTING.update((oid, probes[oid]) for oid in mine)
+    try:
+        _up_to_6(game, active, probes, gone, begun, said)
+    finally:
+        for oid in mine:
+            del _COMPUTING[oid]
+    for e in (e for effects in active.by_layer.values() for e in effects):
+        if id(e) not in begun and id(e) not in gone and not _has_ability(e, probes):
+            applied("613.8a")  # it would begin after layer 6, when its source no longer has the ability
+            gone.add(id(e))
+    seen: set = set()
+    kept = []
+    for effects in active.by_layer.values():
+        for e in effects:
+            if id(e) not in gone and id(e) not in seen:
+                seen.add(id(e))
+                kept += _as_said(game, e, said)
+    return kept
+
+
+@enforces("613.8a", "613.8b", "613.6")
+def _up_to_6(game, active: Active, probes: dict, gone: set, begun: set, said: dict) -> None:
+    """:func:`existing`'s layers 1–6, applied to every permanent's probe: which effects begin (``begun``), which do
+    not exist (``gone``), what text changes made the abilities say (``said``)."""
+    objects = game.state.objects
     for layer in _UP_TO_6:
         rest = [e for e in active.by_layer.get(layer, ()) if id(e) not in gone]
         while rest:
@@ -225,21 +256,20 @@ def existing(game, active: Active) -> list[Continuous]:
                 applied("613.6")  # it began in an earlier layer: it keeps applying
             for oid, probe in probes.items():
                 with silenced():  # trying the layers out: the objects' characteristics are computed later
-                    hit = affects(game, pick, objects[oid], probe.ch)
+                    hit = _applies(game, pick, objects[oid], probe)
                 if hit:
-                    _apply_keeping_text(game, layer, objects[oid], probe, pick)
-    for e in (e for effects in active.by_layer.values() for e in effects):
-        if id(e) not in begun and id(e) not in gone and not _has_ability(e, probes):
-            applied("613.8a")  # it would begin after layer 6, when its source no longer has the ability
-            gone.add(id(e))
-    seen: set = set()
-    kept = []
-    for effects in active.by_layer.values():
-        for e in effects:
-            if id(e) not in gone and id(e) not in seen:
-                seen.add(id(e))
-                kept.append(e)
-    return kept
+                    _apply_keeping_text(game, layer, objects[oid], probe, pick, said)
+
+
+def _as_said(game, eff: Continuous, said: dict) -> list[Continuous]:
+    """The effect as its ability says after text changes: generated from the changed ability (none if that no
+    longer changes characteristics)."""
+    changed = said.get((eff.source_id, id(eff.static))) if not eff.granted else None
+    if changed is None:
+        return [eff]
+    applied("612.1")
+    applied("612.2")
+    return from_statics(game, [(eff.source_id, changed)])
 
 
 def _start(game, obj) -> Result:
@@ -257,15 +287,20 @@ def _has_ability(eff: Continuous, probes: dict) -> bool:
     return probe is None or eff.static in probe.ch.statics
 
 
-def _apply_keeping_text(game, layer: str, obj, res: Result, eff: Continuous) -> None:
+def _apply_keeping_text(game, layer: str, obj, res: Result, eff: Continuous, said: dict | None = None) -> None:
     """Apply one effect's part to a probe; a text change changes what an ability says, not whether it exists
-    (612): the abilities are kept as they were if only their text changed."""
+    (612): the abilities are kept as they were if only their text changed — what they say now goes to ``said``,
+    where a later text change starts from (``said``: (object id, id of the static kept) -> the static changed)."""
     before = res.ch.statics
+    if said and layer == "3":
+        res.ch.statics = tuple(said.get((obj.id, id(s)), s) for s in before)  # type: ignore[misc]
     with silenced():
         APPLY[layer](game, obj, res, eff)
     after = res.ch.statics
     if layer == "3" and after is not before and len(after) == len(before) and all(
             a.kind == b.kind for a, b in zip(after, before)):
+        if said is not None:
+            said.update(((obj.id, id(b)), a) for a, b in zip(after, before) if a is not b)
         res.ch.statics = before  # type: ignore[misc]
 
 
@@ -279,14 +314,15 @@ def _changes_existence(game, layer: str, a: Continuous, b: Continuous, probes: d
         return False
     obj = game.state.objects[a.source_id]
     with silenced():
-        if not affects(game, b, obj, probe.ch):
+        if not _would_apply(game, b, obj, probe):
             return False
     trial = _copy_result(probe)
     _apply_keeping_text(game, layer, obj, trial, b)
     return (a.static in trial.ch.statics) != (a.static in probe.ch.statics)
 
 
-_COMPUTING: set = set()
+#: the objects whose characteristics are being computed -> their values so far
+_COMPUTING: dict = {}
 #: the effects in force of the computations going on (innermost last)
 _CURRENT: list = []
 
@@ -296,9 +332,9 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True, stop:
     """Apply the layers in order (613.1) to ``card``, the object's values after layer 1 (``finish``: also make the
     characteristics a CardDef again — not needed when only power and toughness are read; ``stop``: the layer
     before which to stop, for the values an object has as that layer begins)."""
-    if obj.id in _COMPUTING:  # an effect's criterion asks about the object being computed: its values so far
-        return Result(card, obj.controller, card.power, card.toughness)
-    _COMPUTING.add(obj.id)
+    so_far = _COMPUTING.get(obj.id)
+    if so_far is not None:  # an effect's criterion asks about the object being computed: its values so far
+        return _copy_result(so_far)
     try:
         if TRACING:
             applied("613.1")
@@ -308,6 +344,7 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True, stop:
         res = Result(card, obj.memory.get("base_controller", obj.controller), card.power, card.toughness)
         if active.shapes:
             res.ch = Draft.of(card)  # type: ignore[assignment]
+        _COMPUTING[obj.id] = res
         _CURRENT.append(active)
         try:
             for fn, effects in active.plan:
@@ -320,7 +357,7 @@ def compute(game, obj, card: CardDef, active: Active, finish: bool = True, stop:
             res.ch = res.ch.done()  # type: ignore[attr-defined]
         return res
     finally:
-        _COMPUTING.discard(obj.id)
+        _COMPUTING.pop(obj.id, None)
 
 
 def _ts(game, eff: Continuous) -> tuple:
@@ -380,14 +417,31 @@ def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous])
     may apply to (613.8a: applying one changes *what* the other applies to — the set, not one object), the effect
     that depends on others waiting until just after them (613.8b), re-evaluated after each effect applied
     (613.8c); effects in a dependency loop, and only those, in timestamp order.  The order is the same for every
-    object, so it is made once per state of the game."""
+    object, so it is made once per state of the game — kept only if judged over the permanents and nothing else
+    (not for an object off the battlefield, itself among those judged, nor while another permanent is being
+    computed, left out)."""
     key = _order_key(game, layer, rest)
     cache = getattr(game, "layer_order_cache", None)
     if cache is not None and cache[0] == key and not TRACING:
         return list(cache[1])
     probes = _probes(game, obj, res, layer)
+    held = {o.id: _COMPUTING.get(o.id) for o, _ in probes}
+    _COMPUTING.update((o.id, probe) for o, probe in probes)  # a criterion that reads an object sees its probe
+    try:
+        ordered = _ordered(game, layer, list(rest), probes)
+    finally:
+        _hold(held)
+    battlefield = game.state.battlefield
+    if obj.id in battlefield and len(probes) == len(battlefield):  # judged over every permanent and nothing else
+        game.layer_order_cache = (key, tuple(ordered))
+    return ordered
+
+
+@enforces("613.8", "613.8b", "613.8c")
+def _ordered(game, layer: str, rest: list[Continuous], probes: list) -> list[Continuous]:
+    """:func:`dependency_order`'s order, judged over ``probes`` (each object with its values as the layer
+    begins), applying each effect picked to them."""
     ordered: list[Continuous] = []
-    rest = list(rest)
     while rest:
         waiting = {id(a) for a in rest if any(
             depends(game, o, probe, layer, a, b) for b in rest if b is not a for o, probe in probes)}
@@ -402,15 +456,23 @@ def dependency_order(game, obj, res: Result, layer: str, rest: list[Continuous])
         ordered.append(pick)
         with silenced():
             for o, probe in probes:
-                if affects(game, pick, o, probe.ch):
+                if _applies(game, pick, o, probe):
                     APPLY[layer](game, o, probe, pick)
-    game.layer_order_cache = (key, tuple(ordered))
     return ordered
+
+
+def _hold(held: dict) -> None:
+    """Put back what :data:`_COMPUTING` held for these objects (None: nothing)."""
+    for oid, values in held.items():
+        if values is None:
+            del _COMPUTING[oid]
+        else:
+            _COMPUTING[oid] = values
 
 
 def _copy_result(res: Result) -> Result:
     ch = Draft.of(res.ch) if isinstance(res.ch, Draft) else res.ch
-    return Result(ch, res.controller, res.power, res.toughness)  # type: ignore[arg-type]
+    return Result(ch, res.controller, res.power, res.toughness, dict(res.began))  # type: ignore[arg-type]
 
 
 def _criteria_based(eff: Continuous) -> bool:
@@ -438,12 +500,17 @@ def depends(game, obj, res: Result, layer: str, a: Continuous, b: Continuous) ->
     """``a`` depends on ``b`` (613.8a): same layer, ``b`` does not come from a characteristic-defining ability, and
     applying ``b`` would change whether ``a`` applies to the object."""
     with silenced():
-        if b.cda or not _criteria_based(a) or not affects(game, b, obj, res.ch):
+        if b.cda or not _criteria_based(a) or not _would_apply(game, b, obj, res):
             return False
-        before = affects(game, a, obj, res.ch)
+        before = _would_apply(game, a, obj, res)  # (one that began in an earlier layer cannot change, 613.6)
         trial = _copy_result(res)
         APPLY[layer](game, obj, trial, b)
-        changed = affects(game, a, obj, trial.ch) != before
+        held = {obj.id: _COMPUTING.get(obj.id)}
+        _COMPUTING[obj.id] = trial  # what the criteria read of the object: its values with ``b`` applied
+        try:
+            changed = _would_apply(game, a, obj, trial) != before
+        finally:
+            _hold(held)
     if changed:
         applied("613.8a")
         return True
@@ -454,18 +521,37 @@ def _run(game, obj, res: Result, layer: str, effects: list[Continuous]) -> None:
     apply = APPLY[layer]
     if TRACING:
         for eff in in_order(game, obj, res, layer, effects):
-            if affects(game, eff, obj, res.ch):
+            if _applies(game, eff, obj, res):
                 apply(game, obj, res, eff)
         return
     active = _CURRENT[-1]
     if layer in active.sensitive:
         for eff in in_order(game, obj, res, layer, effects):
-            if affects(game, eff, obj, res.ch):
+            if _applies(game, eff, obj, res):
                 apply(game, obj, res, eff)
         return
     for eff, test in active.tests[layer]:  # in timestamp order already (613.7), as in_order() would give them
-        if test(game, eff, obj, res.ch):
+        if _applies(game, eff, obj, res, test):
             apply(game, obj, res, eff)
+
+
+def _applies(game, eff: Continuous, obj, res: Result, test=affects) -> bool:
+    """Does ``eff`` apply to ``obj`` in this layer?  An effect with parts in several layers applies in each to the
+    set of objects it applied to in the first (613.6: "all noncreature artifacts become 2/2 artifact creatures" sets
+    the power of those that were noncreature artifacts in layer 4): decided there, and remembered."""
+    began = res.began.get(id(eff))
+    if began is not None:
+        return began
+    hit = test(game, eff, obj, res.ch)
+    if len(eff.parts) > 1:
+        res.began[id(eff)] = hit
+    return hit
+
+
+def _would_apply(game, eff: Continuous, obj, res: Result) -> bool:
+    """:func:`_applies` without deciding anything: for a trial (613.8a)."""
+    began = res.began.get(id(eff))
+    return began if began is not None else affects(game, eff, obj, res.ch)
 
 
 # -- the layers ----------------------------------------------------------------------------------------------------

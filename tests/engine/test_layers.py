@@ -186,3 +186,69 @@ def test_blood_moon_and_lands_are_artifacts_both_apply_to_a_nonbasic_land_613_8a
         grab = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
         assert _types(game, grab) == {"land", "artifact"}, first
         assert _subtypes(game, grab) == {"Mountain"}, first
+
+
+def test_a_colour_word_changed_in_a_lords_text_changes_what_its_effect_applies_to_612_2():
+    # 612.1, 612.2: a colour word used as a colour word is changed (Sleight of Mind's reminder text: "you may change
+    # 'target black spell' to 'target blue spell'"). "Other green creatures you control get +1/+1" on Creakwood
+    # Liege made "other blue creatures ...": the green Grizzly Bears lose that +1/+1, the blue Sindbad gets it
+    game, liege, baer = _liege_and_bear_then({"3": {"change_text": {"from": "G", "to": "U"}}})
+    st = game.state
+    sindbad = st.objects[game.put("Sindbad", "battlefield", ALICE)]
+    assert (game.power(st.objects[baer]), game.toughness(st.objects[baer])) == (2, 2)
+    assert (game.power(sindbad), game.toughness(sindbad)) == (2, 2)
+
+
+def test_two_colour_word_changes_one_after_the_other_612_2_613_7():
+    # 612.2 and 613.7 (layer 3 in timestamp order): "green" made "blue", then "blue" made "red" in Creakwood Liege's
+    # text: its second ability ends up saying "other red creatures you control get +1/+1"
+    game, liege, baer = _liege_and_bear_then({"3": {"change_text": {"from": "G", "to": "U"}}})
+    st = game.state
+    st.effects.append(Continuous({"3": {"change_text": {"from": "U", "to": "R"}}}, 10_001, ALICE, "t", None,
+                                 locked=frozenset({liege}), duration="indefinite"))
+    sindbad = st.objects[game.put("Sindbad", "battlefield", ALICE)]
+    oger = st.objects[game.put("Grauer Oger", "battlefield", ALICE)]
+    assert [game.power(o) for o in (st.objects[baer], sindbad, oger)] == [2, 1, 3]
+
+
+def test_a_lord_that_becomes_a_copy_of_another_lord_has_only_the_copied_abilities_613_2_604_1():
+    # 613.2, 707.2: Creakwood Liege becoming a copy of Verdeloth the Ancient (two static abilities as well: "Saproling
+    # creatures and other Treefolk creatures get +1/+1") has Verdeloth's abilities, not its own: Grizzly Bears (green,
+    # neither Saproling nor Treefolk) get nothing, Heartwood Treefolk gets +1/+1
+    game, liege, baer = _liege_and_bear_then(lambda db: {"1a": {"copy_of": db["Verdeloth the Ancient"]}})
+    st = game.state
+    treefolk = st.objects[game.put("Heartwood Treefolk", "battlefield", ALICE)]
+    assert game.power(st.objects[baer]) == 2
+    assert (game.power(treefolk), game.toughness(treefolk)) == (4, 5)
+
+
+def test_a_lord_with_the_full_text_of_a_vanilla_creature_card_loses_its_effect_612_6():
+    # 612.6 (Volrath's Shapeshifter: "the full text of" the top creature card of its controller's graveyard):
+    # Creakwood Liege with the full text of Grizzly Bears has no ability left, so its +1/+1 no longer exists
+    game = new_game()
+    game.put("Grizzlybären", "graveyard", ALICE)
+    liege = game.put("Creakwood Liege", "battlefield", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    st = game.state
+    assert game.power(st.objects[baer]) == 3
+    st.effects.append(Continuous({"3": {"full_text_of": "top_of_graveyard"}}, 10_000, ALICE, "t", None,
+                                 locked=frozenset({liege}), duration="indefinite"))
+    assert game.characteristics(st.objects[liege]).name == "Grizzlybären"
+    assert (game.power(st.objects[baer]), game.power(st.objects[liege])) == (2, 2)
+
+
+def test_two_lords_that_exchange_text_boxes_each_apply_the_others_abilities_612_5():
+    # 612.5 (Exchange of Words): Creakwood Liege (black and green Horror) and Verdeloth the Ancient (green Treefolk)
+    # exchange text boxes. Before: Verdeloth 5/5 (green, +1/+1 from the Liege), the Liege 2/2. After: the Liege says
+    # "Saproling creatures and other Treefolk creatures get +1/+1" (Verdeloth 5/5 by it) and Verdeloth says "other
+    # black/green creatures you control get +1/+1" (the Liege 4/4, Grizzly Bears still 3/3)
+    game = new_game()
+    liege = game.put("Creakwood Liege", "battlefield", ALICE)
+    verdeloth = game.put("Verdeloth the Ancient", "battlefield", ALICE)
+    baer = game.put("Grizzlybären", "battlefield", ALICE)
+    st = game.state
+    before = [game.power(st.objects[o]) for o in (liege, verdeloth, baer)]
+    assert before == [2, 5, 3]
+    st.effects.append(Continuous({"3": {"exchange_text": True}}, 10_000, ALICE, "t", None,
+                                 locked=frozenset({liege, verdeloth}), duration="indefinite"))
+    assert [game.power(st.objects[o]) for o in (liege, verdeloth, baer)] == [4, 5, 3]
