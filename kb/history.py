@@ -71,20 +71,24 @@ def _rows(conn: sqlite3.Connection, sql: str, *params) -> list[dict]:
     return [dict(r) for r in cur.execute(sql, params)]
 
 
-def history(conn: sqlite3.Connection, number: str, edition: str | None = None) -> History:
-    """The life of rule ``number`` (of ``edition``; default: the newest edition that has it)."""
+def history(conn: sqlite3.Connection, number: str, edition: str | None = None,
+            known: dict[int, list] | None = None) -> History:
+    """The life of rule ``number`` (of ``edition``; default: the newest edition that has it); ``known``: rule id ->
+    its lineage links (:func:`kb.lineage.of_rule`), where the caller has read them already (a rule page)."""
     norm = numbers.normalize(number).lower()
     found = _rows(conn, "select r.*, e.date from rules r join editions e on e.id = r.edition_id "
                         "where r.norm = ? and (? is null or r.edition_id = ?) order by e.date desc",
                   norm, edition, edition)
     if not found:
-        known = [e["id"] for e in _rows(conn, "select id from editions order by id")]
-        if edition and edition not in known:
-            raise HistoryError(f"no edition {edition!r} in the KB (editions: {', '.join(known)})")
+        ids = [e["id"] for e in _rows(conn, "select id from editions order by id")]
+        if edition and edition not in ids:
+            raise HistoryError(f"no edition {edition!r} in the KB (editions: {', '.join(ids)})")
         raise HistoryError(f"no rule {number}" + (f" in edition {edition}" if edition else " in any edition"))
     rule = found[0]
     editions = {e["id"]: e for e in _rows(conn, "select * from editions")}
-    links = lineage.of_rule(conn, rule["id"])
+    links = (known or {}).get(rule["id"])
+    if links is None:
+        links = lineage.of_rule(conn, rule["id"])
     ids = [rule["id"]] + [lk.target_id for lk in links]
     marks = ", ".join("?" for _ in ids)
     members = _rows(conn, f"select r.*, e.language from rules r join editions e on e.id = r.edition_id "

@@ -313,7 +313,7 @@ def to_edition(conn, rule_id: int, x: str) -> list[Link]:
            or (source_edition = ? and target_edition = ?)""", [a, x, x, a]))
     if not stored:
         return [lk for lk in of_rule(conn, rule_id) if lk.target_edition == x]
-    specs = {e.id: e for e in ondemand.edition_specs(db)}
+    specs = {e.id: e for e in ondemand.edition_specs(db, (a, x))}   # (a page's history asks for every edition)
     return _as_links(raw, [(x, *row) for row in _direct(raw, rule_id, a, x)], rule_id, a, number or norm, specs)
 
 

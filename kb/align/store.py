@@ -11,7 +11,7 @@ import os
 import pickle
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -44,15 +44,18 @@ CONSECUTIVE_FROM = 0.5
 PARALLEL_COST = 3_000
 
 
-def edition_specs(db) -> list[EditionSpec]:
-    """The editions of the KB as the pair plan sees them (manifest fields and the record kinds they have)."""
+def edition_specs(db, only: Iterable[str] | None = None) -> list[EditionSpec]:
+    """The editions of the KB as the pair plan sees them (manifest fields and the record kinds they have); ``only``:
+    just these (a view that reads two editions need not read the kinds of all of them)."""
+    ids = sorted(set(only)) if only is not None else None
+    where, params = ("where edition_id in (" + ", ".join("?" for _ in ids) + ")", ids) if ids is not None else ("", [])
     kinds: dict[str, set[str]] = defaultdict(set)
-    for r in db.query("select distinct edition_id from rules"):
+    for r in db.query(f"select distinct edition_id from rules {where}", params):
         kinds[r["edition_id"]].add("rule")
-    for r in db.query("select distinct edition_id, kind from items"):
+    for r in db.query(f"select distinct edition_id, kind from items {where}", params):
         kinds[r["edition_id"]].add(r["kind"])
     out = []
-    for e in db.query("select * from editions order by id"):
+    for e in db.query(f"select * from editions {where.replace('edition_id', 'id')} order by id", params):
         out.append(EditionSpec(
             e["id"], e["language"], str(e["date"] or ""), e["kind"] or "cr", e.get("family") or "",
             e.get("translation_of") or "", tuple((e.get("covers") or "").split()),

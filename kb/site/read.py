@@ -285,12 +285,12 @@ def _relation(a: dict, this_lang: str, other_lang: str | None) -> str:
     return rel
 
 
-def counterparts(conn, rule: dict, lang: str) -> dict:
-    """The rule's links to every other edition (:func:`kb.lineage.of_rule`: the one lineage every view reads),
-    items aligned to this rule, and the pairs with no counterpart."""
+def counterparts(conn, rule: dict, lang: str, links: list | None = None) -> dict:
+    """The rule's links to every other edition (:func:`kb.lineage.of_rule`: the one lineage every view reads;
+    ``links``: those links, read already), items aligned to this rule, and the pairs with no counterpart."""
     from .. import lineage
 
-    links = lineage.of_rule(conn, rule["id"])
+    links = lineage.of_rule(conn, rule["id"]) if links is None else links
     info = {r["id"]: r for r in rows(conn, """select r.id, r.title, r.text, r.norm, e.language, e.date
                                               from rules r join editions e on e.id = r.edition_id
                                               where r.id in (select value from json_each(:ids))""",
@@ -405,12 +405,14 @@ def in_play_by_rule(conn, urls, editions: tuple[str, ...]) -> dict[str, list[dic
     return out
 
 
-def history(conn, rule: dict) -> dict | None:
-    """The rule's life across editions and languages (:mod:`kb.history`); None without concepts."""
+def history(conn, rule: dict, links: list | None = None) -> dict | None:
+    """The rule's life across editions and languages (:mod:`kb.history`; ``links``: the rule's lineage links, read
+    already); None without concepts."""
     if rule.get("concept_id") is None or not numbers.is_number(rule["norm"] or ""):
         return None
     try:
-        h = kb_history.history(conn, rule["norm"], rule["edition_id"]).as_dict()
+        known = {rule["id"]: links} if links is not None else None
+        h = kb_history.history(conn, rule["norm"], rule["edition_id"], known).as_dict()
     except kb_history.HistoryError:
         return None
     for chain in h["chains"]:   # the timeline: a row where something changed, the quiet editions between counted
@@ -428,6 +430,8 @@ def history(conn, rule: dict) -> dict | None:
 def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
     """Everything a rule page shows, for each rule of ``edition_id`` numbered ``number`` (a duplicate
     number gives two); an empty list when the edition has no such rule."""
+    from .. import lineage
+
     found = find_rules(conn, number, edition_id)
     if not found:
         return []
@@ -438,13 +442,15 @@ def rule_pages(conn, edition_id: str, number: str) -> list[dict]:
         v = rule_view(conn, r["id"])
         lang = v.edition["language"]
         is_section = v.rule["level"] == "section"
+        links = lineage.of_rule(conn, r["id"]) if has_alignments else None   # (counterparts and history read them)
         out.append({
             "rule": v.rule, "edition": v.edition, "parent": v.parent, "children": v.children, "items": v.items,
             "cites": v.cites, "cited_by": v.cited_by, **neighbours(conn, v.rule),
-            "counterparts": counterparts(conn, v.rule, lang) if has_alignments else
+            "counterparts": counterparts(conn, v.rule, lang, links) if has_alignments else
             {"rules": [], "items": [], "missing": []},
             "changes": changes(conn, v.rule, languages), "engine": engine_links(conn, r["id"]),
-            "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule), "in_play": in_play(conn, r["id"]),
+            "scenarios": scenarios(conn, r["id"]), "history": history(conn, v.rule, links),
+            "in_play": in_play(conn, r["id"]),
             "aligned_engine": aligned_engine_links(conn, r["id"]),
             "section": section_body(conn, v.rule) if is_section else None,
             **(section_neighbours(conn, v.rule) if is_section else {}),

@@ -19,6 +19,7 @@ import re
 import sqlite3
 
 import pytest
+import sqlite_utils
 from click.testing import CliRunner
 
 from kb import lineage
@@ -135,3 +136,27 @@ def test_a_diff_computed_on_demand_past_the_time_limit_says_so_and_is_kept(site,
     assert second.status_code == 200 and "it-wiki" in second.text
     monkeypatch.setattr(pages, "DIFF_TIME_LIMIT_S", 0.0)   # kept: answered at once however short the limit
     assert site.get("/diff/it-wiki/en-1999-04-23").status_code == 200
+
+
+def test_a_rule_pages_history_from_the_links_it_read_is_kb_historys(kbs):
+    """The rule page reads a rule's lineage links once, for its counterparts and its history; the history made from
+    them is the one ``kb history`` gives, and a view that reads two editions' specs gets what the whole KB's give."""
+    from kb import history as kb_history
+    from kb.align.store import edition_specs
+    from kb.site import read
+
+    kb_db, conn, _ = kbs["chain"]
+    conn.row_factory = sqlite3.Row
+    try:
+        rule = dict(conn.execute("select * from rules where edition_id = ? and norm = ?",
+                                 ["en-2026-01-16", "103.8"]).fetchone())
+        links = lineage.of_rule(conn, rule["id"])
+        page = read.history(conn, rule, links)
+        whole = kb_history.history(conn, "103.8", "en-2026-01-16").as_dict()
+        assert [c["events"] for c in page["chains"]] == [c["events"] for c in whole["chains"]]
+        assert any(lk for c in page["chains"] for ev in c["events"] for lk in ev["links"])
+    finally:
+        conn.row_factory = None
+    every = {e.id: e for e in edition_specs(sqlite_utils.Database(conn))}
+    two = edition_specs(sqlite_utils.Database(conn), ("en-2026-01-16", "en-1999-04-23"))
+    assert [e.id for e in two] == ["en-1999-04-23", "en-2026-01-16"] and all(e == every[e.id] for e in two)
