@@ -37,6 +37,19 @@ def game_with(*cards: dict) -> Game:
     return Game.new(["Alice", "Bob"], db=db)
 
 
+def animated_svogthos(game: Game, creature_cards: int) -> int:
+    """Svogthos, the Restless Tomb on Alice's battlefield with ``creature_cards`` Grizzly Bears in her graveyard,
+    animated by its ability ({3}{B}{G}: a Plant Zombie whose power and toughness count them, 613.6 example 4).  Its
+    object id."""
+    svogthos = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
+    for _ in range(creature_cards):
+        game.put("Grizzlybären", "graveyard", ALICE)
+    game.state.players[ALICE].pool = pool_from("{C}{C}{C}{B}{G}")
+    assert game.activate(ALICE, svogthos, 2) is None
+    assert resolve(game) is None
+    return svogthos
+
+
 def test_a_cda_may_define_power_alone_or_toughness_alone_613_4a():
     # with an effect in force (Blood Moon changes types: every object goes through the layers) and without
     for moon in (True, False):
@@ -88,13 +101,8 @@ def test_a_number_counted_whenever_it_is_read_for_the_affected_object_613_6_exam
     # 613.6 example 4 (Svogthos, the Restless Tomb, data/scenarios/613.6-svogthos.scenario), read outside the tracer:
     # its power and toughness are the creature cards in its owner's graveyard, counted each time they are read
     game = game_with()
-    svogthos = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
     bear = game.put("Grizzlybären", "battlefield", ALICE)
-    for _ in range(2):
-        game.put("Grizzlybären", "graveyard", ALICE)
-    game.state.players[ALICE].pool = pool_from("{C}{C}{C}{B}{G}")
-    assert game.activate(ALICE, svogthos, 2) is None
-    assert resolve(game) is None
+    svogthos = animated_svogthos(game, 2)
     obj = game.state.objects[svogthos]
     assert (game.power(obj), game.toughness(obj)) == (2, 2)
     game.state.move(bear, "graveyard")

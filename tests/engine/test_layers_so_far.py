@@ -1,8 +1,7 @@
 """An object asked about while its own characteristics are computed: its values so far (613.1, 613.4, 613.5)."""
 from engine.continuous import Continuous
-from engine.costs import pool_from
-from tests.engine.helpers import ALICE, resolve
-from tests.engine.test_layers_reach import game_with
+from tests.engine.helpers import ALICE
+from tests.engine.test_layers_reach import animated_svogthos, game_with
 
 #: "creatures you control with power 2 or less get +1/+1": criteria that read power (layer 7c)
 SMALL_ONES = {"name": "Beispiel-Kleinenhelfer", "synthetic": True, "cost": "{1}{W}", "types": ["enchantment"],
@@ -74,12 +73,7 @@ def test_an_effect_whose_criteria_read_power_waits_for_the_effect_that_sets_it_6
         game = game_with(TAMER)
         if tamer_first:
             game.put("Beispiel-Riesenbändiger", "battlefield", ALICE)
-        svogthos = game.put("Svogthos, das ruhelose Grab", "battlefield", ALICE)
-        for _ in range(6):
-            game.put("Grizzlybären", "graveyard", ALICE)
-        game.state.players[ALICE].pool = pool_from("{C}{C}{C}{B}{G}")
-        assert game.activate(ALICE, svogthos, 2) is None
-        assert resolve(game) is None
+        svogthos = animated_svogthos(game, 6)
         if not tamer_first:
             game.put("Beispiel-Riesenbändiger", "battlefield", ALICE)
         obj = game.state.objects[svogthos]
