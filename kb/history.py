@@ -97,7 +97,8 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None,
     if rule.get("concept_id") is not None:
         got = _rows(conn, "select label from concepts where id = ?", rule["concept_id"])
         label = got[0]["label"] if got else ""
-    chains = _chains(conn, members, editions, rule["edition_id"], _originals(conn, editions))
+    chains = _chains(conn, members, editions, rule["edition_id"], _originals(conn, editions),
+                     lineage.edition_specs(conn))
     lang = editions[rule["edition_id"]]["language"]
     counterparts = sorted({(m["edition_id"], m["number"] or m["norm"], editions[m["edition_id"]]["language"])
                            for m in members if editions[m["edition_id"]]["language"] != lang})
@@ -123,7 +124,7 @@ def _family(e: dict) -> str:
 
 
 def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
-            originals: dict[str, dict] | None = None) -> list[Chain]:
+            originals: dict[str, dict] | None = None, specs: dict | None = None) -> list[Chain]:
     by_edition: dict[str, list[dict]] = {}
     for m in members:
         by_edition.setdefault(m["edition_id"], []).append(m)
@@ -140,7 +141,7 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
         prev_ed = ""
         for e in eds:
             cur = by_edition.get(e["id"], [])
-            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]))
+            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]), specs)
             if event is not None:
                 chain.events.append(event)
             if cur or event is not None and event.kind == "removed":
@@ -150,21 +151,22 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
     return out
 
 
-def _step_links(conn, prev: list[dict], cur: list[dict]) -> list[dict]:
+def _step_links(conn, prev: list[dict], cur: list[dict], specs: dict | None = None) -> list[dict]:
     """The lineage's links between the rule's versions in two editions of a family (older first)."""
     cur_ids = {r["id"] for r in cur}
-    return [lk for r in prev for lk in _links_to(conn, r, cur_ids)]
+    return [lk for r in prev for lk in _links_to(conn, r, cur_ids, specs)]
 
 
-def _links_to(conn, r: dict, targets: set[int]) -> list[dict]:
+def _links_to(conn, r: dict, targets: set[int], specs: dict | None = None) -> list[dict]:
     """The lineage's links of rule ``r`` to the rules ``targets`` of a newer edition (:func:`kb.lineage.to_edition`)."""
     target_ed = _rows(conn, "select edition_id from rules where id = ?", next(iter(targets)))[0]["edition_id"]
     return [{"old": lk.source_number, "new": lk.target_number, "relation": lk.relation, "confidence": lk.confidence,
-             "review": lk.review} for lk in lineage.to_edition(conn, r["id"], target_ed) if lk.target_id in targets]
+             "review": lk.review} for lk in lineage.to_edition(conn, r["id"], target_ed, specs)
+            if lk.target_id in targets]
 
 
 def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editions: dict[str, dict],
-           original: dict | None = None) -> Event | None:
+           original: dict | None = None, specs: dict | None = None) -> Event | None:
     date = str(e["date"] or "")
     nums = [r["number"] or r["norm"] for r in cur]
     if not cur:
@@ -178,7 +180,7 @@ def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editi
                      f"translates {original['id']}; this copy is dated {date}")
     if not prev:
         return Event(e["id"], date, "first", nums)
-    links = _step_links(conn, prev, cur)
+    links = _step_links(conn, prev, cur, specs)
     renumbered = [r["norm"] for r in prev] != [r["norm"] for r in cur]
     reworded = [_words(r) for r in prev] != [_words(r) for r in cur]
     relations = {lk["relation"] for lk in links}

@@ -176,6 +176,7 @@ def of_rule(conn, rule_id: int) -> list[Link]:
     stored = {(s, t) for s, t, kind in raw.execute("select source_edition, target_edition, kind from edition_pairs")
               if kind in ondemand.RULE_KINDS}
     graph = ondemand._graph(db)
+    key = ondemand.map_key(graph, specs)
     steps: dict[tuple[str, str], ondemand.Step] = {}
     frontiers: dict[tuple[str, ...], compose.Frontier] = {}
 
@@ -204,7 +205,7 @@ def of_rule(conn, rule_id: int) -> list[Link]:
             found += [(x, *row) for row in _direct(raw, rule_id, a, x)]
             continue
         back = order(specs[x]) < order(specs[a])   # composed from the older edition, as :func:`pair` composes it
-        path = ondemand._path(graph, specs, x, a) if back else ondemand._path(graph, specs, a, x)
+        path = ondemand.path_on(key, graph, specs, *((x, a) if back else (a, x)))
         if path is None or len(path) < 3:
             continue
         if back:   # (along the path pair() follows, from x: turned round, it finds the rules of x to follow)
@@ -300,9 +301,15 @@ def _as_links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs
                  round(conf, 3), method, review) for x, t, conf, rel, method, review in found]
 
 
-def to_edition(conn, rule_id: int, x: str) -> list[Link]:
+def edition_specs(conn) -> dict:
+    """Edition id -> its :class:`kb.align.pairs.EditionSpec` (what :func:`to_edition` reads of each)."""
+    return {e.id: e for e in ondemand.edition_specs(_db(conn))}
+
+
+def to_edition(conn, rule_id: int, x: str, specs: dict | None = None) -> list[Link]:
     """The links of rule ``rule_id`` to edition ``x``, the same :func:`of_rule` gives: read as stored (in the
-    order the build stored them) when the build aligned the two editions, else composed along the lineage."""
+    order the build stored them) when the build aligned the two editions, else composed along the lineage
+    (``specs``: :func:`edition_specs` of the KB, where the caller asks for many)."""
     raw, db = _raw(conn), _db(conn)
     got = raw.execute("select edition_id, norm, number from rules where id = ?", [rule_id]).fetchone()
     if got is None or "edition_pairs" not in db.table_names():
@@ -313,7 +320,7 @@ def to_edition(conn, rule_id: int, x: str) -> list[Link]:
            or (source_edition = ? and target_edition = ?)""", [a, x, x, a]))
     if not stored:
         return [lk for lk in of_rule(conn, rule_id) if lk.target_edition == x]
-    specs = {e.id: e for e in ondemand.edition_specs(db, (a, x))}   # (a page's history asks for every edition)
+    specs = specs or {e.id: e for e in ondemand.edition_specs(db, (a, x))}
     return _as_links(raw, [(x, *row) for row in _direct(raw, rule_id, a, x)], rule_id, a, number or norm, specs)
 
 

@@ -121,6 +121,30 @@ def _covers(outer: tuple[str, ...], inner: tuple[str, ...]) -> bool:
     return not outer or (bool(inner) and all(numbers.covered(p, outer) for p in inner))
 
 
+#: (the map of :func:`map_key`, a, b) -> the path :func:`_path` finds there (a pure function of them, kept per process:
+#: a rule page asks for the paths from its edition to every other, and the next page of that edition again)
+_PATHS: dict[tuple, tuple[str, ...] | None] = {}
+_PATHS_KEPT = 100_000
+
+
+def map_key(g: dict[str, set[str]], specs: dict[str, EditionSpec]) -> tuple:
+    """All that :func:`_path` reads of the stored pairs and the editions: the key of :func:`path_on`'s memo."""
+    return (frozenset((x, y) for x, ys in g.items() for y in ys),
+            tuple(sorted((e.id, e.covers) for e in specs.values())))
+
+
+def path_on(key: tuple, g: dict[str, set[str]], specs: dict[str, EditionSpec], a: str, b: str) -> list[str] | None:
+    """:func:`_path`, remembered for the map ``key`` (:func:`map_key` of ``g`` and ``specs``)."""
+    k = (key, a, b)
+    if k not in _PATHS:
+        if len(_PATHS) >= _PATHS_KEPT:
+            _PATHS.clear()
+        found = _path(g, specs, a, b)
+        _PATHS[k] = tuple(found) if found is not None else None
+    got = _PATHS[k]
+    return list(got) if got is not None else None
+
+
 def _path(g: dict[str, set[str]], specs: dict[str, EditionSpec], a: str, b: str) -> list[str] | None:
     """The shortest path of stored pairs from ``a`` to ``b``, or None.
 

@@ -160,3 +160,23 @@ def test_a_rule_pages_history_from_the_links_it_read_is_kb_historys(kbs):
     every = {e.id: e for e in edition_specs(sqlite_utils.Database(conn))}
     two = edition_specs(sqlite_utils.Database(conn), ("en-2026-01-16", "en-1999-04-23"))
     assert [e.id for e in two] == ["en-1999-04-23", "en-2026-01-16"] and all(e == every[e.id] for e in two)
+
+
+def test_a_remembered_path_belongs_to_its_map_of_stored_pairs():
+    """Hand-made: editions a–b–c–d in a row, and an excerpt e (chapter 6) beside b.  The path from a to d is found
+    once per map of stored pairs and editions: with the pair c–d gone it is another answer (none), and an excerpt is
+    passed only where an end covers no more than it (_path's rule)."""
+    from kb.align import ondemand
+    from kb.align.pairs import EditionSpec
+
+    specs = {x: EditionSpec(x, "en", f"200{i}-01-01") for i, x in enumerate("abcd")}
+    specs["e"] = EditionSpec("e", "de", "2005-01-01", covers=("6",))
+    g = {"a": {"b"}, "b": {"a", "c", "e"}, "c": {"b", "d"}, "d": {"c"}, "e": {"b"}}
+    key = ondemand.map_key(g, specs)
+    assert ondemand.path_on(key, g, specs, "a", "d") == ["a", "b", "c", "d"]
+    assert ondemand.path_on(key, g, specs, "a", "d") == ["a", "b", "c", "d"]       # remembered
+    cut = {**g, "c": {"b"}, "d": set()}
+    assert ondemand.path_on(ondemand.map_key(cut, specs), cut, specs, "a", "d") is None
+    assert ondemand.path_on(key, g, specs, "a", "e") == ["a", "b", "e"]
+    via_e = {"a": {"e"}, "e": {"a", "d"}, "d": {"e"}}
+    assert ondemand.path_on(ondemand.map_key(via_e, specs), via_e, specs, "a", "d") is None   # e covers less
