@@ -507,7 +507,7 @@ class Glossary:
                 re.search(rf"\b{re.escape(key[0])}\b", h, re.I) for h in g.homes.get((source, title), [])[1:])
             term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted, singular=singular,
                         stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (words[0].lower(),),
-                        gaps=tuple(_gap(title[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
+                        gaps=tuple(_gap(head[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
             for first in dict.fromkeys((key[0], term.stems[0])):
                 g.by_first.setdefault(first, []).append(term)
         for cands in g.by_first.values():

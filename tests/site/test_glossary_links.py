@@ -513,6 +513,8 @@ def test_each_headword_of_a_title_that_names_several_links(conn):
     assert spans_in(g, rule_text(conn, "en-2024-11-08", "122.2"), "removed") == []
     # "Active Player, Nonactive Player Order" does not claim "active player", which has its own entry
     assert links(g, "the active player chooses")[0][1] == "Active Player"
+    # a headword of several words reads its own gaps, not the title's: "Life Total" is two words with a space
+    assert links(g, "their life total becomes 20")[0][:2] == ("life total", "Life, Life Total")
 
 
 def test_a_german_compound_the_lemmatiser_does_not_know_links_from_its_inflections(conn):
