@@ -502,7 +502,7 @@ class Glossary:
                     next(x for x in m.groups() if x)) if w.lower() not in stops and (lang != "de" or w[:1].isupper()))
             spots = list(_WORD.finditer(head))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
-            quoted = re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None if lang in OBSOLETE else False
+            quoted = _obsolete(title, lang)
             singular = len(words) == 1 and words[0].lower() == key[0] + "s" and any(
                 re.search(rf"\b{re.escape(key[0])}\b", h, re.I) for h in g.homes.get((source, title), [])[1:])
             term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted, singular=singular,
@@ -818,8 +818,7 @@ class Glossary:
         test = FORM_TESTS.get(self.lang)
         if test is None:
             return True
-        before = words[i - 1][2].lower() if i and text[words[i - 1][1]:words[i][0]] == " " else ""
-        return test(words[i][2], term, _starts_sentence(text, words[i][0]), before)
+        return test(words[i][2], term, _starts_sentence(text, words[i][0]), _neighbour(text, words, i - 1, i) or "")
 
 
 #: language -> its separable verb particles: a main clause that ends in one has the particle verb as its finite verb
@@ -834,7 +833,7 @@ def _particle_verbs(text: str, words: list, lang: str) -> dict[int, str]:
         return out
     stops, start = stop_words(lang), 0
     for j, (_, end, w) in enumerate(words):
-        if j + 1 < len(words) and not re.search(r"[,.;:!?()\[\]„“”\"]", text[end:words[j + 1][0]]):
+        if j + 1 < len(words) and not _CLAUSE_END_DE.search(text, end, words[j + 1][0]):
             continue
         if w in PARTICLES[lang] and (j + 1 == len(words) or re.match(r"\s*[^\w\s]", text[end:words[j + 1][0]])):
             verb = next((k for k in range(start, j) if words[k][2][:1].islower() and words[k][2] not in stops), None)
@@ -842,6 +841,11 @@ def _particle_verbs(text: str, words: list, lang: str) -> dict[int, str]:
                 out[verb] = w
         start = j + 1
     return out
+
+
+def _obsolete(title: str, lang: str) -> bool:
+    """Is the entry old card wording ("Totem Armor (Obsolete)")?  It links only from a quotation of it, as printed."""
+    return lang in OBSOLETE and re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None
 
 
 def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tuple[str, str, str, str, str]]:
@@ -853,8 +857,7 @@ def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tupl
     for title, anchor, definition, source in entries:
         name = title.split("(")[0]
         out.append((title, name, anchor, definition, source))
-        obsolete = lang in OBSOLETE and re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title)   # old wording: as printed
-        parts = [p.strip(" \"“”") for p in name.split(",")] if "," in name and not obsolete else []
+        parts = [p.strip(" \"“”") for p in name.split(",")] if "," in name and not _obsolete(title, lang) else []
         out += [(title, p, anchor, definition, source) for p in parts if p and p.lower() not in own]
     return out
 
