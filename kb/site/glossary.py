@@ -220,6 +220,10 @@ _CONJ_EN = frozenset("and or nor".split())
 #: adverbs that modify a verb, not a noun, and do not end in "-ly" ("you may instead mill N cards", "the game state
 #: still matches", "the properties no longer match", "now match those of")
 _ADVERBS_EN = frozenset("instead still longer now already never always".split())
+#: a relative pronoun after a noun opens a clause whose verb follows it, before its object's determiner ("a card that
+#: matches the given description"); after a preposition or another function word "that" is a determiner ("in that
+#: match"), and before anything else it may be one ("the permanent that object becomes")
+_RELATIVE_EN = frozenset(["that"])
 _BE_EN = frozenset("be is are was were been being".split())
 #: language -> what a definition says its term is: "A creature is a permanent.", "A card or token on the battlefield.";
 #: "Ein Spielstein ist ein im Spiel befindliches Objekt, das eine bleibende Karte repräsentiert, …" (its first
@@ -274,6 +278,20 @@ def _genitive_en(text: str, words: list, i: int) -> bool:
     return prev in _POSSESSIVE_EN or _GENITIVE_EN.search(text, 0, words[i][0]) is not None
 
 
+def _contact_en(text: str, words: list, j: int) -> bool:
+    """Does the noun phrase that article ``j`` opens have a verb of its own, a contact clause ("or battle a defending
+    player protects", "creatures a player controls")?  Within the phrase (up to punctuation) a form of "be", an
+    auxiliary, or a singular noun followed by a verb's -s form ("player controls"); not "matches the result,",
+    nor "a triggered ability’s" (a genitive)."""
+    for k in range(j + 1, min(j + 5, len(words))):
+        w, before = _neighbour(text, words, k, k - 1), words[k - 1][2].lower()
+        if w is None:
+            return False
+        if w in _BE_EN | _AUX_EN or k > j + 1 and re.search(r"[^s’']s$", w) and not before.endswith("s"):
+            return True
+    return False
+
+
 def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: frozenset[str] = frozenset()) -> str | None:
     """The word class its frame gives word ``i`` where that is not the entry's.  For a noun entry: "verb" after an
     auxiliary or an adverb of a verb ("don’t match", "still matches") or before the article of an object ("matches
@@ -295,7 +313,9 @@ def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: froze
             prev not in counted or words[i - 1][2][:1].isupper()
             or _neighbour(text, words, i - 2, i - 1) in PREPOSITIONS["en"] - {"to"})   # "no effect on game play"
         return "noun" if modifier and nxt not in _DET_EN | {"to"} else None    # "… and Gix meld to form …": a verb
-    if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in _DET_EN:
+    if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in _DET_EN and not (
+            prev not in PREPOSITIONS["en"] and _contact_en(text, words, i + 1)) or prev in _RELATIVE_EN and (
+            nxt in _DET_EN and _neighbour(text, words, i - 2, i - 1) not in stop_words("en") | {None}):
         return "verb"
     if nxt == "of":
         return "of"
@@ -379,6 +399,8 @@ class Sense:
     defined: frozenset[str] = frozenset()   # the lemmas of the definition itself
     transitive: bool = False                # its home prints the term as a verb at least :data:`MIN_USES` times,
     #                                         never with a preposition after it ("play a land", "play that card")
+    verbal: bool = False                    # its home prints the term's word as a verb: a verb's own form
+    #                                         ("dealt", "controlled", "attacking") or in a verb's frame
 
 
 def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
@@ -657,6 +679,8 @@ class Glossary:
                 self._takes(text, words, keys, i, sense) or self._shares(text, words, keys, i, sense))
         if frame is None or sense is None:
             return True
+        if frame == "verb" and not sense.verbal:
+            return False
         if frame == "verb" and frame in sense.frames:
             return self._takes(text, words, keys, i, sense)
         if frame in sense.frames or frame == "bare" and not (sense.count and word.lower() == term.words[0].lower()):
@@ -807,9 +831,12 @@ class Glossary:
             after = [_neighbour(t, ws, k + 1, k) for t in own for ws in [[(m.start(), m.end(), m.group())
                      for m in _WORD.finditer(t)]] for k, (_, _, w) in enumerate(ws)
                      if w[:1].islower() and _lemma(w, self.lang) == term.key[0] and not w.lower().endswith("ed")]
+            verbal = "verb" in frames or any(     # a verb's own form, or a pronoun its object ("controls it")
+                _lemma(w, self.lang) == term.key[0] and (w not in forms or nxt in ("it", "them"))
+                for t in texts for w, nxt in zip(*(lambda ws: (ws, [*ws[1:], ""]))(_WORD.findall(t.lower()))))
             transitive = len(after) >= MIN_USES and not set(after) & (PREPOSITIONS.get(self.lang, frozenset()) - {"to"})
             self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun, defined,
-                                      transitive)
+                                      transitive, verbal)
         return self._senses[key]
 
     def _form(self, text: str, words: list, i: int, term: Term) -> bool:

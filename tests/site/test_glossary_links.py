@@ -99,7 +99,16 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     # a preposition its home never prints after the verb: "play with … revealed" is a
                                     # way of playing, not playing a card (401.5, 401.6, 702.57b, 702.94b, 717.2)
                                     ("Play", "to play with the top card"), ("Play", "plays with that card revealed"),
-                                    ("Play", "to play with attraction cards")],
+                                    ("Play", "to play with attraction cards"),
+                                    # a noun entry whose home never prints its word as a verb does not link the verb:
+                                    # after a relative "that" before its object (603.6a, 701.19a, 701.19c, 702.5c),
+                                    # after an adverb (615.9), before the article of its object (705.2)
+                                    ("Match", "triggers that match the event"), ("Match", "card that matches the"),
+                                    ("Match", "cards that match an undefined"), ("Match", "players that match all"),
+                                    ("Match", "no longer match"), ("Match", "the call matches the result"),
+                                    # a battle's protector, not an effect that protects a permanent (122.1c, 701.15a)
+                                    ("Protect, Protector", "effect that protect the permanent"),
+                                    ("Protect, Protector", "effect that protects the permanent")],
                   # the noun a German noun is printed with, where its definition prints it with one: "die Karte"
                   # takes precedence (103.1, Magic's golden rule), not priority; the expansion symbol's colour is
                   # its rarity (206.2), not a card's colour
@@ -119,7 +128,10 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                               # a word data/terminology.tsv renames alone is the ordinary word where the new
                               # edition prints it: "Vorrang" is now "Priorität" (613.8: the dependency overrides)
                               ("Vorrang", "hat sie vorrang vor dem zeitstempel"),
-                              ("Spielen", "spielt keine rolle")]}[edition]          # 615.7, as 419.7b of 1999
+                              ("Spielen", "spielt keine rolle"),          # 615.7, as 419.7b of 1999
+                              # the English counterpart's verb "match" is not the entry (603.6a, 615.9)
+                              ("Match", "die mit dem ereignis übereinstimmen"), ("Match", "nicht mehr übereinstimmen")
+                              ]}[edition]
     for title, phrase in in_context:
         found = [t for t in texts if phrase in t.lower()]
         assert found, phrase                                            # the phrase is printed in the edition
@@ -316,14 +328,26 @@ def test_a_word_its_frame_reads_otherwise_links_only_where_the_sentence_shares_i
 
 
 def test_the_frame_and_the_home_of_an_entry_decide_on_a_small_glossary():
-    """The mechanism on hand-made input: a noun entry whose home (definition and cited rules) never prints it after
-    an auxiliary links from "don’t match" only where the sentence shares a word of that home."""
+    """The mechanism on hand-made input: a noun entry whose home (definition and cited rules) never prints its word as
+    a verb does not link the word where its frame reads a verb ("don’t match", "cards that match the", "matches the
+    result,"), whatever the sentence shares with the home; a noun whose home prints it as a verb too ("matched") links
+    there only where the sentence shares a word of that home; a contact clause is no verb frame ("the match a
+    player won")."""
     definition = "A series of games played in a tournament. See rule 100.6."
     homes = {("x", "Match"): [definition, "Tournaments usually consist of a series of matches."]}
     g = Glossary.build("x", "en", [("Match", "t-match", definition, "x")], homes=homes)
+    for text in ("The results don’t match the call.", "In a tournament, decks that don’t match are illegal.",
+                 "Find tournament cards that match the description.", "If the call matches the result, it wins.",
+                 "If the tournament results no longer match, nothing happens."):
+        assert [t.title for _, _, t in g.spans(text)] == [], text
+    for text in ("The first game of a match.", "In a tournament, the match a player won counts.",
+                 "In that match, each player has twenty life."):
+        assert [t.title for _, _, t in g.spans(text)] == ["Match"], text    # a noun's frames
+    homes = {("x", "Match"): [definition, "Tournaments usually consist of a series of matches.",
+                              "Players are matched by the tournament organizer."]}
+    g = Glossary.build("x", "en", [("Match", "t-match", definition, "x")], homes=homes)
     assert [t.title for _, _, t in g.spans("The results don’t match the call.")] == []
     assert [t.title for _, _, t in g.spans("In a tournament, decks that don’t match are illegal.")] == ["Match"]
-    assert [t.title for _, _, t in g.spans("The first game of a match.")] == ["Match"]     # a noun's frame
     g = Glossary.build("x", "en", [("Match", "t-match", definition, "x")], homes={("x", "Match"): [definition]})
     assert [t.title for _, _, t in g.spans("The results don’t match the call.")] == ["Match"]   # no rule to judge by
 
