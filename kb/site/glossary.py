@@ -411,16 +411,18 @@ def _form_en(word: str, term: Term, start_of_sentence: bool) -> bool:
         term.singular and w == term.key[0] != t)     # a plural headword's singular ("a characteristic")
 
 
-#: language -> the articles (and a preposition fused with one) that make an infinitive a noun naming the act: "für das
-#: *Spielen* eines Zauberspruchs", "beim *Aktivieren*" (a verb's entry, "Spielen: Die Aktion, … zu spielen")
-NOMINALISERS = {"de": frozenset({"das", "beim", "zum", "vom"})}
+#: language -> the articles (and a preposition fused with one) that make an infinitive a noun naming the act, and the
+#: ending the noun takes after it: "für das *Spielen* eines Zauberspruchs", "beim *Aktivieren*", "der Prozess des
+#: *Wirkens* eines Zauberspruchs" (a verb's entry, "Spielen: Die Aktion, … zu spielen")
+NOMINALISERS = {"de": {"das": "", "dem": "", "beim": "", "zum": "", "vom": "", "des": "s"}}
 
 
 def _form_de(word: str, term: Term, start_of_sentence: bool, before: str = "") -> bool:
     """German writes a noun capitalised, a verb in lower case; a noun headword printed in lower case letter for letter
     is the word it was made from, in the same sense ("endet die Partie unentschieden": "Unentschieden"); a verb's
     infinitive after an article is the noun of its act ("das Spielen eines Zauberspruchs")."""
-    if term.verb and word[:1].isupper() and word.lower() == term.words[0].lower() and before in NOMINALISERS["de"]:
+    if term.verb and word[:1].isupper() and before in NOMINALISERS["de"] and (
+            word.lower() == term.words[0].lower() + NOMINALISERS["de"][before]):
         return True
     return start_of_sentence or term.verb is None or word[:1].isupper() != term.verb or (
         len(term.words) == 1 and not term.learnt and word == term.words[0].lower())

@@ -169,6 +169,9 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
               # the English counterpart's word in any inflection or compound vouches for the German one: "casting a
               # card as a spell" (601.1a), "face-down cards" (601.3f)
               "de-2024": [("Cast", "als zauberspruch zu wirken"), ("Face Down", "von verdeckten karten"),
+                          # an infinitive made a noun, in the genitive: "the process of casting a spell" (602.2b,
+                          # 603.3d; the fifth case writer's 602.2b)
+                          ("Cast", "des wirkens eines zauberspruchs"),
                           # a word pair printed in both aligned pairs that print the English term (613.1a, 613.2c)
                           ("Copiable Values", "die kopierbaren eigenschaften modifizieren")]}[edition]
     for title, phrase in linked:
