@@ -204,7 +204,11 @@ STATE_TESTS = {"en": _is_state_en}
 #: "Set Aside (Obsolete)"): old card wording that the rules print only when they quote it ("the phrases “in play,”
 #: “from play,” …"); unquoted, the words are the ordinary ones ("counts as paying the original cost", "cards are
 #: set aside", "Commander Legends")
-OBSOLETE = {"en": "Obsolete"}
+OBSOLETE = {"en": "Obsolete", "de": "Hinfällig"}
+#: language -> the notes of a glossary title that mark players' jargon ("Antwort (inoffiziell)", "Saboteur
+#: (informell)"): the entry explains a phrase, which its definition quotes ('… wird "als Antwort" auf den früheren
+#: gespielt'); the headword alone is the ordinary word ("wird die Antwort nur einmal ermittelt": the answer)
+UNOFFICIAL = {"de": ("inoffiziell", "informell")}
 #: language -> its prepositions and verb particles (a closed word class, as spaCy's stop words are)
 PREPOSITIONS = {"en": frozenset("about as at by for from in into of off on onto out over to toward up upon with "
                                 "within".split())}
@@ -877,6 +881,17 @@ def _obsolete(title: str, lang: str) -> bool:
     return lang in OBSOLETE and re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None
 
 
+def _jargon(title: str, definition: str, lang: str) -> str | None:
+    """The phrase a jargon entry explains (:data:`UNOFFICIAL`): the quotation of its definition that holds its headword
+    ("als Antwort"), or None."""
+    note = re.search(r"\(\s*(\w+)\s*\)", title)
+    if note is None or note.group(1).lower() not in UNOFFICIAL.get(lang, ()):
+        return None
+    head = _lemma(title.split("(")[0].strip(), lang)
+    return next((q for m in _QUOTES.finditer(definition or "") for q in m.groups() if q and len(q.split()) > 1
+                 and head in (_lemma(w, lang) for w in _WORD.findall(q))), None)
+
+
 def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tuple[str, str, str, str, str]]:
     """(title, words it links from, anchor, definition, defining edition) of each entry: its headword, and each
     headword of a title that names several ("Control, Controller"; "Life, Life Total") that no entry of its own
@@ -885,7 +900,7 @@ def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tupl
     out = []
     for title, anchor, definition, source in entries:
         name = title.split("(")[0]
-        out.append((title, name, anchor, definition, source))
+        out.append((title, _jargon(title, definition, lang) or name, anchor, definition, source))
         parts = [p.strip(" \"“”") for p in name.split(",")] if "," in name and not _obsolete(title, lang) else []
         out += [(title, p, anchor, definition, source) for p in parts if p and p.lower() not in own]
     return out

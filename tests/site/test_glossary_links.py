@@ -117,7 +117,10 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                               # 214.7b, 419.7b) has an object the definition never gives "spielen"; a card that
                               # moves itself between zones (410.10, reflexive) is not "eine Zählmarke bewegen"
                               ("Spielen", "spielen keine rolle"), ("Spielen", "spielt keine rolle"),
-                              ("Bewegen", "von einer zone in eine andere bewegt")],
+                              ("Bewegen", "von einer zone in eine andere bewegt"),
+                              # players' jargon explains the phrase its definition quotes ("als Antwort"), not
+                              # the word: "the answer is determined" (413.2f; the fifth case writer's)
+                              ("Antwort (inoffiziell)", "wird die antwort in dem moment")],
                   # a word learnt from the English original links only where the English counterpart uses the entry:
                   # a card moving between zones is not "Move" (to move a counter; 601.2a "moves that card", 610.1);
                   # "wirken wie Schilde" is "work like shields", not "Cast" (614.1, 615.1); "mit bestimmten
@@ -130,8 +133,13 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                               ("Vorrang", "hat sie vorrang vor dem zeitstempel"),
                               ("Spielen", "spielt keine rolle"),          # 615.7, as 419.7b of 1999
                               # the English counterpart's verb "match" is not the entry (603.6a, 615.9)
-                              ("Match", "die mit dem ereignis übereinstimmen"), ("Match", "nicht mehr übereinstimmen")
-                              ]}[edition]
+                              ("Match", "die mit dem ereignis übereinstimmen"), ("Match", "nicht mehr übereinstimmen"),
+                              # the same jargon (608.2h, 607.3); an obsolete entry of 1999 ("Hinfällig", as
+                              # "Obsolete") links only from a quotation of it: 2024 "phases out" (610.4), "redirected"
+                              ("Antwort (inoffiziell)", "wird die antwort nur einmal"),
+                              ("Antwort (inoffiziell)", "erhält sie mehrere antworten"),
+                              ("Destabilisiert (Hinfällig)", "eine bleibende karte destabilisiert"),
+                              ("Umleiten (Hinfällig)", "der schaden umgeleitet werden")]}[edition]
     for title, phrase in in_context:
         found = [t for t in texts if phrase in t.lower()]
         assert found, phrase                                            # the phrase is printed in the edition
@@ -165,7 +173,10 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                           # (102.4: the game is a draw)
                           ("Unentschieden", "endet die partie unentschieden"),
                           # a compound noun is a kind of its last part: "Aktivierungskosten" are "Kosten" (411.1)
-                          ("Bezahlen", "bezahlt die aktivierungskosten")],
+                          ("Bezahlen", "bezahlt die aktivierungskosten"),
+                          # the phrase of the jargon entry, quoted or not (217.6b, 419.4)
+                          ("Antwort (inoffiziell)", "als antwort gespielt"),
+                          ("Antwort (inoffiziell)", "\"als antwort\"")],
               # the English counterpart's word in any inflection or compound vouches for the German one: "casting a
               # card as a spell" (601.1a), "face-down cards" (601.3f)
               "de-2024": [("Cast", "als zauberspruch zu wirken"), ("Face Down", "von verdeckten karten"),
