@@ -4,7 +4,7 @@ Recognised forms (non-breaking spaces included):
 
 * keyword-led: "siehe Regel 601.2f", "Regeln 601.2a–e", "Regel 730", "Regeln 306-311",
   "Regel 118.8 und Regel 118.9", "vedi regola 700.2", "regole 601.2a-d", "see rule 115",
-  "Kapitel 5";
+  "Kapitel 5", "section 5" (the English rules' word for a chapter);
 * bare dotted numbers and ranges inside prose: "die in 601.2a–h beschriebenen Schritte";
 * reference lists of index entries ("214.8c–i, 412.2, 420"), with ``bare=True``.
 
@@ -28,7 +28,7 @@ _ITEM_ANY = rf"{_ANY}(?:{_DASH}{_END})?"
 _FREE_DIGIT = r"\d(?<![\d.]\d)"
 _JOIN = r"\s*(?:,|und|oder|bzw\.|sowie|bis|e|o|and|or|through)\s*"
 _KEYWORD = r"(?:Regeln|Regel|regole|regola|rules|rule|Rules|Rule|Kapitel|capitolo|chapter|Abschnitt)"
-_CHAPTER_WORDS = ("Kapitel", "capitolo", "chapter")
+_CHAPTER_WORDS = ("Kapitel", "capitolo", "chapter", "section")
 
 KEYWORD_RE = re.compile(rf"\b(?P<kw>{_KEYWORD})\s+(?P<items>{_ITEM_ANY}(?:{_JOIN}(?:{_KEYWORD}\s+)?{_ITEM_ANY})*)")
 CHAPTER_RE = re.compile(rf"\b(?:{'|'.join(_CHAPTER_WORDS)})\s+(\d)\b(?![.\d])")

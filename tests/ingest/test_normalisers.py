@@ -44,6 +44,9 @@ def refs(text, bare=False):
     ("siehe Regel 118.8 und Regel 118.9", [("118.8", None), ("118.9", None)]),
     ("die in 601.2a–h beschriebenen Schritte", [("601.2a", "h")]),
     ("see rule 115, and rule 418.5c of the rules", [("115", None), ("418.5c", None)]),
+    # the English rules call a chapter a section (en-2024-11-08 100.1b; the glossary's Step and Phase)
+    ("See section 8, “Multiplayer Rules.”", [("8", None)]),
+    ("(See rules 306-311 and section 5, \"Additional Combat Rules.\")", [("306", "311"), ("5", None)]),
     ("Eine 1/3-Kreatur am 28.12.2009 mit X=5 und 2 Schadenspunkten", []),
 ])
 def test_reference_forms(text, expected):

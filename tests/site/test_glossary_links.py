@@ -581,3 +581,10 @@ def test_a_german_infinitive_as_a_noun_and_a_separable_particle_decide_the_verb(
     assert spans_in(de24, text, "wirkt") == []
     assert spans_in(de24, rule_text(conn, "de-2024", "603.2f"), "lösen nur aus") == [("lösen", "Trigger")]
     assert spans_in(de24, "Der Spieler wirkt den Zauberspruch.", "wirkt") == [("wirkt", "Cast")]
+
+
+def test_a_glossary_entry_that_cites_a_section_links_to_it(site):
+    """"Step: A subsection of a phase. See section 5, “Turn Structure.”" — the English rules call a chapter a section;
+    the reference is a link like "rule 800.2", and the chapter's rules are the entry's home."""
+    entry = site.get("/glossary/en-2024-11-08").text.split('id="t-step"')[1].split("</dd>")[0]
+    assert 'href="/rule/en-2024-11-08/5"' in entry
