@@ -36,7 +36,11 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   words around it read as a verb ("don’t match"), a noun's complement ("the role of", "independent of", "the option
   to") or a bare singular after a preposition ("in general,"), in a frame its entry's home (definition and cited
   rules, :func:`homes_of`) never prints the term in, links only where its sentence shares a word of that home (one
-  chance would not print there as often, :data:`KEYNESS`) or is a rule of it.  The of-genitive is the s-genitive
+  chance would not print there as often, :data:`KEYNESS`) or is a rule of it; a noun entry whose home never prints
+  its word as a verb (no verb's own form, "dealt", "controlled", no verb's frame) never links where the frame reads a
+  verb ("the call matches the result", "a card that matches the given description": after a relative "that", before
+  its object's determiner), unless the article opens a contact clause ("or battle a defending player protects").
+  The of-genitive is the s-genitive
   ("the characteristics of a split card" is "an object’s characteristics"); after an indefinite noun "to" is the
   verb's ("chooses an opponent to become").  A verb entry is a noun where a name or an adjective modifies its base
   form ("Odyssey™ block cards", "limited play") and links there only if its definition has a noun's sense ("lore
@@ -56,6 +60,9 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
 * **The noun beside a noun** (German, :data:`COLLOCATE_TESTS`): where a definition prints its term beside a noun
   ("erhält der aktive Spieler Vorrang", "die Farbe einer Karte"), the text's noun there must be one it prints, or a
   kind of one: "hat die Karte Vorrang" (the golden rule) and "die Farbe des Erweiterungssymbols" do not link.
+* **Notes of a title**: an obsolete entry ("Counts As (Obsolete)", German 1999 "Umleiten (Hinfällig)") links only from
+  a quotation of its old wording (:data:`OBSOLETE`); players' jargon ("Antwort (inoffiziell)") from the phrase its
+  definition quotes ("als Antwort"), not the ordinary word ("wird die Antwort … bestimmt": :data:`UNOFFICIAL`).
 * **Quotations are units**: inside a short quotation (at most :data:`MAX_TERM_WORDS` words) a one-word term links
   only if it is the whole quotation ("“locked in”" is not the entry "Lock"; "the word “target”" is "Target"); a
   term of several words may be part of one ("“Am Ende des Zuges”-Fähigkeiten") or hold one ("intervening “if”
