@@ -689,7 +689,8 @@ class Glossary:
         sense = self._sense(term) if frame is not None or term.verb else None
         if term.verb and sense is not None:     # a verb: a noun where it defines one; its object decides
             return sense.noun if frame else not self._particle(text, words, i, sense) and (
-                self._takes(text, words, keys, i, sense) or self._shares(text, words, keys, i, sense))
+                self._takes(text, words, keys, i, sense) or any(h.endswith(text) for h in sense.home)
+                or not self._refuses(text, words, keys, i, sense) and self._shares(text, words, keys, i, sense))
         if frame is None or sense is None:
             return True
         if frame == "verb" and not sense.verbal:
@@ -743,26 +744,41 @@ class Glossary:
         zones", "skip the declare blockers and combat damage steps"); not "enters a “loop”", "will enter Alex’s range
         of influence", "passes the turn marker", "create continuous effects" (one sense per collocation: the object
         decides)."""
+        nouns = self._object(text, words, i)
+        return not nouns or any(k in sense.printed and (self.share.get(k, 0) <= EVERYDAY or k in sense.defined)
+                                or words[j][2][:1].isupper() or not sense.printed.isdisjoint(self.kinds.get(k, ()))
+                                for j in nouns for k in keys[j])
+
+    def _refuses(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
+        """Is the object of verb ``i`` everyday vocabulary that its entry's home prints but its definition does not
+        ("Static abilities create continuous effects": "To create a token …")?  Such an object is evidence of another
+        sense, which no word its sentence shares with the home outweighs."""
+        if i + 1 < len(words) and self._modifies(words[i][2], words[i + 1][2]):
+            return False        # the first word of a compound noun ("a copy effect"), not a verb and its object
+        nouns = self._object(text, words, i)
+        return bool(nouns) and all(any(k in sense.printed and self.share.get(k, 0) > EVERYDAY and k not in sense.defined
+                                       for k in keys[j]) for j in nouns)
+
+    def _object(self, text: str, words: list, i: int) -> list[int]:
+        """The nouns of the object of verb ``i`` (:meth:`_takes`); none for a passive or attributive participle or a
+        verb coordinated with the next."""
         j, stops = i + 1, stop_words(self.lang)
         if words[i][2].lower().endswith("ed") and _neighbour(text, words, i - 1, i) in _BE_EN | _DET_EN:
-            return True         # a passive or attributive participle has no object ("is countered", "the sacrificed")
+            return []           # a passive or attributive participle has no object ("is countered", "the sacrificed")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
                 re.sub(r"[’']s$", "", words[j][2].lower()) in _DET_EN | {"own"} or _GENITIVE_EN.search(
                     text, 0, words[j][1]) or " ".join(w.lower() for _, _, w in words[j - 1:j + 2]).find(
                     "number of") in (0, len(words[j - 1][2]) + 1)):   # "any number of"
             j += 1
-        head = []
+        head = []           # up to a function word, or a word that contracts one ("a token that’s a copy")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
-                words[j][2].lower() not in stops or words[j][2].lower() in _CONJ_EN):
+                re.split(r"[’']", words[j][2].lower())[0] not in stops or words[j][2].lower() in _CONJ_EN):
             head.append(j)
             j += 1
         if head and words[head[0]][2].lower() in _CONJ_EN:
-            return True         # a verb coordinated with the next ("drawn or discarded a split card") shares its object
-        nouns = [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
+            return []           # a verb coordinated with the next ("drawn or discarded a split card") shares its object
+        return [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
             after is None or not self._modifies(words[j][2], words[after][2]))]
-        return not nouns or any(k in sense.printed and (self.share.get(k, 0) <= EVERYDAY or k in sense.defined)
-                                or words[j][2][:1].isupper() or not sense.printed.isdisjoint(self.kinds.get(k, ()))
-                                for j in nouns for k in keys[j])
 
     def _particle(self, text: str, words: list, i: int, sense: Sense) -> bool:
         """Is verb ``i`` followed by a preposition its home never prints after it (:attr:`Sense.transitive`)?  Then
@@ -1093,7 +1109,7 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
     g.retired = frozenset(retired)
     if homes and lang in FRAME_TESTS:
         printed = {w.lower() for t in edition_texts(conn, edition) for w in _WORD.findall(t)}
-        g.counted = frozenset(w[:-1] for w in printed if w.endswith("s"))
+        g.counted = frozenset(w[:-1] for w in printed if w.endswith("s") and w[:-1] in printed)
     original = read.original_of(conn, edition) if sources != [edition] else None
     if original is not None and read.glossary_terms(conn, original["id"]):
         theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),

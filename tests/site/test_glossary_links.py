@@ -96,6 +96,11 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Create", "this ability creates a replacement effect"),
                                     ("Create", "this creates a text-changing effect"),
                                     ("Create", "some cards create a continuous effect"),
+                                    # … which no word its sentence shares with the home outweighs ("battlefield":
+                                    # 113.3d, 612.9; 208.2b), an adjective in -ous no plural noun ("continuous")
+                                    ("Create", "static abilities create continuous effects"),
+                                    ("Create", "creates a replacement effect that sets"),
+                                    ("Create", "battlefield creates a continuous effect"),
                                     # a preposition its home never prints after the verb: "play with … revealed" is a
                                     # way of playing, not playing a card (401.5, 401.6, 702.57b, 702.94b, 717.2)
                                     ("Play", "to play with the top card"), ("Play", "plays with that card revealed"),
@@ -162,7 +167,10 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                 # the singular of a plural headword, which its home prints (306.5, 109.3)
                                 ("Characteristics", "loyalty is a characteristic"),
                                 # a subtype beside a capitalised word is a type line, not a name (111.10j)
-                                ("Role", "aura role enchantment")],
+                                ("Role", "aura role enchantment"),
+                                # a verb's base form that modifies a noun is a compound's first word, not a verb
+                                # whose object is everyday vocabulary (613.2a, 707.9g)
+                                ("Copy", "this includes copy effects"), ("Copy", "generate copy effects")],
               "de-1999": [("Vorrang", "erhält der aktive spieler vorrang"),
                           # the old spelling "ß" after a short vowel (300.2); a plural whose lemma is the headword
                           # though the headword's own lemma is not ("Quelle": "quell"; 419.7b)
