@@ -235,7 +235,7 @@ _ADVERBS_EN = frozenset("instead still longer now already never always".split())
 #: matches the given description"); after a preposition or another function word "that" is a determiner ("in that
 #: match"), and before anything else it may be one ("the permanent that object becomes")
 _RELATIVE_EN = frozenset(["that"])
-_BE_EN = frozenset("be is are was were been being".split())
+_BE_EN = frozenset("be is are was were been being isn’t aren’t wasn’t weren’t".split())
 #: language -> what a definition says its term is: "A creature is a permanent.", "A card or token on the battlefield.";
 #: "Ein Spielstein ist ein im Spiel befindliches Objekt, das eine bleibende Karte repräsentiert, …" (its first
 #: sentence: the predicate and the relative clause that describes it)
@@ -763,8 +763,19 @@ class Glossary:
         """The nouns of the object of verb ``i`` (:meth:`_takes`); none for a passive or attributive participle or a
         verb coordinated with the next."""
         j, stops = i + 1, stop_words(self.lang)
-        if words[i][2].lower().endswith("ed") and _neighbour(text, words, i - 1, i) in _BE_EN | _DET_EN:
-            return []           # a passive or attributive participle has no object ("is countered", "the sacrificed")
+        b = i - 1           # the word before, an adverb in -ly aside ("are currently revealed")
+        while b > 0 and (_neighbour(text, words, b, b + 1) or "").endswith("ly"):
+            b -= 1
+        prev = _neighbour(text, words, b, b + 1)
+        if words[i][2].lower().endswith("ed"):
+            nxt = _neighbour(text, words, i + 1, i)
+            if prev in _BE_EN:
+                return self._subject(text, words, b)    # a passive: "abilities are created"
+            if prev not in _DET_EN | stops | {None} and nxt in PREPOSITIONS["en"]:
+                return [b]      # a participle after its noun: "effects created by the spell", "zones created for"
+            if prev in (_DET_EN | stops) - _RELATIVE_EN and nxt is not None and nxt not in stops:
+                return [i + 1]  # an attributive one: the noun after it ("a melded permanent", "the most recently
+                #                 created turn"); after "that" a verb in the past ("the effect that created the token")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
                 re.sub(r"[’']s$", "", words[j][2].lower()) in _DET_EN | {"own"} or _GENITIVE_EN.search(
                     text, 0, words[j][1]) or " ".join(w.lower() for _, _, w in words[j - 1:j + 2]).find(
@@ -779,6 +790,17 @@ class Glossary:
             return []           # a verb coordinated with the next ("drawn or discarded a split card") shares its object
         return [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
             after is None or not self._modifies(words[j][2], words[after][2]))]
+
+    @staticmethod
+    def _subject(text: str, words: list, j: int) -> list[int]:
+        """The noun of the subject of a passive whose "be" is word ``j``: the object of its verb in the active ("Delayed
+        triggered abilities are created", "A restriction may be created", "the copy isn’t created"), after the
+        auxiliaries and adverbs before "be"; none where a function word stands there ("it’s created")."""
+        k = j - 1
+        while k >= 0 and _neighbour(text, words, k, k + 1) in _AUX_EN | _ADVERBS_EN | _BE_EN | {"not"}:
+            k -= 1
+        w = _neighbour(text, words, k, k + 1)
+        return [k] if w is not None and re.split(r"[’']", w)[0] not in stop_words("en") else []
 
     def _particle(self, text: str, words: list, i: int, sense: Sense) -> bool:
         """Is verb ``i`` followed by a preposition its home never prints after it (:attr:`Sense.transitive`)?  Then

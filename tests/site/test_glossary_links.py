@@ -101,6 +101,13 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Create", "static abilities create continuous effects"),
                                     ("Create", "creates a replacement effect that sets"),
                                     ("Create", "battlefield creates a continuous effect"),
+                                    # a passive's subject is its verb's object, as a participle's noun is (603.7a,
+                                    # 610.3, 726.6, 707.10e, 106.6a; 903.13c, a draft's booster packs)
+                                    ("Create", "delayed triggered abilities are created"),
+                                    ("Create", "a second one-shot effect is created"),
+                                    ("Create", "a subgame can be created"), ("Create", "the copy isn’t created"),
+                                    ("Create", "additional effects created by the spell"),
+                                    ("Pass", "booster packs are passed"),
                                     # a preposition its home never prints after the verb: "play with … revealed" is a
                                     # way of playing, not playing a card (401.5, 401.6, 702.57b, 702.94b, 717.2)
                                     ("Play", "to play with the top card"), ("Play", "plays with that card revealed"),
@@ -170,7 +177,11 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                 ("Role", "aura role enchantment"),
                                 # a verb's base form that modifies a noun is a compound's first word, not a verb
                                 # whose object is everyday vocabulary (613.2a, 707.9g)
-                                ("Copy", "this includes copy effects"), ("Copy", "generate copy effects")],
+                                ("Copy", "this includes copy effects"), ("Copy", "generate copy effects"),
+                                # an attributive participle's object is the noun after it (712.21, 702.48c); a
+                                # passive without a subject in its phrase takes none (113.9)
+                                ("Meld", "a melded permanent leaves"), ("Sacrifice", "the sacrificed permanent’s"),
+                                ("Counter", "can’t be countered by anything")],
               "de-1999": [("Vorrang", "erhält der aktive spieler vorrang"),
                           # the old spelling "ß" after a short vowel (300.2); a plural whose lemma is the headword
                           # though the headword's own lemma is not ("Quelle": "quell"; 419.7b)
