@@ -47,7 +47,9 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   counter"); a verb links only with an object its home prints or a kind of one ("sacrifice a creature": "A creature
   is a permanent."), not "creates their own deck", "enters a “loop”" (one sense per collocation): the object's
   noun decides, not a word that modifies it ("passes the turn marker"), and everyday vocabulary is no exemption
-  ("create a delayed triggered ability" is not "To create a token").
+  ("create a delayed triggered ability" is not "To create a token"); a passive's subject is its object ("Delayed
+  triggered abilities are created"), as is a participle's noun ("effects created by the spell", "a melded
+  permanent").
   A verb its home never prints with a preposition after it is another verb before one ("play with the top card of
   their library revealed" is not "play a land"); an everyday object ("effect", printed in a fifth of the rules) is
   evidence of a verb's sense only where the definition itself prints it ("creates a replacement effect" is not "To
