@@ -40,8 +40,8 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   its word as a verb (no verb's own form, "dealt", "controlled", no verb's frame) never links where the frame reads a
   verb ("the call matches the result", "a card that matches the given description": after a relative "that", before
   its object's determiner), unless the article opens a contact clause ("or battle a defending player protects").
-  The of-genitive is the s-genitive
-  ("the characteristics of a split card" is "an object’s characteristics"); after an indefinite noun "to" is the
+  The of-genitive is the s-genitive ("the characteristics of a split card" is "an object’s characteristics");
+  after an indefinite noun "to" is the
   verb's ("chooses an opponent to become").  A verb entry is a noun where a name or an adjective modifies its base
   form ("Odyssey™ block cards", "limited play") and links there only if its definition has a noun's sense ("lore
   counter"); a verb links only with an object its home prints or a kind of one ("sacrifice a creature": "A creature
@@ -303,6 +303,17 @@ def _contact_en(text: str, words: list, j: int) -> bool:
         if w in _BE_EN | _AUX_EN or k > j + 1 and re.search(r"[^s’']s$", w) and not before.endswith("s"):
             return True
     return False
+
+
+def _subject(text: str, words: list, j: int, stops: frozenset[str]) -> list[int]:
+    """The noun of the subject of a passive whose "be" is word ``j``: the object of its verb in the active ("Delayed
+    triggered abilities are created", "A restriction may be created", "the copy isn’t created"), after the auxiliaries
+    and adverbs before "be"; none where a function word (``stops``) stands there ("it’s created")."""
+    k = j - 1
+    while k >= 0 and _neighbour(text, words, k, k + 1) in _AUX_EN | _ADVERBS_EN | _BE_EN | {"not"}:
+        k -= 1
+    w = _neighbour(text, words, k, k + 1)
+    return [k] if w is not None and re.split(r"[’']", w)[0] not in stops else []
 
 
 def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: frozenset[str] = frozenset()) -> str | None:
@@ -772,8 +783,8 @@ class Glossary:
         if words[i][2].lower().endswith("ed"):
             nxt = _neighbour(text, words, i + 1, i)
             if prev in _BE_EN:
-                return self._subject(text, words, b)    # a passive: "abilities are created"
-            if prev not in _DET_EN | stops | {None} and nxt in PREPOSITIONS["en"]:
+                return _subject(text, words, b, stops)  # a passive: "abilities are created"
+            if prev not in _DET_EN | stops | {None} and nxt in PREPOSITIONS.get(self.lang, ()):
                 return [b]      # a participle after its noun: "effects created by the spell", "zones created for"
             if prev in (_DET_EN | stops) - _RELATIVE_EN and nxt is not None and nxt not in stops:
                 return [i + 1]  # an attributive one: the noun after it ("a melded permanent", "the most recently
@@ -792,17 +803,6 @@ class Glossary:
             return []           # a verb coordinated with the next ("drawn or discarded a split card") shares its object
         return [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
             after is None or not self._modifies(words[j][2], words[after][2]))]
-
-    @staticmethod
-    def _subject(text: str, words: list, j: int) -> list[int]:
-        """The noun of the subject of a passive whose "be" is word ``j``: the object of its verb in the active ("Delayed
-        triggered abilities are created", "A restriction may be created", "the copy isn’t created"), after the
-        auxiliaries and adverbs before "be"; none where a function word stands there ("it’s created")."""
-        k = j - 1
-        while k >= 0 and _neighbour(text, words, k, k + 1) in _AUX_EN | _ADVERBS_EN | _BE_EN | {"not"}:
-            k -= 1
-        w = _neighbour(text, words, k, k + 1)
-        return [k] if w is not None and re.split(r"[’']", w)[0] not in stop_words("en") else []
 
     def _particle(self, text: str, words: list, i: int, sense: Sense) -> bool:
         """Is verb ``i`` followed by a preposition its home never prints after it (:attr:`Sense.transitive`)?  Then
@@ -884,9 +884,9 @@ class Glossary:
             after = [_neighbour(t, ws, k + 1, k) for t in own for ws in [[(m.start(), m.end(), m.group())
                      for m in _WORD.finditer(t)]] for k, (_, _, w) in enumerate(ws)
                      if w[:1].islower() and _lemma(w, self.lang) == term.key[0] and not w.lower().endswith("ed")]
+            pairs = [(w, n) for t in texts for ws in [_WORD.findall(t.lower())] for w, n in zip(ws, [*ws[1:], ""])]
             verbal = "verb" in frames or any(     # a verb's own form, or a pronoun its object ("controls it")
-                _lemma(w, self.lang) == term.key[0] and (w not in forms or nxt in ("it", "them"))
-                for t in texts for w, nxt in zip(*(lambda ws: (ws, [*ws[1:], ""]))(_WORD.findall(t.lower()))))
+                _lemma(w, self.lang) == term.key[0] and (w not in forms or n in ("it", "them")) for w, n in pairs)
             transitive = len(after) >= MIN_USES and not set(after) & (PREPOSITIONS.get(self.lang, frozenset()) - {"to"})
             self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun, defined,
                                       transitive, verbal)
