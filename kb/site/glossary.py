@@ -81,18 +81,40 @@ edition (``kb glossary-links``); the tests fail on the known false links.
 """
 from __future__ import annotations
 
-import ast
-import importlib.util
 import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 
-from .. import lemmas
+from .wordclass import (
+    BE_EN,
+    CLAUSE_TESTS,
+    COLLOCATE_TESTS,
+    CONJ_EN,
+    DET_EN,
+    FRAME_TESTS,
+    GENITIVE_EN,
+    GENITIVE_TESTS,
+    KINDS,
+    NAME_PARTS,
+    NAME_TESTS,
+    PARTICIPLE_TESTS,
+    PREPOSITIONS,
+    RELATIVE_EN,
+    SENTENCE_END,
+    STATE_TESTS,
+    VERB_TESTS,
+    WORD,
+    lemma,
+    neighbour,
+    particle_verbs,
+    starts_sentence,
+    stem,
+    stop_words,
+    subject,
+    unknown_noun,
+)
 
-_WORD = re.compile(r"[^\W\d_]+(?:[-’'][^\W\d_]+)*")
 #: the longest glossary term matched, in words; also the longest quotation treated as one unit
 MAX_TERM_WORDS = 5
 #: a one-word term printed in more than this share of an edition's texts is everyday vocabulary
@@ -101,114 +123,6 @@ EVERYDAY = 0.2
 _QUOTES = re.compile(r"“([^”„“]{1,80})”|„([^“”„]{1,80})[“”]|\"([^\"]{1,80})\"|«([^»]{1,80})»|‘([^’]{1,80})’")
 _ENDINGS_EN = ("", "s", "es", "’s", "'s", "s’", "s'")
 
-
-@lru_cache(maxsize=8)
-def stop_words(lang: str) -> frozenset[str]:
-    """spaCy's stop words of ``lang`` (function words and the commonest verbs), read from its source file without
-    importing spaCy; empty when spaCy or the language is missing."""
-    spec = importlib.util.find_spec("spacy")
-    if spec is None or not spec.submodule_search_locations:
-        return frozenset()
-    path = Path(list(spec.submodule_search_locations)[0]) / "lang" / lang / "stop_words.py"
-    if not path.is_file():
-        return frozenset()
-    words: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) > 200:
-            words.update(w.lower() for w in node.value.split())
-    return frozenset(words)
-
-
-#: language -> (old spelling, new spelling) of a spelling reform: a word the lemmatiser knows only in the new spelling
-#: ("gepaßt", 1999, is "gepasst", the participle of "passen"; German's 1996 reform wrote "ss" after a short vowel)
-REFORMS = {"de": ("ß", "ss")}
-
-
-def _lemma(word: str, lang: str) -> str:
-    if lang not in lemmas.SUPPORTED:
-        return word.lower()
-    out = lemmas.lemma(word, lang)
-    old, new = REFORMS.get(lang, ("", ""))
-    if old and old in word and out == word.lower():     # unknown in the old spelling: its new spelling's lemma,
-        reformed = word.replace(old, new)               # if the lemmatiser knows it as an inflection there
-        alt = lemmas.lemma(reformed, lang)
-        return alt if alt != reformed.lower() else out
-    return out
-
-
-def _is_verb_en(title: str, definition: str) -> bool:
-    """A verb: a sense of the definition starts "To …" ("Tap: To turn …"; "Exile: 1. A zone. … 2. To put …"), or the
-    entry is a keyword action (the glossary's own "Keyword Action: A verb, such as “destroy” or “cast” …")."""
-    d = definition or ""
-    return (re.search(r"(?:^|\n)\s*(?:\d\.\s*)?To\s", d) is not None
-            or re.match(r"\s*(?:An? |[\w ]+ is an? )keyword action\b", d) is not None)
-
-
-def _is_name_en(title: str, definition: str) -> bool:
-    """A subtype ("Case: An enchantment subtype."): the rules print it capitalised, as a name."""
-    return re.match(r"\s*(?:1\.\s*)?An? (?!card\b)[\w-]+ (?:sub)?type\b", definition or "") is not None
-
-
-def _is_verb_de(title: str, definition: str) -> bool | None:
-    """True when the definition uses the term in lower case ("… zu spielen", "abzuwerfen", "verrechnet"), False when
-    only capitalised (a noun), None when it does not use it at all ("Abwerfen: … wirft eine Karte ab")."""
-    key, low = _lemma(title.lower(), "de"), title.lower()
-    uses = [w for w in _WORD.findall(definition or "")
-            if _lemma(w.lower(), "de") == key or w.lower().replace("zu", "", 1) == low]
-    if any(w[0].islower() for w in uses):
-        return True
-    return False if uses else None
-
-
-#: language -> the inflectional endings a word of a term of several words may differ by, longest first (German
-#: adjectives: "umgewandelten Manakosten" is the entry "Umgewandelte Manakosten"; simplemma has no lemma for them)
-STEM_ENDINGS = {"de": ("en", "em", "er", "es", "e", "n", "s")}
-
-
-def _stem(word: str, lang: str) -> str:
-    """The word without one inflectional ending of its language, marked so that it never equals a lemma."""
-    w = word.lower()
-    for e in STEM_ENDINGS.get(lang, ()):
-        if w.endswith(e) and len(w) - len(e) >= 4:
-            return "~" + w[:-len(e)]
-    return "~" + w
-
-
-def _unknown_noun(word: str, lang: str) -> tuple[str, ...]:
-    """A German noun the lemmatiser does not know (mostly compounds: "Ersatzeffekte", "Zählmarken",
-    "Kreaturentypen"): the word without each inflectional ending its language may add, as lemmas it may have."""
-    w = word.lower()
-    if lang not in STEM_ENDINGS or not word[:1].isupper() or _lemma(word, lang) != w:
-        return ()
-    return tuple(w[:-len(e)] for e in STEM_ENDINGS[lang] if w.endswith(e) and len(w) - len(e) >= 4)
-
-
-#: language -> does the definition show a verb?  (other languages: every term matches any inflection)
-VERB_TESTS = {"en": _is_verb_en, "de": _is_verb_de}
-#: language -> does the definition show a name, printed capitalised?  (German capitalises every noun anyway)
-NAME_TESTS = {"en": _is_name_en}
-
-
-def _is_state_en(title: str, definition: str) -> bool:
-    """A state named by a past participle ("Locked", "Modified", "Limited"): the headword is an inflected verb."""
-    word = title.split("(")[0].strip()
-    return " " not in word and word.lower().endswith("ed") and _lemma(word, "en") != word.lower()
-
-
-def _is_participle_en(word: str) -> bool:
-    """A participle: "Triggered", "Activated", "Blocking" (an inflected verb)."""
-    return word.lower().endswith(("ed", "ing")) and _lemma(word, "en") != word.lower()
-
-
-#: language -> is this word of a term of several words a participle?  Modifying the term's last word (no function word
-#: between, unlike "Flipping a Coin") it is printed as one
-#: ("triggered abilities", "blocking creatures"); its verb's other forms there are the verb and its object ("may in
-#: turn trigger abilities", "activate abilities", "can block creatures attacking …"), the entries "Trigger", "Activate"
-PARTICIPLE_TESTS = {"en": _is_participle_en}
-#: language -> does the headword name a state by a participle?  Followed by a preposition, such a word is the
-#: passive of the ordinary verb ("aren’t locked in ahead of time", "as modified by", "aren’t limited to"), which
-#: the rules never use for the state ("a locked door", "if it isn’t modified")
-STATE_TESTS = {"en": _is_state_en}
 #: language -> the note of a glossary title that marks an obsolete entry ("Counts As (Obsolete)",
 #: "Set Aside (Obsolete)"): old card wording that the rules print only when they quote it ("the phrases “in play,”
 #: “from play,” …"); unquoted, the words are the ordinary ones ("counts as paying the original cost", "cards are
@@ -218,183 +132,8 @@ OBSOLETE = {"en": "Obsolete", "de": "Hinfällig"}
 #: (informell)"): the entry explains a phrase, which its definition quotes ('… wird "als Antwort" auf den früheren
 #: gespielt'); the headword alone is the ordinary word ("wird die Antwort nur einmal ermittelt": the answer)
 UNOFFICIAL = {"de": ("inoffiziell", "informell")}
-#: language -> its prepositions and verb particles (a closed word class, as spaCy's stop words are)
-PREPOSITIONS = {"en": frozenset("about as at by for from in into of off on onto out over to toward up upon with "
-                                "within".split())}
 
 
-#: English closed word classes that frame a word (spaCy has no tagger without a trained pipeline)
-_AUX_EN = frozenset("can can’t cannot could couldn’t may might must will won’t would wouldn’t shall should do does "
-                    "did don’t doesn’t didn’t".split())
-_ARTICLES_EN = frozenset("a an the these those".split())
-_DET_EN = _ARTICLES_EN | frozenset("this that each every any all some no its their his her your my our one another "
-                                   "both either neither".split())
-_CONJ_EN = frozenset("and or nor".split())
-#: adverbs that modify a verb, not a noun, and do not end in "-ly" ("you may instead mill N cards", "the game state
-#: still matches", "the properties no longer match", "now match those of")
-_ADVERBS_EN = frozenset("instead still longer now already never always".split())
-#: a relative pronoun after a noun opens a clause whose verb follows it, before its object's determiner ("a card that
-#: matches the given description"); after a preposition or another function word "that" is a determiner ("in that
-#: match"), and before anything else it may be one ("the permanent that object becomes")
-_RELATIVE_EN = frozenset(["that"])
-_BE_EN = frozenset("be is are was were been being isn’t aren’t wasn’t weren’t".split())
-#: language -> what a definition says its term is: "A creature is a permanent.", "A card or token on the battlefield.";
-#: "Ein Spielstein ist ein im Spiel befindliches Objekt, das eine bleibende Karte repräsentiert, …" (its first
-#: sentence: the predicate and the relative clause that describes it)
-KINDS = {"en": re.compile(r"^\s*(?:1\.\s*)?An? ((?:[^\W\d_]+ ){0,2}?[^\W\d_]+)\b(?! of)|\b(?:is|are) (?:an? |the )?"
-                        r"([^\W\d_]+)\."),
-         "de": re.compile(r"^[^.]*?\bist ([^.,;:()]+(?:, (?:der|die|das|den|dem|deren|dessen) [^.,;:()]+)?)")}
-_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)")
-
-
-def _neighbour(text: str, words: list, j: int, k: int) -> str | None:
-    """Word ``j``, lower-cased, when only spaces (or a trademark sign) part it from word ``k`` (no punctuation closes
-    the phrase between)."""
-    if not 0 <= j < len(words):
-        return None
-    a, b = sorted((j, k))
-    between = text[words[a][1]:words[b][0]].strip().strip("™®")
-    return words[j][2].lower().replace("'", "’") if not between else None
-
-
-def _starts_sentence(text: str, start: int) -> bool:
-    before = text[:start].rstrip(" \t“„\"«‘(")
-    return not before or before[-1] in ".:!?\n"
-
-
-def _in_name_en(text: str, words: list, i: int, types: frozenset[str]) -> bool:
-    """Is capitalised word ``i`` part of a name of several capitalised words ("Magic Store & Event Locator", the card
-    "Power Play")?  English capitalises a word inside a sentence for a name; a term of several words ("Triggered
-    Ability") was matched before any of its words, and a subtype beside it (``types``) makes a type line ("a
-    colorless Aura Role enchantment token"), not a name; a quotation opens a sentence ("“Sacrifice Seal of …")."""
-    for a, b in ((i - 1, i), (i, i + 1)):
-        if 0 <= a and b < len(words) and text[words[a][1]:words[b][0]].strip() in ("", "&") and all(
-                words[k][2][:1].isupper() for k in (a, b)) and not _starts_sentence(text, words[a][0]) and (
-                text[:words[a][0]].rstrip()[-1:] not in "“„\"") and (
-                words[a + b - i][2].lower() not in types):
-            return True
-    return False
-
-
-#: language -> is this capitalised word part of a name?  (German capitalises every noun: no test)
-NAME_PARTS = {"en": _in_name_en}
-
-
-_POSSESSIVE_EN = frozenset("its their his her your my our whose".split())
-_GENITIVE_EN = re.compile(r"(?:[’']s|s[’'])\s*$")
-
-
-def _genitive_en(text: str, words: list, i: int) -> bool:
-    """Has word ``i`` a possessor before it ("an object’s characteristics", "a player’s opponent", "its power")?  The
-    s-genitive is the of-genitive's other form: "the characteristics of an object"."""
-    prev = _neighbour(text, words, i - 1, i)
-    return prev in _POSSESSIVE_EN or _GENITIVE_EN.search(text, 0, words[i][0]) is not None
-
-
-def _contact_en(text: str, words: list, j: int) -> bool:
-    """Does the noun phrase that article ``j`` opens have a verb of its own, a contact clause ("or battle a defending
-    player protects", "creatures a player controls")?  Within the phrase (up to punctuation) a form of "be", an
-    auxiliary, or a singular noun followed by a verb's -s form ("player controls"); not "matches the result,",
-    nor "a triggered ability’s" (a genitive)."""
-    for k in range(j + 1, min(j + 5, len(words))):
-        w, before = _neighbour(text, words, k, k - 1), words[k - 1][2].lower()
-        if w is None:
-            return False
-        if w in _BE_EN | _AUX_EN or k > j + 1 and re.search(r"[^s’']s$", w) and not before.endswith("s"):
-            return True
-    return False
-
-
-def _subject(text: str, words: list, j: int, stops: frozenset[str]) -> list[int]:
-    """The noun of the subject of a passive whose "be" is word ``j``: the object of its verb in the active ("Delayed
-    triggered abilities are created", "A restriction may be created", "the copy isn’t created"), after the auxiliaries
-    and adverbs before "be"; none where a function word (``stops``) stands there ("it’s created")."""
-    k = j - 1
-    while k >= 0 and _neighbour(text, words, k, k + 1) in _AUX_EN | _ADVERBS_EN | _BE_EN | {"not"}:
-        k -= 1
-    w = _neighbour(text, words, k, k + 1)
-    return [k] if w is not None and re.split(r"[’']", w)[0] not in stops else []
-
-
-def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: frozenset[str] = frozenset()) -> str | None:
-    """The word class its frame gives word ``i`` where that is not the entry's.  For a noun entry: "verb" after an
-    auxiliary or an adverb of a verb ("don’t match", "still matches") or before the article of an object ("matches
-    the result"); "of" before "of" ("the role
-    of", "independent of"); "to" after "the" before an infinitive ("the option to pay"; after another determiner it is
-    the infinitive of the verb's object, "chooses an opponent to become", or a preposition, "from the battlefield to
-    another zone"); "bare" after a preposition, closing its phrase without an article ("in general,", "in general or
-    that").  For a verb entry (``verb``): "noun" where its base form follows a word that can modify a noun but not be
-    its subject: a name ("Odyssey™ block cards", "the Innistrad block"), a word the edition never prints with a
-    plural -s (not in ``counted``: "limited play", "the illegal play"), or a noun right after a preposition, with
-    no article to open a subject ("no effect on game play") — not a function word, an adverb or another noun
-    ("players play", "can normally play", "counters on a permanent create"); after an article alone it names the
-    verb's act ("the exchange", "a legal block")."""
-    prev, nxt = _neighbour(text, words, i - 1, i), _neighbour(text, words, i + 1, i)
-    if verb:
-        if prev is None or _lemma(words[i][2], "en") != words[i][2].lower():
-            return None
-        modifier = prev not in stop_words("en") | _AUX_EN | _ADVERBS_EN and not prev.endswith(("s", "ly", "n’t")) and (
-            prev not in counted or words[i - 1][2][:1].isupper()
-            or _neighbour(text, words, i - 2, i - 1) in PREPOSITIONS["en"] - {"to"})   # "no effect on game play"
-        return "noun" if modifier and nxt not in _DET_EN | {"to"} else None    # "… and Gix meld to form …": a verb
-    if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in _DET_EN and not (
-            prev not in PREPOSITIONS["en"] and _contact_en(text, words, i + 1)) or prev in _RELATIVE_EN and (
-            nxt in _DET_EN and _neighbour(text, words, i - 2, i - 1) not in stop_words("en") | {None}):
-        return "verb"
-    if nxt == "of":
-        return "of"
-    if nxt == "to" and prev == "the" and _neighbour(text, words, i + 2, i + 1) not in _DET_EN:
-        return "to"
-    if prev in PREPOSITIONS["en"] and (i + 1 == len(words) or nxt is None or nxt in _CONJ_EN and (
-            _neighbour(text, words, i + 2, i + 1) in stop_words("en"))):
-        return "bare"
-    return None
-
-
-_GENITIVE_DE = frozenset("des eines der einer".split())
-
-
-def _collocate_de(text: str, words: list, i: int) -> tuple[str, int] | None:
-    """The noun a German noun is printed with, and where: "before", the noun right before it, its subject or object in
-    the German word order ("hat die Karte Vorrang"), else "genitive", the noun of the genitive after it ("die Farbe
-    des Erweiterungssymbols", "die Farbe einer bleibenden Karte")."""
-    prev = _neighbour(text, words, i - 1, i)
-    if prev is not None and words[i - 1][2][:1].isupper() and prev not in stop_words("de"):
-        return "before", i - 1
-    if _neighbour(text, words, i + 1, i) not in _GENITIVE_DE:
-        return None
-    j = i + 2
-    while j < len(words) and _neighbour(text, words, j, j - 1) is not None and not words[j][2][:1].isupper():
-        j += 1      # its adjectives
-    return ("genitive", j) if j < len(words) and _neighbour(text, words, j, j - 1) is not None else None
-
-
-_CLAUSE_END_DE = re.compile(r"[,;:.!?()„“”\"–—]")
-_REFLEXIVE_DE = frozenset(["sich"])
-_ARTICLES_DE = frozenset("der die das den dem des ein eine einen einem einer eines kein keine keinen keinem keiner "
-                         "keines".split())
-
-
-def _clause_de(text: str, words: list, i: int) -> tuple[bool, list[int]]:
-    """The clause of German verb ``i`` (up to punctuation): is it reflexive ("wenn sich eine Karte … bewegt"); and the
-    noun of the object that follows it in a main clause, after its article ("spielen keine Rolle")."""
-    a = max((m.end() for m in _CLAUSE_END_DE.finditer(text, 0, words[i][0])), default=0)
-    m = _CLAUSE_END_DE.search(text, words[i][1])
-    inside = [j for j, (s, e, _) in enumerate(words) if a <= s and e <= (m.start() if m else len(text)) and j != i]
-    obj = [i + 2] if i + 2 < len(words) and _neighbour(text, words, i + 1, i) in _ARTICLES_DE and (
-        _neighbour(text, words, i + 2, i + 1) is not None and words[i + 2][2][:1].isupper()) else []
-    return any(words[j][2].lower() in _REFLEXIVE_DE for j in inside), obj
-
-
-#: language -> a verb's clause: reflexive?, its nouns (one sense per collocation, :meth:`Glossary._clause_fits`)
-CLAUSE_TESTS = {"de": _clause_de}
-#: language -> the noun a noun is printed with (one sense per collocation, :meth:`Glossary._fits`), where no frame
-#: test judges the language's words
-COLLOCATE_TESTS = {"de": _collocate_de}
-#: language -> the frame that reads a lower-case word in another word class than a noun's (:meth:`Glossary._fits`)
-FRAME_TESTS = {"en": _frame_en}
-#: language -> has this word a possessor before it (the frame "of" in its other form)?
-GENITIVE_TESTS = {"en": _genitive_en}
 #: a word of an entry's home is a word of its sense (:class:`Sense`) when chance would print it in as many of the
 #: home's texts as seldom as this (the edition's share of texts that print it being the chance of each)
 KEYNESS = 0.05
@@ -471,7 +210,7 @@ class Term:
     #                                 characteristic"; not "Dies", whose home never prints "die", a die roll's)
     learnt: bool = False            # learnt from the aligned rules of the original (:func:`learn_translations`)
     rank: int = 0                   # of two terms printed alike, the lower rank links (the original's glossary)
-    stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`_stem`); of one word, the
+    stems: tuple[str, ...] = ()     # a term of several words: its words' stems (:func:`stem`); of one word, the
     #                                 headword, a base form the lemmatiser may not return ("Quellen": "quelle", but
     #                                 "Quelle": "quell")
     gaps: tuple[str, ...] = ()      # the punctuation between its words (:func:`_gap`): "Base Power, Base Toughness"
@@ -531,12 +270,12 @@ class Glossary:
         g.share = share
         verb_test = VERB_TESTS.get(lang)
         for title, head, anchor, definition, source in _headwords(entries, lang):
-            words = tuple(_WORD.findall(head))
+            words = tuple(WORD.findall(head))
             if not words or len(words) > MAX_TERM_WORDS:
                 continue
             verb = verb_test(title, definition) if verb_test else True
             name = NAME_TESTS[lang](title, definition) if lang in NAME_TESTS else False
-            key = tuple(_lemma(w.lower() if verb is not False else w, lang) for w in words)
+            key = tuple(lemma(w.lower() if verb is not False else w, lang) for w in words)
             if len(key) == 1 and not every_term:
                 if words[0].lower() in stops or key[0] in stops:
                     g.unlinked[title] = "stop word"
@@ -545,16 +284,16 @@ class Glossary:
                     g.unlinked[title] = "everyday vocabulary"
                     continue
             if len(key) == 1:
-                g.kinds[key[0]] = g.kinds[_stem(words[0], lang)] = frozenset(_lemma(w, lang) for m in (
-                    KINDS[lang].finditer(definition or "") if lang in KINDS else ()) for w in _WORD.findall(
+                g.kinds[key[0]] = g.kinds[stem(words[0], lang)] = frozenset(lemma(w, lang) for m in (
+                    KINDS[lang].finditer(definition or "") if lang in KINDS else ()) for w in WORD.findall(
                     next(x for x in m.groups() if x)) if w.lower() not in stops and (lang != "de" or w[:1].isupper()))
-            spots = list(_WORD.finditer(head))
+            spots = list(WORD.finditer(head))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
             quoted = _obsolete(title, lang)
             singular = len(words) == 1 and words[0].lower() == key[0] + "s" and any(
                 re.search(rf"\b{re.escape(key[0])}\b", h, re.I) for h in g.homes.get((source, title), [])[1:])
             term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted, singular=singular,
-                        stems=tuple(_stem(w, lang) for w in words) if len(words) > 1 else (words[0].lower(),),
+                        stems=tuple(stem(w, lang) for w in words) if len(words) > 1 else (words[0].lower(),),
                         gaps=tuple(_gap(head[a.end():b.start()]) for a, b in zip(spots, spots[1:])))
             for first in dict.fromkeys((key[0], term.stems[0])):
                 g.by_first.setdefault(first, []).append(term)
@@ -595,14 +334,14 @@ class Glossary:
         """(start, end, term) of the first use of each term in ``text``."""
         if not self.by_first or not text:
             return []
-        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
-        particles = _particle_verbs(text, words, self.lang)
+        words = [(m.start(), m.end(), m.group()) for m in WORD.finditer(text)]
+        particles = particle_verbs(text, words, self.lang)
         keys = []
         for j, (_, _, w) in enumerate(words):
-            own = dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang), *_unknown_noun(w, self.lang)))
+            own = dict.fromkeys((lemma(w, self.lang), lemma(w.lower(), self.lang), *unknown_noun(w, self.lang)))
             if j in particles:      # "wirkt sich … aus" is "auswirken", "wirft eine Karte ab" is "abwerfen"
                 own = dict.fromkeys(particles[j] + k for k in own)
-            keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (_stem(w, self.lang),))
+            keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (stem(w, self.lang),))
         quotes = _quotations(text, words)
         out: list[tuple[int, int, Term]] = []
         done: set = set()
@@ -629,8 +368,8 @@ class Glossary:
         return self._senses_of(text)
 
     def _senses_of(self, text: str) -> frozenset[tuple[str, str]]:
-        words = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
-        keys = [tuple(dict.fromkeys((_lemma(w, self.lang), _lemma(w.lower(), self.lang), *_bases(w.lower()))))
+        words = [(m.start(), m.end(), m.group()) for m in WORD.finditer(text)]
+        keys = [tuple(dict.fromkeys((lemma(w, self.lang), lemma(w.lower(), self.lang), *_bases(w.lower()))))
                 for _, _, w in words]
         used = {(t.edition, t.anchor) for _, _, t in self.spans(text)}
         for i, ks in enumerate(keys):
@@ -742,8 +481,8 @@ class Glossary:
         """Does the sentence of word ``i`` share a word of its entry's sense (the overlap of simplified Lesk), or is
         its text one of the entry's home (613.8a, "… is considered to be independent of the other effect", is a rule
         of "Dependency")?"""
-        a = max((m.end() for m in _SENTENCE_END.finditer(text, 0, words[i][0])), default=0)
-        m = _SENTENCE_END.search(text, words[i][1])
+        a = max((m.end() for m in SENTENCE_END.finditer(text, 0, words[i][0])), default=0)
+        m = SENTENCE_END.search(text, words[i][1])
         sentence = [k for (s, e, _), ks in zip(words, keys) if a <= s and e <= (m.start() if m else len(text))
                     for k in ks]
         return not sense.words.isdisjoint(sentence) or any(h.endswith(text) for h in sense.home)
@@ -777,31 +516,31 @@ class Glossary:
         verb coordinated with the next."""
         j, stops = i + 1, stop_words(self.lang)
         b = i - 1           # the word before, an adverb in -ly aside ("are currently revealed")
-        while b > 0 and (_neighbour(text, words, b, b + 1) or "").endswith("ly"):
+        while b > 0 and (neighbour(text, words, b, b + 1) or "").endswith("ly"):
             b -= 1
-        prev = _neighbour(text, words, b, b + 1)
+        prev = neighbour(text, words, b, b + 1)
         if words[i][2].lower().endswith("ed"):
-            nxt = _neighbour(text, words, i + 1, i)
-            if prev in _BE_EN:
-                return _subject(text, words, b, stops)  # a passive: "abilities are created"
-            if prev not in _DET_EN | stops | {None} and nxt in PREPOSITIONS.get(self.lang, ()):
+            nxt = neighbour(text, words, i + 1, i)
+            if prev in BE_EN:
+                return subject(text, words, b, stops)  # a passive: "abilities are created"
+            if prev not in DET_EN | stops | {None} and nxt in PREPOSITIONS.get(self.lang, ()):
                 return [b]      # a participle after its noun: "effects created by the spell", "zones created for"
-            if prev in (_DET_EN | stops) - _RELATIVE_EN and nxt is not None and nxt not in stops:
+            if prev in (DET_EN | stops) - RELATIVE_EN and nxt is not None and nxt not in stops:
                 return [i + 1]  # an attributive one: the noun after it ("a melded permanent", "the most recently
                 #                 created turn"); after "that" a verb in the past ("the effect that created the token")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
-                re.sub(r"[’']s$", "", words[j][2].lower()) in _DET_EN | {"own"} or _GENITIVE_EN.search(
+                re.sub(r"[’']s$", "", words[j][2].lower()) in DET_EN | {"own"} or GENITIVE_EN.search(
                     text, 0, words[j][1]) or " ".join(w.lower() for _, _, w in words[j - 1:j + 2]).find(
                     "number of") in (0, len(words[j - 1][2]) + 1)):   # "any number of"
             j += 1
         head = []           # up to a function word, or a word that contracts one ("a token that’s a copy")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
-                re.split(r"[’']", words[j][2].lower())[0] not in stops or words[j][2].lower() in _CONJ_EN):
+                re.split(r"[’']", words[j][2].lower())[0] not in stops or words[j][2].lower() in CONJ_EN):
             head.append(j)
             j += 1
-        if head and words[head[0]][2].lower() in _CONJ_EN:
+        if head and words[head[0]][2].lower() in CONJ_EN:
             return []           # a verb coordinated with the next ("drawn or discarded a split card") shares its object
-        return [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in _CONJ_EN and (
+        return [j for j, after in zip(head, [*head[1:], None]) if words[j][2].lower() not in CONJ_EN and (
             after is None or not self._modifies(words[j][2], words[after][2]))]
 
     def _particle(self, text: str, words: list, i: int, sense: Sense) -> bool:
@@ -809,16 +548,16 @@ class Glossary:
         it is another verb ("play with the top card of their library revealed" is not "play a land"); not a
         participle, whose preposition is the passive's ("created for that player"), nor a noun after a preposition
         ("a card in exile to become plotted"); "to" may open an infinitive ("meld to form")."""
-        prev, preps = _neighbour(text, words, i - 1, i), PREPOSITIONS.get(self.lang, frozenset()) - {"to"}
-        return sense.transitive and _neighbour(text, words, i + 1, i) in preps and not (   # "to": an infinitive's
-            words[i][2].lower().endswith("ed") or prev in preps or prev in _DET_EN)
+        prev, preps = neighbour(text, words, i - 1, i), PREPOSITIONS.get(self.lang, frozenset()) - {"to"}
+        return sense.transitive and neighbour(text, words, i + 1, i) in preps and not (   # "to": an infinitive's
+            words[i][2].lower().endswith("ed") or prev in preps or prev in DET_EN)
 
     def _modifies(self, word: str, noun: str) -> bool:
         """Does ``word`` modify the ``noun`` after it ("the turn marker")?  Not a name ("cast Lobotomy searches"), nor
         a plural ("cards equal to"); the next word is a noun: one the edition prints with a plural -s
         (:attr:`counted`), or a plural of one."""
         w, n = word.lower(), noun.lower()
-        plural = w.endswith("s") and _lemma(w, "en") != w
+        plural = w.endswith("s") and lemma(w, "en") != w
         return not word[:1].isupper() and not plural and (
             n in self.counted or n.endswith("s") and n[:-1] in self.counted)
 
@@ -833,12 +572,12 @@ class Glossary:
             slots: set[str] = set()
             printed: set[str] = set()
             for t in home:
-                ws = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(t)]
+                ws = [(m.start(), m.end(), m.group()) for m in WORD.finditer(t)]
                 for j, (_, _, w) in enumerate(ws):
-                    printed.update((_lemma(w, self.lang), _stem(w, self.lang)))
-                    at = test(t, ws, j) if _lemma(w, self.lang) == t0 and w[:1].isupper() else None
+                    printed.update((lemma(w, self.lang), stem(w, self.lang)))
+                    at = test(t, ws, j) if lemma(w, self.lang) == t0 and w[:1].isupper() else None
                     slots.update([at[0]] if at else [])
-                    if term.verb and w[:1].islower() and _lemma(w, self.lang) == t0 and CLAUSE_TESTS[self.lang](
+                    if term.verb and w[:1].islower() and lemma(w, self.lang) == t0 and CLAUSE_TESTS[self.lang](
                             t, ws, j)[0]:
                         slots.add("reflexive")
             sense = self._senses[key] = Sense(self._keywords(home, term), frozenset(slots), False, frozenset(printed))
@@ -848,8 +587,8 @@ class Glossary:
         """The lemmas of an entry's home that chance would print in as many of its texts seldom (:data:`KEYNESS`),
         everyday vocabulary aside: the words of its sense."""
         stops = stop_words(self.lang)
-        bags = Counter(w for t in texts for w in {_lemma(x.lower() if term.verb is not False or self.lang != "de"
-                                                         else x, self.lang) for x in _WORD.findall(t)
+        bags = Counter(w for t in texts for w in {lemma(x.lower() if term.verb is not False or self.lang != "de"
+                                                         else x, self.lang) for x in WORD.findall(t)
                                                   if x.lower() not in stops and len(x) > 2})
         return frozenset(w for w, n in bags.items() if self.share.get(w, 0) <= EVERYDAY
                          and _chance(n, len(texts), self.share.get(w, 0)) < KEYNESS) - set(term.key)
@@ -866,11 +605,11 @@ class Glossary:
                 self._senses[key] = None
                 return None
             test, words = FRAME_TESTS[self.lang], self._keywords(texts, term)
-            printed = frozenset(_lemma(x, self.lang) for t in texts for x in _WORD.findall(t.lower()))
+            printed = frozenset(lemma(x, self.lang) for t in texts for x in WORD.findall(t.lower()))
             frames, count, t0 = set(), False, term.words[0].lower()
             forms = {t0 + e for e in ("", "s", "es")} | ({t0[:-1] + "ies"} if t0.endswith("y") else set())
             for t in own:
-                ws = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(t)]
+                ws = [(m.start(), m.end(), m.group()) for m in WORD.finditer(t)]
                 for j, (_, _, w) in enumerate(ws):
                     if w in forms:
                         count = count or w != t0
@@ -880,13 +619,13 @@ class Glossary:
                             frames.add("of")            # "an object’s characteristics": "the characteristics of"
             noun = any(not re.match(r"\s*(?:To\s|\(Obsolete\))", d)      # a sense of the definition not a verb's
                        for d in re.split(r"(?:^|\n)\s*\d\.", own[0]) if d.strip())
-            defined = frozenset(_lemma(x, self.lang) for x in _WORD.findall(own[0].lower()))
-            after = [_neighbour(t, ws, k + 1, k) for t in own for ws in [[(m.start(), m.end(), m.group())
-                     for m in _WORD.finditer(t)]] for k, (_, _, w) in enumerate(ws)
-                     if w[:1].islower() and _lemma(w, self.lang) == term.key[0] and not w.lower().endswith("ed")]
-            pairs = [(w, n) for t in texts for ws in [_WORD.findall(t.lower())] for w, n in zip(ws, [*ws[1:], ""])]
+            defined = frozenset(lemma(x, self.lang) for x in WORD.findall(own[0].lower()))
+            after = [neighbour(t, ws, k + 1, k) for t in own for ws in [[(m.start(), m.end(), m.group())
+                     for m in WORD.finditer(t)]] for k, (_, _, w) in enumerate(ws)
+                     if w[:1].islower() and lemma(w, self.lang) == term.key[0] and not w.lower().endswith("ed")]
+            pairs = [(w, n) for t in texts for ws in [WORD.findall(t.lower())] for w, n in zip(ws, [*ws[1:], ""])]
             verbal = "verb" in frames or any(     # a verb's own form, or a pronoun its object ("controls it")
-                _lemma(w, self.lang) == term.key[0] and (w not in forms or n in ("it", "them")) for w, n in pairs)
+                lemma(w, self.lang) == term.key[0] and (w not in forms or n in ("it", "them")) for w, n in pairs)
             transitive = len(after) >= MIN_USES and not set(after) & (PREPOSITIONS.get(self.lang, frozenset()) - {"to"})
             self._senses[key] = Sense(words, frozenset(frames), count, printed, frozenset(texts), noun, defined,
                                       transitive, verbal)
@@ -898,29 +637,7 @@ class Glossary:
         test = FORM_TESTS.get(self.lang)
         if test is None:
             return True
-        return test(words[i][2], term, _starts_sentence(text, words[i][0]), _neighbour(text, words, i - 1, i) or "")
-
-
-#: language -> its separable verb particles: a main clause that ends in one has the particle verb as its finite verb
-PARTICLES = {"de": frozenset("ab an auf aus bei ein fest fort her hin hinzu los mit nach um vor weg zu zurück".split())}
-
-
-def _particle_verbs(text: str, words: list, lang: str) -> dict[int, str]:
-    """Index of the finite verb of each clause that ends in a separable particle -> the particle: the clause's first
-    word in lower case that is no stop word ("Das Aktivieren …, die Kosten ändert, *wirkt* sich nicht auf … aus")."""
-    out: dict[int, str] = {}
-    if lang not in PARTICLES:
-        return out
-    stops, start = stop_words(lang), 0
-    for j, (_, end, w) in enumerate(words):
-        if j + 1 < len(words) and not _CLAUSE_END_DE.search(text, end, words[j + 1][0]):
-            continue
-        if w in PARTICLES[lang] and (j + 1 == len(words) or re.match(r"\s*[^\w\s]", text[end:words[j + 1][0]])):
-            verb = next((k for k in range(start, j) if words[k][2][:1].islower() and words[k][2] not in stops), None)
-            if verb is not None:
-                out[verb] = w
-        start = j + 1
-    return out
+        return test(words[i][2], term, starts_sentence(text, words[i][0]), neighbour(text, words, i - 1, i) or "")
 
 
 def _obsolete(title: str, lang: str) -> bool:
@@ -934,9 +651,9 @@ def _jargon(title: str, definition: str, lang: str) -> str | None:
     note = re.search(r"\(\s*(\w+)\s*\)", title)
     if note is None or note.group(1).lower() not in UNOFFICIAL.get(lang, ()):
         return None
-    head = _lemma(title.split("(")[0].strip(), lang)
+    head = lemma(title.split("(")[0].strip(), lang)
     return next((q for m in _QUOTES.finditer(definition or "") for q in m.groups() if q and len(q.split()) > 1
-                 and head in (_lemma(w, lang) for w in _WORD.findall(q))), None)
+                 and head in (lemma(w, lang) for w in WORD.findall(q))), None)
 
 
 def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tuple[str, str, str, str, str]]:
@@ -1081,8 +798,8 @@ def learn_translations(pairs: list[tuple[str, str]], lang: str, original: Glossa
     for k, (text, other) in enumerate(pairs):
         for _, _, term in original.spans(other):
             has_term.setdefault(term, set()).add(k)
-        words = [w for w in _WORD.findall(text) if w.lower() not in stops | abbreviations and len(w) > 2]
-        lemmas_ = [_lemma(w, lang) for w in words]
+        words = [w for w in WORD.findall(text) if w.lower() not in stops | abbreviations and len(w) > 2]
+        lemmas_ = [lemma(w, lang) for w in words]
         for w, lem in zip(words, lemmas_):
             lowercase[lem] += 1 if w[:1].islower() else -1
         for n in (1, 2):
@@ -1120,11 +837,11 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
             rows_ = []
         for t in rows_:
             if t.new and " " not in t.new.strip() and " " not in t.old.strip():
-                synonyms.setdefault(_lemma(t.new, lang), []).append(_lemma(t.old, lang))
-                retired.add(_lemma(t.old, lang))
+                synonyms.setdefault(lemma(t.new, lang), []).append(lemma(t.old, lang))
+                retired.add(lemma(t.old, lang))
         # a word the table renames only beside another ("Zauberspruch spielen" -> "Zauberspruch wirken") keeps its
         # old sense elsewhere ("ein Land spielen"); one renamed alone is retired
-        retired -= {_lemma(w, lang) for t in rows_ if " " in t.old.strip() for w in t.old.split()}
+        retired -= {lemma(w, lang) for t in rows_ if " " in t.old.strip() for w in t.old.split()}
     share = read.lemma_shares(conn, edition)
     homes = {k: v for source in sources for k, v in homes_of(conn, source).items()} if (
         lang in FRAME_TESTS or lang in COLLOCATE_TESTS) else {}
@@ -1132,7 +849,7 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
                        homes=homes)
     g.retired = frozenset(retired)
     if homes and lang in FRAME_TESTS:
-        printed = {w.lower() for t in edition_texts(conn, edition) for w in _WORD.findall(t)}
+        printed = {w.lower() for t in edition_texts(conn, edition) for w in WORD.findall(t)}
         g.counted = frozenset(w[:-1] for w in printed if w.endswith("s") and w[:-1] in printed)
     original = read.original_of(conn, edition) if sources != [edition] else None
     if original is not None and read.glossary_terms(conn, original["id"]):
