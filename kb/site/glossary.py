@@ -105,6 +105,7 @@ from .wordclass import (
     STATE_TESTS,
     VERB_TESTS,
     WORD,
+    infinitive,
     lemma,
     neighbour,
     particle_verbs,
@@ -338,7 +339,8 @@ class Glossary:
         particles = particle_verbs(text, words, self.lang)
         keys = []
         for j, (_, _, w) in enumerate(words):
-            own = dict.fromkeys((lemma(w, self.lang), lemma(w.lower(), self.lang), *unknown_noun(w, self.lang)))
+            own = dict.fromkeys((lemma(w, self.lang), lemma(w.lower(), self.lang), *unknown_noun(w, self.lang),
+                                 *infinitive(w, self.lang)))
             if j in particles:      # "wirkt sich … aus" is "auswirken", "wirft eine Karte ab" is "abwerfen"
                 own = dict.fromkeys(particles[j] + k for k in own)
             keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (stem(w, self.lang),))

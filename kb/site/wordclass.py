@@ -98,6 +98,18 @@ def unknown_noun(word: str, lang: str) -> tuple[str, ...]:
     return tuple(w[:-len(e)] for e in STEM_ENDINGS[lang] if w.endswith(e) and len(w) - len(e) >= 4)
 
 
+#: language -> the ending a verb's present participle adds to its infinitive, before an adjective's endings ("das zu
+#: *verrechnende* Objekt": "verrechnen"; "das *auslösende* Ereignis": "auslösen")
+PARTICIPLE_ENDINGS = {"de": "d"}
+
+
+def infinitive(word: str, lang: str) -> tuple[str, ...]:
+    """The infinitive of a present participle used as an adjective, which the lemmatiser gives as the participle
+    ("verrechnende": "verrechnend"): the verb it is a form of."""
+    w, end = lemma(word, lang), PARTICIPLE_ENDINGS.get(lang)
+    return (w[:-len(end)],) if end and word[:1].islower() and w.endswith("en" + end) and len(w) > 6 else ()
+
+
 #: language -> does the definition show a verb?  (other languages: every term matches any inflection)
 VERB_TESTS = {"en": _is_verb_en, "de": _is_verb_de}
 #: language -> does the definition show a name, printed capitalised?  (German capitalises every noun anyway)

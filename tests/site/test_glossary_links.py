@@ -202,6 +202,9 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                           # an infinitive made a noun, in the genitive: "the process of casting a spell" (602.2b,
                           # 603.3d; the fifth case writer's 602.2b)
                           ("Cast", "des wirkens eines zauberspruchs"),
+                          # a present participle as an adjective is a form of its verb: "the object that resolves"
+                          # (608.2, 608.3a; the fourth case writer's 608.2)
+                          ("Resolve", "das zu verrechnende objekt"),
                           # a word pair printed in both aligned pairs that print the English term (613.1a, 613.2c)
                           ("Copiable Values", "die kopierbaren eigenschaften modifizieren")]}[edition]
     for title, phrase in linked:
