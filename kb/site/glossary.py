@@ -109,6 +109,7 @@ from .wordclass import (
     lemma,
     neighbour,
     particle_verbs,
+    points_into_rules,
     starts_sentence,
     stem,
     stop_words,
@@ -431,6 +432,8 @@ class Glossary:
         definition has a noun's sense.  German nouns: :meth:`_collocates`."""
         test = FRAME_TESTS.get(self.lang)
         word = words[i][2]
+        if points_into_rules(text, words, i, self.lang):
+            return False        # "the steps listed below": a part of the rules' text
         if (term.edition, term.title) not in self.homes:
             return True
         if self.lang in COLLOCATE_TESTS and term.edition == self.edition and term.verb is False:

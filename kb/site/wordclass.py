@@ -110,6 +110,23 @@ def infinitive(word: str, lang: str) -> tuple[str, ...]:
     return (w[:-len(end)],) if end and word[:1].islower() and w.endswith("en" + end) and len(w) > 6 else ()
 
 
+#: language -> what follows a noun whose phrase points into the rules' own text: "follows the steps (listed) below",
+#: "any of the steps above", "the steps described in 601.2a–h", "follows steps 601.2a–h of rule 601" — the noun names
+#: a part of the rules (their numbered steps), not what a glossary entry defines (*Step*, a subsection of a phase)
+POINTERS = {"en": re.compile(r"\s*(?:(?:listed|described|shown|given|specified|in|of)\s+){0,2}(?:rules?\s+)?"
+                             r"(?:below|above|\d{3}\.\d+[a-z]?)\b")}
+#: language -> its indefinite articles: a phrase that points into the text is definite ("the steps below", "any step
+#: listed below"); after "a" the pointer belongs to a phrase before ("the process for casting a spell listed in rules
+#: 601.2b–i")
+INDEFINITE = {"en": frozenset(["a", "an"])}
+
+
+def points_into_rules(text: str, words: list, i: int, lang: str) -> bool:
+    """Does the phrase of word ``i`` point into the rules' own text (:data:`POINTERS`)?"""
+    return lang in POINTERS and POINTERS[lang].match(text, words[i][1]) is not None and (
+        neighbour(text, words, i - 1, i) not in INDEFINITE[lang])
+
+
 #: language -> does the definition show a verb?  (other languages: every term matches any inflection)
 VERB_TESTS = {"en": _is_verb_en, "de": _is_verb_de}
 #: language -> does the definition show a name, printed capitalised?  (German capitalises every noun anyway)

@@ -108,6 +108,12 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Create", "a subgame can be created"), ("Create", "the copy isn’t created"),
                                     ("Create", "additional effects created by the spell"),
                                     ("Pass", "booster packs are passed"),
+                                    # a phrase that points into the rules' text names their numbered steps, not a
+                                    # subsection of a phase (601.2, 118.2, 608.3f, 608.2p; the third and fifth case
+                                    # writers' 508.1, 602.2)
+                                    ("Step", "follows the steps listed below"), ("Step", "follows the steps below"),
+                                    ("Step", "the steps in rules 601.2f–h"), ("Step", "any of the steps above"),
+                                    ("Step", "steps described in 608.2c–n"),
                                     # a preposition its home never prints after the verb: "play with … revealed" is a
                                     # way of playing, not playing a card (401.5, 401.6, 702.57b, 702.94b, 717.2)
                                     ("Play", "to play with the top card"), ("Play", "plays with that card revealed"),
@@ -151,7 +157,9 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                               ("Antwort (inoffiziell)", "wird die antwort nur einmal"),
                               ("Antwort (inoffiziell)", "erhält sie mehrere antworten"),
                               ("Destabilisiert (Hinfällig)", "eine bleibende karte destabilisiert"),
-                              ("Umleiten (Hinfällig)", "der schaden umgeleitet werden")]}[edition]
+                              ("Umleiten (Hinfällig)", "der schaden umgeleitet werden"),
+                              # the English counterpart's steps of a procedure (601.2i, the fifth case writer's)
+                              ("Step", "die in 601.2a–h beschriebenen schritte")]}[edition]
     for title, phrase in in_context:
         found = [t for t in texts if phrase in t.lower()]
         assert found, phrase                                            # the phrase is printed in the edition
@@ -181,7 +189,9 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                 # an attributive participle's object is the noun after it (712.21, 702.48c); a
                                 # passive without a subject in its phrase takes none (113.9)
                                 ("Meld", "a melded permanent leaves"), ("Sacrifice", "the sacrificed permanent’s"),
-                                ("Counter", "can’t be countered by anything")],
+                                ("Counter", "can’t be countered by anything"),
+                                # a step of the turn (117.4); after "a" the pointer is another phrase's (603.3d)
+                                ("Step", "the phase or step ends"), ("Spell", "casting a spell listed in rules")],
               "de-1999": [("Vorrang", "erhält der aktive spieler vorrang"),
                           # the old spelling "ß" after a short vowel (300.2); a plural whose lemma is the headword
                           # though the headword's own lemma is not ("Quelle": "quell"; 419.7b)
