@@ -1,0 +1,83 @@
+"""The lineage's per-process snapshot of the stored pairs (kb/align/kbcache.py) reads what the per-rule queries read,
+and is read again when the KB changes; the history's dict is :func:`dataclasses.asdict`'s.
+
+Real data: the seed KB (German 1999 409.2f, split into German 2024 601.2f and its neighbours) and the English chain
+of the sample editions (tests/corpus/crs)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import shutil
+import sqlite3
+
+import sqlite_utils
+
+from kb import history, lineage
+from kb.align import kbcache, ondemand
+
+
+def _id(conn, edition, number):
+    return conn.execute("select id from rules where edition_id = ? and norm = ?", [edition, number]).fetchone()[0]
+
+
+def test_each_stored_pair_reads_as_its_per_rule_queries(english_chain_db):
+    conn = sqlite3.connect(english_chain_db)
+    snap = kbcache.snapshot(conn)
+    pairs = sorted(snap.stored())
+    assert len(pairs) >= 10
+    checked = 0
+    for a, b in pairs:
+        for x, y in ((a, b), (b, a)):
+            one_by_one = ondemand._links_of_rule(conn, x, y)
+            step = snap.step(x, y)
+            for (rule,) in conn.execute("select id from rules where edition_id = ?", [x]):
+                assert step.get(rule, []) == one_by_one(rule), (x, y, rule)
+                checked += bool(step.get(rule))
+    assert checked > 1000
+
+
+def test_a_kb_changed_since_is_read_again(kb_db, tmp_path):
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    reader = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    rule = _id(reader, "de-1999", "409.2f")
+    before = [lk for lk in lineage.of_rule(reader, rule) if lk.target_edition == "de-2024"]
+    assert {lk.relation for lk in before} == {"split"}
+    writer = sqlite3.connect(path)
+    writer.execute("update alignments set relation = 'reworded' where source_rule_id = ? and target_edition = ?",
+                   [rule, "de-2024"])
+    writer.commit()
+    writer.close()
+    after = [lk for lk in lineage.of_rule(reader, rule) if lk.target_edition == "de-2024"]
+    assert [lk.target_id for lk in after] == [lk.target_id for lk in before]
+    assert {lk.relation for lk in after} == {"reworded"}
+
+
+def test_uncommitted_changes_of_the_connection_itself_are_read(kb_db, tmp_path):
+    path = tmp_path / "kb.db"
+    shutil.copy(kb_db, path)
+    conn = sqlite3.connect(path)
+    rule = _id(conn, "de-1999", "409.2f")
+    assert any(lk.target_edition == "de-2024" for lk in lineage.of_rule(conn, rule))
+    conn.execute("delete from alignments where source_rule_id = ? and target_edition = ?", [rule, "de-2024"])
+    assert not any(lk.target_edition == "de-2024" for lk in lineage.of_rule(conn, rule))
+
+
+def test_the_history_dict_is_asdict(english_chain_db, kb_db):
+    for db, edition, number in ((english_chain_db, "en-2026-01-16", "103.8"), (english_chain_db, "en-1999-04-23",
+                                                                             "101.4"), (kb_db, "de-2024", "601.2f")):
+        conn = sqlite3.connect(db)
+        h = history.history(conn, number, edition)
+        assert sum(len(c.events) for c in h.chains) >= 2
+        mine, theirs = h.as_dict(), dataclasses.asdict(h)
+        assert json.dumps(mine) == json.dumps(theirs)      # (the same keys in the same order)
+        assert mine == theirs
+
+
+def test_a_connection_to_no_file_keeps_nothing(kb_db):
+    mem = sqlite3.connect(":memory:")
+    sqlite3.connect(kb_db).backup(mem)
+    assert kbcache.key(mem) is None
+    assert kbcache.snapshot(mem) is not kbcache.snapshot(mem)
+    rule = _id(mem, "de-1999", "409.2f")
+    assert lineage.of_rule(mem, rule) == lineage.of_rule(sqlite_utils.Database(kb_db), rule)
