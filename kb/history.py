@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, fields
 from ingest import numbers
 
 from . import lineage
+from .align import kbcache
 from .align.pairs import when
 from .diff.words import inline_html, word_diff
 
@@ -141,6 +142,7 @@ def _family(e: dict) -> str:
 def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
             originals: dict[str, dict] | None = None, specs: dict | None = None) -> list[Chain]:
     known = {m["id"]: (m["edition_id"], m["norm"], m["number"]) for m in members}
+    snap = kbcache.snapshot(conn)
     by_edition: dict[str, list[dict]] = {}
     for m in members:
         by_edition.setdefault(m["edition_id"], []).append(m)
@@ -157,7 +159,8 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
         prev_ed = ""
         for e in eds:
             cur = by_edition.get(e["id"], [])
-            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]), specs, known)
+            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]), specs,
+                           (known, snap))
             if event is not None:
                 chain.events.append(event)
             if cur or event is not None and event.kind == "removed":
@@ -167,26 +170,29 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
     return out
 
 
+#: what the history has read: rule id -> edition, norm and number of its rules, and the lineage's snapshot of the KB
+Seen = tuple[dict[int, tuple[str, str, str]], kbcache.Snapshot]
+
+
 def _step_links(conn, prev: list[dict], cur: list[dict], specs: dict | None = None,
-                known: dict[int, tuple[str, str, str]] | None = None) -> list[dict]:
-    """The lineage's links between the rule's versions in two editions of a family (older first; ``known``: rule
-    id -> edition, norm and number of the rules read already)."""
+                known: Seen | None = None) -> list[dict]:
+    """The lineage's links between the rule's versions in two editions of a family (older first)."""
     cur_ids = {r["id"] for r in cur}
     return [lk for r in prev for lk in _links_to(conn, r, cur_ids, cur[0]["edition_id"], specs, known)]
 
 
 def _links_to(conn, r: dict, targets: set[int], target_ed: str, specs: dict | None = None,
-              known: dict[int, tuple[str, str, str]] | None = None) -> list[dict]:
+              known: Seen | None = None) -> list[dict]:
     """The lineage's links of rule ``r`` to the rules ``targets`` of the newer edition ``target_ed``
     (:func:`kb.lineage.to_edition`)."""
+    rules, snap = known or (None, None)
     return [{"old": lk.source_number, "new": lk.target_number, "relation": lk.relation, "confidence": lk.confidence,
-             "review": lk.review} for lk in lineage.to_edition(conn, r["id"], target_ed, specs, known)
+             "review": lk.review} for lk in lineage.to_edition(conn, r["id"], target_ed, specs, rules, snap)
             if lk.target_id in targets]
 
 
 def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editions: dict[str, dict],
-           original: dict | None = None, specs: dict | None = None,
-           known: dict[int, tuple[str, str, str]] | None = None) -> Event | None:
+           original: dict | None = None, specs: dict | None = None, known: Seen | None = None) -> Event | None:
     date = str(e["date"] or "")
     nums = [r["number"] or r["norm"] for r in cur]
     if not cur:

@@ -25,6 +25,7 @@ of a composed link against a direct comparison of its two ends was measured and 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Any
@@ -66,9 +67,17 @@ def _raw(conn):
     return getattr(conn, "conn", conn)
 
 
+#: (date, edition id) -> :func:`order` (a rule page orders a few hundred links: the dates are parsed once)
+_ORDERS: dict[tuple[str, str], tuple] = {}
+
+
 def order(spec) -> tuple:
     """Which of two editions is the older: by date, then (one date) by id, so that every pair has one."""
-    return when(spec.date), spec.id
+    k = (spec.date, spec.id)
+    got = _ORDERS.get(k)
+    if got is None:
+        got = _ORDERS[k] = (when(spec.date), spec.id)
+    return got
 
 
 def older_first(relation: str, source, target) -> str:
@@ -176,13 +185,13 @@ def of_rule(conn, rule_id: int) -> list[Link]:
     if got is None or not snap.has_pairs():
         return []
     a, norm, number = got
-    specs, stored, graph, key = snap.specs(), snap.stored(), snap.graph(), snap.map_key()
+    specs, stored = snap.specs(), snap.stored()
     frontiers: dict[tuple[str, ...], compose.Frontier] = {}
     steps: dict[tuple[str, str], ondemand.Step] = {}
 
     def step(x: str, y: str) -> ondemand.Step:
         if (x, y) not in steps:
-            steps[x, y] = partial(ondemand._links_in, snap.step(x, y))
+            steps[x, y] = partial(_links_in, snap.step(x, y))
         return steps[x, y]
 
     def frontier(path: tuple[str, ...]) -> dict:
@@ -202,7 +211,7 @@ def of_rule(conn, rule_id: int) -> list[Link]:
             plan.append((x, "direct", snap.direct(a, x).get(rule_id, [])))
             continue
         back = order(specs[x]) < order(specs[a])   # composed from the older edition, as :func:`pair` composes it
-        path = ondemand.path_on(key, graph, specs, *((x, a) if back else (a, x)))
+        path = snap.path(*((x, a) if back else (a, x)))
         if path is None or len(path) < 3:
             continue
         if back:   # (along the path pair() follows, from x: turned round, it finds the rules of x to follow)
@@ -212,6 +221,10 @@ def of_rule(conn, rule_id: int) -> list[Link]:
         else:
             plan.append((x, "ahead", (path, frontier(tuple(path)))))
     return _links(raw, _found(raw, plan, rule_id, a, norm, snap), rule_id, a, number or norm, specs)
+
+
+def _links_in(step: dict[int, list[kbcache.Direct]], rule_id: int) -> Sequence[kbcache.Direct]:
+    return step.get(rule_id, ())
 
 
 def _found(raw, plan: list[tuple[str, str, Any]], rule_id: int, a: str, norm: str,
@@ -270,7 +283,7 @@ def _review_rule(conn, found: list[tuple], rule_id: int, a: str, x: str, norm: s
 
 def _links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs: dict) -> list[Link]:
     out = _as_links(conn, found, rule_id, a, number, specs)
-    out.sort(key=lambda lk: (-when(specs[lk.target_edition].date).toordinal(), lk.target_edition, lk.target_id))
+    out.sort(key=lambda lk: (-order(specs[lk.target_edition])[0].toordinal(), lk.target_edition, lk.target_id))
     return out
 
 
@@ -300,15 +313,16 @@ def edition_specs(conn) -> dict:
 
 
 def to_edition(conn, rule_id: int, x: str, specs: dict | None = None,
-               known: dict[int, tuple[str, str, str]] | None = None) -> list[Link]:
+               known: dict[int, tuple[str, str, str]] | None = None,
+               snap: kbcache.Snapshot | None = None) -> list[Link]:
     """The links of rule ``rule_id`` to edition ``x``, the same :func:`of_rule` gives: read as stored (in the
-    order the build stored them) when the build aligned the two editions, else composed along the lineage
-    (``specs``: :func:`edition_specs` of the KB, where the caller asks for many; ``known``: rule id -> its edition,
-    norm and number, of rules the caller has read, where it asks for many)."""
+    order the build stored them) when the build aligned the two editions, else composed along the lineage.
+    Where the caller asks for many: ``specs``, :func:`edition_specs` of the KB; ``known``, rule id -> its edition,
+    norm and number, of rules the caller has read; ``snap``, :func:`kb.align.kbcache.snapshot` of ``conn``."""
     raw = _raw(conn)
     got = (known or {}).get(rule_id) or raw.execute("select edition_id, norm, number from rules where id = ?",
                                                     [rule_id]).fetchone()
-    snap = kbcache.snapshot(conn)
+    snap = snap or kbcache.snapshot(conn)
     if got is None or not snap.has_pairs():
         return []
     a, norm, number = got

@@ -11,14 +11,19 @@ a connection to no file (``:memory:``) gets a snapshot of its own each call (not
 """
 from __future__ import annotations
 
+import json
 import os
+import threading
 from collections import OrderedDict
 from typing import Any
 
 #: snapshots kept (each holds the links of the pairs read so far: about 50 MB for the default KB's 231,000 links)
 KEPT = 2
-_SNAPSHOTS: OrderedDict[tuple, Snapshot] = OrderedDict()
+_SNAPSHOTS: OrderedDict[tuple, _State] = OrderedDict()
+_LOCK = threading.Lock()
 
+#: the build's table of the paths of stored pairs a lineage composes along (:mod:`kb.lineage_store` writes it)
+PATHS = "lineage_paths"
 #: a stored link of one rule: target rule id, score, relation (read from the rule), method, review mark
 Direct = tuple[int, float, str, str, str]
 
@@ -45,138 +50,199 @@ def key(conn) -> tuple | None:
 
 
 def snapshot(conn) -> Snapshot:
-    """The snapshot of the KB ``conn`` reads (kept per :func:`key`)."""
+    """The snapshot of the KB ``conn`` reads (kept per :func:`key`), read through ``conn``: a snapshot is shared by
+    the threads of a process, each reading through its own connection (SQLite's connections are not shared)."""
     k = key(conn)
     if k is None:
-        return Snapshot(conn)
-    got = _SNAPSHOTS.get(k)
-    if got is None:
-        got = _SNAPSHOTS[k] = Snapshot(conn)
-        while len(_SNAPSHOTS) > KEPT:
-            _SNAPSHOTS.popitem(last=False)
-    else:
-        _SNAPSHOTS.move_to_end(k)
-    got.conn = _raw(conn)   # (the snapshot reads lazily through the connection last given)
-    return got
+        return Snapshot(conn, _State())
+    with _LOCK:
+        state = _SNAPSHOTS.get(k)
+        if state is None:
+            state = _SNAPSHOTS[k] = _State()
+            while len(_SNAPSHOTS) > KEPT:
+                _SNAPSHOTS.popitem(last=False)
+        else:
+            _SNAPSHOTS.move_to_end(k)
+    return Snapshot(conn, state)
+
+
+class _State:
+    """What has been read of one KB (each part when first asked for)."""
+
+    def __init__(self) -> None:
+        self.specs: dict | None = None
+        self.graph: dict[str, set[str]] | None = None
+        self.map_key: tuple | None = None
+        self.stored: set[tuple[str, str]] | None = None
+        self.has_pairs: bool | None = None
+        self.has_review: bool | None = None
+        self.steps: dict[tuple[str, str], dict[int, list[Direct]]] = {}
+        self.direct: dict[tuple[str, str], dict[int, list[Direct]]] = {}
+        self.reviews: dict[tuple[str, str], list] = {}
+        #: the build's paths (:mod:`kb.lineage_store`), or None when the KB has none
+        self.paths: dict[tuple[str, str], tuple[str, ...]] | None = None
+        self.paths_read = False
 
 
 class Snapshot:
-    """The editions and stored pairs of one KB, each part read when first asked for."""
+    """The editions and stored pairs of one KB, each part read through ``conn`` when first asked for and kept in
+    ``state`` (shared)."""
 
-    def __init__(self, conn) -> None:
+    def __init__(self, conn, state: _State) -> None:
         self.conn = _raw(conn)
-        self._specs: dict | None = None
-        self._graph: dict[str, set[str]] | None = None
-        self._map_key: tuple | None = None
-        self._stored: set[tuple[str, str]] | None = None
-        self._has_pairs: bool | None = None
-        self._has_review: bool | None = None
-        self._rows: dict[tuple[str, str], list[tuple]] = {}
-        self._steps: dict[tuple[str, str], dict[int, list[tuple[int, float, str]]]] = {}
-        self._direct: dict[tuple[str, str], dict[int, list[Direct]]] = {}
-        self._reviews: dict[tuple[str, str], list] = {}
+        self._s = state
 
     # ----------------------------------------------------------------------- the editions and the graph
 
     def specs(self) -> dict:
         """Edition id -> its :class:`kb.align.pairs.EditionSpec` (do not change it: it is shared)."""
-        if self._specs is None:
+        if self._s.specs is None:
             import sqlite_utils
 
             from .store import edition_specs
 
-            self._specs = {e.id: e for e in edition_specs(sqlite_utils.Database(self.conn))}
-        return self._specs
+            self._s.specs = {e.id: e for e in edition_specs(sqlite_utils.Database(self.conn))}
+        return self._s.specs
 
     def has_pairs(self) -> bool:
-        if self._has_pairs is None:
-            self._has_pairs = self.conn.execute(
+        if self._s.has_pairs is None:
+            self._s.has_pairs = self.conn.execute(
                 "select 1 from sqlite_master where type = 'table' and name = 'edition_pairs'").fetchone() is not None
-        return self._has_pairs
+        return self._s.has_pairs
 
     def graph(self) -> dict[str, set[str]]:
         """:func:`kb.align.ondemand._graph` of the KB."""
-        if self._graph is None:
+        if self._s.graph is None:
             import sqlite_utils
 
             from .ondemand import _graph
 
-            self._graph = _graph(sqlite_utils.Database(self.conn)) if self.has_pairs() else {}
-        return self._graph
+            self._s.graph = _graph(sqlite_utils.Database(self.conn)) if self.has_pairs() else {}
+        return self._s.graph
 
     def map_key(self) -> tuple:
-        if self._map_key is None:
+        if self._s.map_key is None:
             from .ondemand import map_key
 
-            self._map_key = map_key(self.graph(), self.specs())
-        return self._map_key
+            self._s.map_key = map_key(self.graph(), self.specs())
+        return self._s.map_key
 
     def stored(self) -> set[tuple[str, str]]:
         """The stored pairs of editions whose links join rules to rules, as stored (source, target)."""
-        if self._stored is None:
+        if self._s.stored is None:
             from .ondemand import RULE_KINDS
 
-            self._stored = {(s, t) for s, t, kind in self.conn.execute(
+            self._s.stored = {(s, t) for s, t, kind in self.conn.execute(
                 "select source_edition, target_edition, kind from edition_pairs")
                 if kind in RULE_KINDS} if self.has_pairs() else set()
-        return self._stored
+        return self._s.stored
+
+    def path(self, a: str, b: str) -> list[str] | None:
+        """The path of stored pairs the lineage composes from ``a`` to ``b`` along (the older edition first): the
+        build's (:mod:`kb.lineage_store`), else found now (:func:`kb.align.ondemand.path_on`)."""
+        if not self._s.paths_read:
+            if self.conn.execute("select 1 from sqlite_master where type = 'table' and name = ?",
+                                 [PATHS]).fetchone() is not None:
+                self._s.paths = {(s, t): tuple(json.loads(p)) for s, t, p in self.conn.execute(
+                    f"select source_edition, target_edition, path from {PATHS}")}
+            self._s.paths_read = True
+        if self._s.paths is not None:
+            got = self._s.paths.get((a, b))
+            return list(got) if got is not None else None
+        from .ondemand import path_on
+
+        return path_on(self.map_key(), self.graph(), self.specs(), a, b)
 
     def has_review(self) -> bool:
-        if self._has_review is None:
-            self._has_review = "review" in {r[1] for r in self.conn.execute("pragma table_info(alignments)")}
-        return self._has_review
+        if self._s.has_review is None:
+            self._s.has_review = "review" in {r[1] for r in self.conn.execute("pragma table_info(alignments)")}
+        return self._s.has_review
 
     # ----------------------------------------------------------------------- the links of a stored pair
 
-    def _pair_rows(self, a: str, b: str) -> list[tuple]:
-        """The alignments stored as (a, b), in stored order: source, target, score, relation, method, review."""
-        if (a, b) not in self._rows:
-            review = "review" if self.has_review() else "null"
-            self._rows[a, b] = self.conn.execute(
-                f"""select source_rule_id, target_rule_id, score, relation, method, {review} from alignments
-                    where source_edition = ? and target_edition = ? order by id""", [a, b]).fetchall()
-        return self._rows[a, b]
+    def _load(self, a: str, b: str) -> None:
+        """Read the alignments of editions ``a`` and ``b`` (stored either way round) once, as :meth:`step` and
+        :meth:`direct` give them from both sides (the texts of the relations and methods shared)."""
+        review = "review" if self.has_review() else "null"
+        rows: dict[tuple[str, str], list[tuple]] = {(a, b): [], (b, a): []}
+        for row in self.conn.execute(
+                f"""select source_edition, target_edition, source_rule_id, target_rule_id, score, relation, method,
+                           {review} from alignments
+                    where source_edition = ? and target_edition = ? or source_edition = ? and target_edition = ?
+                    order by id""", [a, b, b, a]):
+            rows[row[0], row[1]].append(row[2:])
+        direct, tails = _both_ways(rows, a, b)
+        linked = {p: any(r[0] is not None and r[1] is not None for r in rows[p]) for p in rows}
+        if linked[a, b] and linked[b, a]:   # (b, a)'s own links come first, then (a, b)'s turned round
+            direct[b, a] = {}
+            for (x, y), at, far, flip in (((b, a), 0, 1, False), ((a, b), 1, 0, True)):
+                for row in rows[x, y]:
+                    if row[at] is not None and row[far] is not None:
+                        direct[b, a].setdefault(row[at], []).append((row[far], *tails[row[2:]][flip]))
+        for x, y in ((a, b), (b, a)):
+            # a step follows the pair as stored (x, y) if it has rules so, else (y, x) turned round: the same links
+            # as the direct ones, unless both ways have rules
+            if any(r[0] is not None for r in rows[x, y]) and linked[y, x]:
+                step: dict[int, list[Direct]] = {}
+                for s, t, *rest in rows[x, y]:
+                    if s is not None and t is not None:
+                        step.setdefault(s, []).append((t, *tails[tuple(rest)][0]))
+                self._s.steps[x, y] = step
+            else:
+                self._s.steps[x, y] = direct[x, y]
+        self._s.direct.update(direct)
 
-    def step(self, a: str, b: str) -> dict[int, list[tuple[int, float, str]]]:
-        """Rule of ``a`` -> its stored links to ``b`` (target, score, relation read from ``a``), in stored order, as
+    def step(self, a: str, b: str) -> dict[int, list[Direct]]:
+        """Rule of ``a`` -> its stored links to ``b`` (target, score, relation read from ``a``, then the method and
+        review that :func:`kb.align.compose.step` passes over), in stored order, as
         :func:`kb.align.ondemand._links_of_rule` reads them: the pair as stored (a, b) if it has rule links so, else
         the pair (b, a) turned round."""
-        if (a, b) not in self._steps:
-            from .ondemand import FLIP
-
-            forward = self._pair_rows(a, b)
-            out: dict[int, list[tuple[int, float, str]]] = {}
-            if any(s is not None for s, *_ in forward):
-                for s, t, score, rel, _, _ in forward:
-                    if s is not None and t is not None:
-                        out.setdefault(s, []).append((t, score, rel))
-            else:
-                for s, t, score, rel, _, _ in self._pair_rows(b, a):
-                    if s is not None and t is not None:
-                        out.setdefault(t, []).append((s, score, FLIP.get(rel, rel)))
-            self._steps[a, b] = out
-        return self._steps[a, b]
+        if (a, b) not in self._s.steps:
+            self._load(a, b)
+        return self._s.steps[a, b]
 
     def direct(self, a: str, b: str) -> dict[int, list[Direct]]:
         """Rule of ``a`` -> every stored link of it to ``b``, either way round, as :func:`kb.lineage._direct` reads
         them: those stored as (a, b), then those stored as (b, a) turned round, each in stored order."""
-        if (a, b) not in self._direct:
-            from .ondemand import FLIP
-
-            out: dict[int, list[Direct]] = {}
-            for s, t, score, rel, method, review in self._pair_rows(a, b):
-                if s is not None and t is not None:
-                    out.setdefault(s, []).append((t, score, rel, method, review or ""))
-            for s, t, score, rel, method, review in self._pair_rows(b, a):
-                if s is not None and t is not None:
-                    out.setdefault(t, []).append((s, score, FLIP.get(rel, rel), method, review or ""))
-            self._direct[a, b] = out
-        return self._direct[a, b]
+        if (a, b) not in self._s.direct:
+            self._load(a, b)
+        return self._s.direct[a, b]
 
     def reviews(self, a: str, b: str) -> list:
         """:func:`kb.align.reviews.for_pair` of (a, b)."""
-        if (a, b) not in self._reviews:
+        if (a, b) not in self._s.reviews:
             from .reviews import for_pair
 
-            self._reviews[a, b] = for_pair(self.conn, a, b)
-        return self._reviews[a, b]
+            self._s.reviews[a, b] = for_pair(self.conn, a, b)
+        return self._s.reviews[a, b]
+
+
+def _both_ways(rows: dict[tuple[str, str], list[tuple]], a: str, b: str
+               ) -> tuple[dict[tuple[str, str], dict[int, list[Direct]]], dict[tuple, tuple[tuple, tuple]]]:
+    """The stored links of (a, b) and (b, a) by rule, from each side: a row stored as (x, y) is a link of its
+    source to ``y`` and, turned round, of its target to ``x``; and the (score, relation, method, review) of the
+    links, each made once, both ways (most links carry one of a few)."""
+    from .ondemand import FLIP
+
+    tails: dict[tuple, tuple[tuple, tuple]] = {}
+    direct: dict[tuple[str, str], dict[int, list[Direct]]] = {(a, b): {}, (b, a): {}}
+    for (x, y), links in rows.items():
+        ahead, back = direct[x, y], direct[y, x]
+        for s, t, score, rel, method, mark in links:
+            if s is None or t is None:
+                continue
+            k = (score, rel, method, mark)
+            both = tails.get(k)
+            if both is None:
+                both = tails[k] = ((score, rel, method, mark or ""), (score, FLIP.get(rel, rel), method, mark or ""))
+            mine = ahead.get(s)
+            if mine is None:
+                ahead[s] = [(t, *both[0])]
+            else:
+                mine.append((t, *both[0]))
+            theirs = back.get(t)
+            if theirs is None:
+                back[t] = [(s, *both[1])]
+            else:
+                theirs.append((s, *both[1]))
+    return direct, tails
