@@ -332,6 +332,11 @@ def to_edition(conn, rule_id: int, x: str, specs: dict | None = None,
     return _as_links(raw, [(x, *row) for row in rows], rule_id, a, number or norm, specs or snap.specs(), known)
 
 
+def warm(conn) -> None:
+    """Read what every lineage reads of the KB (:mod:`kb.align.kbcache`) now, not with the first rule asked for."""
+    kbcache.snapshot(conn).read_all()
+
+
 def link_between(conn, source_id: int, target_id: int) -> Link | None:
     """The lineage link of two rules (None when the lineage does not link them)."""
     return next((lk for lk in of_rule(conn, source_id) if lk.target_id == target_id), None)

@@ -140,18 +140,23 @@ class Snapshot:
     def path(self, a: str, b: str) -> list[str] | None:
         """The path of stored pairs the lineage composes from ``a`` to ``b`` along (the older edition first): the
         build's (:mod:`kb.lineage_store`), else found now (:func:`kb.align.ondemand.path_on`)."""
+        paths = self._paths()
+        if paths is not None:
+            got = paths.get((a, b))
+            return list(got) if got is not None else None
+        from .ondemand import path_on
+
+        return path_on(self.map_key(), self.graph(), self.specs(), a, b)
+
+    def _paths(self) -> dict[tuple[str, str], tuple[str, ...]] | None:
+        """The build's paths, or None for a KB built without them."""
         if not self._s.paths_read:
             if self.conn.execute("select 1 from sqlite_master where type = 'table' and name = ?",
                                  [PATHS]).fetchone() is not None:
                 self._s.paths = {(s, t): tuple(json.loads(p)) for s, t, p in self.conn.execute(
                     f"select source_edition, target_edition, path from {PATHS}")}
             self._s.paths_read = True
-        if self._s.paths is not None:
-            got = self._s.paths.get((a, b))
-            return list(got) if got is not None else None
-        from .ondemand import path_on
-
-        return path_on(self.map_key(), self.graph(), self.specs(), a, b)
+        return self._s.paths
 
     def has_review(self) -> bool:
         if self._s.has_review is None:
@@ -215,6 +220,13 @@ class Snapshot:
 
             self._s.reviews[a, b] = for_pair(self.conn, a, b)
         return self._s.reviews[a, b]
+
+    def read_all(self) -> None:
+        """Read every stored pair's links and the paths now (a server does before its first request)."""
+        if self.has_pairs():
+            for a, b in sorted(self.stored()):
+                self.step(a, b)
+            self._paths()
 
 
 def _both_ways(rows: dict[tuple[str, str], list[tuple]], a: str, b: str

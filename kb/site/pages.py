@@ -77,6 +77,13 @@ class Site:
             self._index = await self.db.execute_fn(search_mod.index)
         return self._index
 
+    def warm(self, conn) -> None:
+        """Read before the first request what every rule page reads: the lineage's links of the stored pairs
+        (:func:`kb.lineage.warm`)."""
+        from .. import lineage
+
+        lineage.warm(conn)
+
     def glossary(self, conn, edition: str, lang: str) -> Glossary:
         if edition not in self._glossaries:
             self._glossaries[edition] = glossary_of(conn, edition, lang, self.urls().prefix)
