@@ -186,22 +186,7 @@ def of_rule(conn, rule_id: int) -> list[Link]:
         return []
     a, norm, number = got
     specs, stored = snap.specs(), snap.stored()
-    frontiers: dict[tuple[str, ...], compose.Frontier] = {}
-    steps: dict[tuple[str, str], ondemand.Step] = {}
-
-    def step(x: str, y: str) -> ondemand.Step:
-        if (x, y) not in steps:
-            steps[x, y] = partial(_links_in, snap.step(x, y))
-        return steps[x, y]
-
-    def frontier(path: tuple[str, ...]) -> dict:
-        """The rules this rule reaches along ``path`` (paths share their prefixes)."""
-        if len(path) == 1:
-            return compose.start(rule_id)
-        if path not in frontiers:
-            frontiers[path] = compose.step(frontier(path[:-1]), step(path[-2], path[-1]))
-        return frontiers[path]
-
+    walk = _Walk(snap, rule_id)
     # first what this rule reaches in each edition (the rule ids whose numbers decide a relation), then the links
     plan: list[tuple[str, str, Any]] = []   # (edition, how, what): direct rows, reached forward, or reached back
     for x in sorted(specs):
@@ -215,12 +200,51 @@ def of_rule(conn, rule_id: int) -> list[Link]:
         if path is None or len(path) < 3:
             continue
         if back:   # (along the path pair() follows, from x: turned round, it finds the rules of x to follow)
-            along = [step(p, q) for p, q in zip(path, path[1:])]
-            ahead = {t: compose.compose(t, along) for t in frontier(tuple(path[::-1]))}
-            plan.append((x, "back", (path, {t: fwd for t, fwd in ahead.items() if rule_id in fwd})))
+            reached = {t: walk.ahead(t, tuple(path)) for t in walk.frontier(tuple(path[::-1]))}
+            plan.append((x, "back", (path, {t: fwd for t, fwd in reached.items() if rule_id in fwd})))
         else:
-            plan.append((x, "ahead", (path, frontier(tuple(path)))))
+            plan.append((x, "ahead", (path, walk.frontier(tuple(path)))))
     return _links(raw, _found(raw, plan, rule_id, a, norm, snap), rule_id, a, number or norm, specs)
+
+
+class _Walk:
+    """What rule ``rule_id`` reaches along paths of stored pairs, each step and each path's prefix composed once."""
+
+    def __init__(self, snap: kbcache.Snapshot, rule_id: int) -> None:
+        self.snap, self.rule_id = snap, rule_id
+        self.steps: dict[tuple[str, str], ondemand.Step] = {}
+        self.frontiers: dict[tuple[str, ...], compose.Frontier] = {}
+        self.aheads: dict[tuple[int, tuple[str, ...]], compose.Frontier] = {}
+
+    def step(self, x: str, y: str) -> ondemand.Step:
+        if (x, y) not in self.steps:
+            self.steps[x, y] = partial(_links_in, self.snap.step(x, y))
+        return self.steps[x, y]
+
+    def frontier(self, path: tuple[str, ...]) -> compose.Frontier:
+        """The rules this rule reaches along ``path`` (paths share their prefixes)."""
+        if len(path) == 1:
+            return compose.start(self.rule_id)
+        if path not in self.frontiers:
+            self.frontiers[path] = compose.step(self.frontier(path[:-1]), self.step(path[-2], path[-1]))
+        return self.frontiers[path]
+
+    def ahead(self, t: int, path: tuple[str, ...]) -> compose.Frontier:
+        """:func:`kb.align.compose.compose` of rule ``t`` (of ``path[0]``) along ``path``.  A rule whose one link
+        of the first step is certain and no split or merge reaches what that link's rule reaches along the rest of
+        the path (the frontier after such a step is that rule's start): the older editions' rules share the rest."""
+        k = (t, path)
+        got = self.aheads.get(k)
+        if got is None:
+            first = self.step(path[0], path[1])(t) if len(path) > 1 else ()
+            if len(path) == 1:
+                got = compose.start(t)
+            elif len(first) == 1 and first[0][1] >= 1.0 and first[0][2] not in ("split", "merged"):
+                got = self.ahead(first[0][0], path[1:])
+            else:
+                got = compose.compose(t, [self.step(p, q) for p, q in zip(path, path[1:])])
+            self.aheads[k] = got
+        return got
 
 
 def _links_in(step: dict[int, list[kbcache.Direct]], rule_id: int) -> Sequence[kbcache.Direct]:
