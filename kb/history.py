@@ -107,8 +107,9 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None,
         links = lineage.of_rule(conn, rule["id"])
     ids = [rule["id"]] + [lk.target_id for lk in links]
     marks = ", ".join("?" for _ in ids)
-    members = _rows(conn, f"select r.*, e.language from rules r join editions e on e.id = r.edition_id "
-                          f"where r.id in ({marks}) order by r.seq", *ids)
+    members = _rows(conn, f"select r.id, r.edition_id, r.number, r.norm, r.title, r.text, r.text_norm, e.language "
+                          f"from rules r join editions e on e.id = r.edition_id where r.id in ({marks}) order by r.seq",
+                    *ids)
     label = ""
     if rule.get("concept_id") is not None:
         got = _rows(conn, "select label from concepts where id = ?", rule["concept_id"])
