@@ -247,7 +247,7 @@ class _Walk:
         return got
 
 
-def _links_in(step: dict[int, list[kbcache.Direct]], rule_id: int) -> Sequence[kbcache.Direct]:
+def _links_in(step: kbcache.Links, rule_id: int) -> Sequence[kbcache.Direct]:
     return step.get(rule_id, ())
 
 

@@ -33,21 +33,26 @@ def _stored_of_rule(conn, rule, x):
 
 
 def test_each_stored_pair_reads_as_its_per_rule_queries(english_chain_db, kb_db):
+    """Read rule by rule (as a process that shows a few rules does) and each pair whole (as a server reads them
+    before its first request), the links are the same."""
     checked = 0
     for db in (english_chain_db, kb_db):
         conn = sqlite3.connect(db)
-        snap = kbcache.snapshot(conn)
-        pairs = sorted(snap.stored())
+        by_rule, whole = kbcache.fresh(conn), kbcache.fresh(conn)
+        whole.read_all()
+        pairs = sorted(whole.stored())
         assert len(pairs) >= 4
         for a, b in pairs:
             for x, y in ((a, b), (b, a)):
                 one_by_one = ondemand._links_of_rule(conn, x, y)
-                step, direct = snap.step(x, y), snap.direct(x, y)
-                for (rule,) in conn.execute("select id from rules where edition_id = ?", [x]):
-                    assert [link[:3] for link in step.get(rule, [])] == one_by_one(rule), (x, y, rule)
-                    assert direct.get(rule, []) == _stored_of_rule(conn, rule, y), (x, y, rule)
-                    checked += bool(step.get(rule))
-    assert checked > 1000
+                for snap in (by_rule, whole):
+                    step, direct = snap.step(x, y), snap.direct(x, y)
+                    for (rule,) in conn.execute("select id from rules where edition_id = ?", [x]):
+                        assert [link[:3] for link in step.get(rule, [])] == one_by_one(rule), (x, y, rule)
+                        assert direct.get(rule, []) == _stored_of_rule(conn, rule, y), (x, y, rule)
+                        checked += bool(step.get(rule))
+        assert isinstance(whole.step(*pairs[0]), dict) and isinstance(by_rule.step(*pairs[0]), kbcache.ByRule)
+    assert checked > 2000
 
 
 def test_a_kb_changed_since_is_read_again(kb_db, tmp_path):
