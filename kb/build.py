@@ -51,7 +51,7 @@ def stages(cache_root: Path, workers: int, scope: ExitStack, views: dict | None 
     the concepts and the rule set comparisons, which leave what the diffs read as it is.  ``scope`` stops them if
     the build fails before the diffs stage.  ``views``: the aligners' views of the editions, made while the rules
     were written (:func:`_write_documents`), let go of once the alignments are stored."""
-    trace_store, align_store, rulesets_store, diff_start = _stage_functions()
+    trace_store, align_store, paths_store, rulesets_store, diff_start = _stage_functions()
     diffs = scope.enter_context(_Begun(partial(diff_start, cache_dir=cache_root, workers=workers)))
     known = views if views is not None else {}
 
@@ -69,6 +69,7 @@ def stages(cache_root: Path, workers: int, scope: ExitStack, views: dict | None 
     return [
         ("engine trace links", partial(trace_store, cache_dir=cache_root)),
         ("alignments", alignments),
+        ("lineage paths", paths_store),
         ("rule set comparisons", partial(rulesets_store, cache_dir=cache_root)),
         ("diffs", diffs.write),
     ]
@@ -104,10 +105,11 @@ def _stage_functions() -> tuple[Callable, ...]:
     any."""
     from .align.store import store as align_store
     from .diff.table import start as diff_start
+    from .lineage_store import store as paths_store
     from .rulesets import store as rulesets_store
     from .trace import store as trace_store
 
-    return trace_store, align_store, rulesets_store, diff_start
+    return trace_store, align_store, paths_store, rulesets_store, diff_start
 
 
 #: the code and data whose change makes a database out of date (besides the manifest and sources)

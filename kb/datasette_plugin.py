@@ -126,6 +126,7 @@ def startup(datasette):
             lemmas.warm(lang)
             lemmas.lemmatize("warm", lang)
         await pages.site(datasette).index()
+        await pages.site(datasette).db.execute_fn(pages.site(datasette).warm)
 
     return inner
 

@@ -10,11 +10,12 @@ counterparts in other languages come with it.  ``kb history`` prints it; the rul
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
 from ingest import numbers
 
 from . import lineage
+from .align import kbcache
 from .align.pairs import when
 from .diff.words import inline_html, word_diff
 
@@ -58,7 +59,22 @@ class History:
     counterparts: list[tuple[str, str, str]]
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """What :func:`dataclasses.asdict` gives (the events' lists copied, the rest immutable), built directly: it
+        is read for every rule page, and a rule of a hundred editions has a hundred events."""
+        return {"edition": self.edition, "number": self.number, "concept": self.concept, "label": self.label,
+                "chains": [{"family": c.family, "language": c.language, "events": [_event_dict(ev) for ev in c.events]}
+                           for c in self.chains],
+                "counterparts": [tuple(c) for c in self.counterparts]}
+
+
+_EVENT_FIELDS = tuple(f.name for f in fields(Event))
+
+
+def _event_dict(ev: Event) -> dict:
+    out = {k: getattr(ev, k) for k in _EVENT_FIELDS}
+    out["numbers"] = list(ev.numbers)
+    out["links"] = [dict(lk) for lk in ev.links]
+    return out
 
 
 class HistoryError(LookupError):
@@ -91,8 +107,9 @@ def history(conn: sqlite3.Connection, number: str, edition: str | None = None,
         links = lineage.of_rule(conn, rule["id"])
     ids = [rule["id"]] + [lk.target_id for lk in links]
     marks = ", ".join("?" for _ in ids)
-    members = _rows(conn, f"select r.*, e.language from rules r join editions e on e.id = r.edition_id "
-                          f"where r.id in ({marks}) order by r.seq", *ids)
+    members = _rows(conn, f"select r.id, r.edition_id, r.number, r.norm, r.title, r.text, r.text_norm, e.language "
+                          f"from rules r join editions e on e.id = r.edition_id where r.id in ({marks}) order by r.seq",
+                    *ids)
     label = ""
     if rule.get("concept_id") is not None:
         got = _rows(conn, "select label from concepts where id = ?", rule["concept_id"])
@@ -125,6 +142,8 @@ def _family(e: dict) -> str:
 
 def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
             originals: dict[str, dict] | None = None, specs: dict | None = None) -> list[Chain]:
+    known = {m["id"]: (m["edition_id"], m["norm"], m["number"]) for m in members}
+    snap = kbcache.snapshot(conn)
     by_edition: dict[str, list[dict]] = {}
     for m in members:
         by_edition.setdefault(m["edition_id"], []).append(m)
@@ -141,7 +160,8 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
         prev_ed = ""
         for e in eds:
             cur = by_edition.get(e["id"], [])
-            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]), specs)
+            event = _event(conn, prev, cur, e, prev_ed, editions, (originals or {}).get(e["id"]), specs,
+                           (known, snap))
             if event is not None:
                 chain.events.append(event)
             if cur or event is not None and event.kind == "removed":
@@ -151,22 +171,29 @@ def _chains(conn, members: list[dict], editions: dict[str, dict], first: str,
     return out
 
 
-def _step_links(conn, prev: list[dict], cur: list[dict], specs: dict | None = None) -> list[dict]:
+#: what the history has read: rule id -> edition, norm and number of its rules, and the lineage's snapshot of the KB
+Seen = tuple[dict[int, tuple[str, str, str]], kbcache.Snapshot]
+
+
+def _step_links(conn, prev: list[dict], cur: list[dict], specs: dict | None = None,
+                known: Seen | None = None) -> list[dict]:
     """The lineage's links between the rule's versions in two editions of a family (older first)."""
     cur_ids = {r["id"] for r in cur}
-    return [lk for r in prev for lk in _links_to(conn, r, cur_ids, specs)]
+    return [lk for r in prev for lk in _links_to(conn, r, cur_ids, cur[0]["edition_id"], specs, known)]
 
 
-def _links_to(conn, r: dict, targets: set[int], specs: dict | None = None) -> list[dict]:
-    """The lineage's links of rule ``r`` to the rules ``targets`` of a newer edition (:func:`kb.lineage.to_edition`)."""
-    target_ed = _rows(conn, "select edition_id from rules where id = ?", next(iter(targets)))[0]["edition_id"]
+def _links_to(conn, r: dict, targets: set[int], target_ed: str, specs: dict | None = None,
+              known: Seen | None = None) -> list[dict]:
+    """The lineage's links of rule ``r`` to the rules ``targets`` of the newer edition ``target_ed``
+    (:func:`kb.lineage.to_edition`)."""
+    rules, snap = known or (None, None)
     return [{"old": lk.source_number, "new": lk.target_number, "relation": lk.relation, "confidence": lk.confidence,
-             "review": lk.review} for lk in lineage.to_edition(conn, r["id"], target_ed, specs)
+             "review": lk.review} for lk in lineage.to_edition(conn, r["id"], target_ed, specs, rules, snap)
             if lk.target_id in targets]
 
 
 def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editions: dict[str, dict],
-           original: dict | None = None, specs: dict | None = None) -> Event | None:
+           original: dict | None = None, specs: dict | None = None, known: Seen | None = None) -> Event | None:
     date = str(e["date"] or "")
     nums = [r["number"] or r["norm"] for r in cur]
     if not cur:
@@ -180,7 +207,7 @@ def _event(conn, prev: list[dict], cur: list[dict], e: dict, prev_ed: str, editi
                      f"translates {original['id']}; this copy is dated {date}")
     if not prev:
         return Event(e["id"], date, "first", nums)
-    links = _step_links(conn, prev, cur, specs)
+    links = _step_links(conn, prev, cur, specs, known)
     renumbered = [r["norm"] for r in prev] != [r["norm"] for r in cur]
     reworded = [_words(r) for r in prev] != [_words(r) for r in cur]
     relations = {lk["relation"] for lk in links}

@@ -25,12 +25,14 @@ of a composed link against a direct comparison of its two ends was measured and 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from typing import Any
 
 import sqlite_utils
 
-from .align import compose, ondemand, reviews
+from .align import compose, kbcache, ondemand, reviews
 from .align.pairs import when
 from .align.views import Alignment
 
@@ -65,9 +67,17 @@ def _raw(conn):
     return getattr(conn, "conn", conn)
 
 
+#: (date, edition id) -> :func:`order` (a rule page orders a few hundred links: the dates are parsed once)
+_ORDERS: dict[tuple[str, str], tuple] = {}
+
+
 def order(spec) -> tuple:
     """Which of two editions is the older: by date, then (one date) by id, so that every pair has one."""
-    return when(spec.date), spec.id
+    k = (spec.date, spec.id)
+    got = _ORDERS.get(k)
+    if got is None:
+        got = _ORDERS[k] = (when(spec.date), spec.id)
+    return got
 
 
 def older_first(relation: str, source, target) -> str:
@@ -166,94 +176,104 @@ def _reviewed(links: list[Alignment], found: list[reviews.Review], rules_b: dict
 
 def of_rule(conn, rule_id: int) -> list[Link]:
     """Every link of rule ``rule_id`` to the other editions of the KB, the same links :func:`pair` gives for its
-    edition and each other one (editions no stored pairs connect to it are left out: they would be aligned now)."""
-    raw, db = _raw(conn), _db(conn)
+    edition and each other one (editions no stored pairs connect to it are left out: they would be aligned now).
+
+    The stored pairs' links, the editions and their graph are read once per process (:mod:`kb.align.kbcache`)."""
+    raw = _raw(conn)
     got = raw.execute("select edition_id, norm, number from rules where id = ?", [rule_id]).fetchone()
-    if got is None or "edition_pairs" not in db.table_names():
+    snap = kbcache.snapshot(conn)
+    if got is None or not snap.has_pairs():
         return []
     a, norm, number = got
-    specs = {e.id: e for e in ondemand.edition_specs(db)}
-    stored = {(s, t) for s, t, kind in raw.execute("select source_edition, target_edition, kind from edition_pairs")
-              if kind in ondemand.RULE_KINDS}
-    graph = ondemand._graph(db)
-    key = ondemand.map_key(graph, specs)
-    steps: dict[tuple[str, str], ondemand.Step] = {}
-    frontiers: dict[tuple[str, ...], compose.Frontier] = {}
-
-    def step(x: str, y: str) -> ondemand.Step:
-        if (x, y) not in steps:
-            steps[x, y] = ondemand._links_of_rule(raw, x, y)
-        return steps[x, y]
-
-    def frontier(path: tuple[str, ...]) -> dict:
-        """The rules this rule reaches along ``path`` (paths share their prefixes)."""
-        if len(path) == 1:
-            return compose.start(rule_id)
-        if path not in frontiers:
-            frontiers[path] = compose.step(frontier(path[:-1]), step(path[-2], path[-1]))
-        return frontiers[path]
-
-    def ahead(start: int, path: list[str]) -> compose.Frontier:
-        """The rules ``start`` (a rule of ``path[0]``) reaches along ``path``."""
-        return compose.compose(start, [step(x, y) for x, y in zip(path, path[1:])])
-
-    found: list[tuple[str, int, float, str, str, str]] = []   # edition, target, confidence, relation, method, review
+    specs, stored = snap.specs(), snap.stored()
+    walk = _Walk(snap, rule_id)
+    # first what this rule reaches in each edition (the rule ids whose numbers decide a relation), then the links
+    plan: list[tuple[str, str, Any]] = []   # (edition, how, what): direct rows, reached forward, or reached back
     for x in sorted(specs):
         if x == a:
             continue
         if (a, x) in stored or (x, a) in stored:
-            found += [(x, *row) for row in _direct(raw, rule_id, a, x)]
+            plan.append((x, "direct", snap.direct(a, x).get(rule_id, [])))
             continue
         back = order(specs[x]) < order(specs[a])   # composed from the older edition, as :func:`pair` composes it
-        path = ondemand.path_on(key, graph, specs, *((x, a) if back else (a, x)))
+        path = snap.path(*((x, a) if back else (a, x)))
         if path is None or len(path) < 3:
             continue
         if back:   # (along the path pair() follows, from x: turned round, it finds the rules of x to follow)
-            found += _composed_back(raw, frontier(tuple(path[::-1])), path, ahead, rule_id, x)
+            reached = {t: walk.ahead(t, tuple(path)) for t in walk.frontier(tuple(path[::-1]))}
+            plan.append((x, "back", (path, {t: fwd for t, fwd in reached.items() if rule_id in fwd})))
         else:
-            reached = frontier(tuple(path))
-            via = ondemand.composed_method(path)
-            composed = [(x, t, conf, rel, via, "") for t, (conf, rel) in reached.items()]
-            found += _composed_links(raw, composed, norm, len(reached))
-        found = _review_rule(raw, found, rule_id, a, x, norm)
-    return _links(raw, found, rule_id, a, number or norm, specs)
+            plan.append((x, "ahead", (path, walk.frontier(tuple(path)))))
+    return _links(raw, _found(raw, plan, rule_id, a, norm, snap), rule_id, a, number or norm, specs)
 
 
-def _direct(conn, rule_id: int, a: str, x: str) -> list[tuple[int, float, str, str, str]]:
-    """The stored links of a rule of ``a`` to ``x`` (target, score, relation read from ``a``, method, review)."""
-    has_review = "review" in {r[1] for r in conn.execute("pragma table_info(alignments)")}
-    review = "review" if has_review else "null"
-    rows = conn.execute(f"""select target_rule_id, score, relation, method, {review} from alignments
-                            where source_rule_id = ? and +target_edition = ? and target_rule_id is not null
-                            order by id""", [rule_id, x]).fetchall()
-    turned = conn.execute(f"""select source_rule_id, score, relation, method, {review} from alignments
-                              where target_rule_id = ? and +source_edition = ? and source_rule_id is not null
-                              order by id""", [rule_id, x]).fetchall()
-    return [(t, s, rel, m, rv or "") for t, s, rel, m, rv in rows] + \
-           [(t, s, FLIP.get(rel, rel), m, rv or "") for t, s, rel, m, rv in turned]
+class _Walk:
+    """What rule ``rule_id`` reaches along paths of stored pairs, each step and each path's prefix composed once."""
+
+    def __init__(self, snap: kbcache.Snapshot, rule_id: int) -> None:
+        self.snap, self.rule_id = snap, rule_id
+        self.steps: dict[tuple[str, str], ondemand.Step] = {}
+        self.frontiers: dict[tuple[str, ...], compose.Frontier] = {}
+        self.aheads: dict[tuple[int, tuple[str, ...]], compose.Frontier] = {}
+
+    def step(self, x: str, y: str) -> ondemand.Step:
+        if (x, y) not in self.steps:
+            self.steps[x, y] = partial(_links_in, self.snap.step(x, y))
+        return self.steps[x, y]
+
+    def frontier(self, path: tuple[str, ...]) -> compose.Frontier:
+        """The rules this rule reaches along ``path`` (paths share their prefixes)."""
+        if len(path) == 1:
+            return compose.start(self.rule_id)
+        if path not in self.frontiers:
+            self.frontiers[path] = compose.step(self.frontier(path[:-1]), self.step(path[-2], path[-1]))
+        return self.frontiers[path]
+
+    def ahead(self, t: int, path: tuple[str, ...]) -> compose.Frontier:
+        """:func:`kb.align.compose.compose` of rule ``t`` (of ``path[0]``) along ``path``.  A rule whose one link
+        of the first step is certain and no split or merge reaches what that link's rule reaches along the rest of
+        the path (the frontier after such a step is that rule's start): the older editions' rules share the rest."""
+        k = (t, path)
+        got = self.aheads.get(k)
+        if got is None:
+            first = self.step(path[0], path[1])(t) if len(path) > 1 else ()
+            if len(path) == 1:
+                got = compose.start(t)
+            elif len(first) == 1 and first[0][1] >= 1.0 and first[0][2] not in ("split", "merged"):
+                got = self.ahead(first[0][0], path[1:])
+            else:
+                got = compose.compose(t, [self.step(p, q) for p, q in zip(path, path[1:])])
+            self.aheads[k] = got
+        return got
 
 
-def _composed_back(conn, reached: compose.Frontier, path: list[str], ahead, rule_id: int, x: str) -> list[tuple]:
-    """The links of rule ``rule_id`` to the older edition ``x``, each named as the rule of ``x`` composed forward
-    along ``path`` (``x`` to the rule's edition) names it, turned round: what :func:`pair` gives of ``x`` and the
-    rule's edition, read from either side (a split forward is a merge backward, and the other way round)."""
-    via = ondemand.composed_method(path[::-1])   # (the path named from the rule, as the view asked)
-    norms = _norms(conn, [*reached, rule_id])
-    out = []
-    for t in reached:
-        got = ahead(t, path)
-        if rule_id not in got:
+def _links_in(step: kbcache.Links, rule_id: int) -> Sequence[kbcache.Direct]:
+    return step.get(rule_id, ())
+
+
+def _found(raw, plan: list[tuple[str, str, Any]], rule_id: int, a: str, norm: str,
+           snap: kbcache.Snapshot) -> list[tuple[str, int, float, str, str, str]]:
+    """The links of :func:`of_rule`'s ``plan`` (edition, target, confidence, relation, method, review), with the
+    relations of the composed ones and the reviews of their pairs."""
+    norms = _norms(raw, [rule_id, *{t for _, how, what in plan if how != "direct" for t in what[1]}])
+    found: list[tuple[str, int, float, str, str, str]] = []
+    for x, how, what in plan:
+        if how == "direct":
+            found += [(x, *row) for row in what]
             continue
-        conf, rel = got[rule_id]
-        rel = ondemand.composed_relation(rel, len(got), norms.get(t) == norms.get(rule_id))
-        out.append((x, t, conf, FLIP.get(rel, rel), via, ""))
-    return out
-
-
-def _composed_links(conn, composed: list, norm: str, reached: int) -> list[tuple]:
-    norms = _norms(conn, [c[1] for c in composed])
-    return [(x, t, conf, ondemand.composed_relation(rel, reached, norms.get(t) == norm), via, rv)
-            for x, t, conf, rel, via, rv in composed]
+        path, reached = what
+        if how == "ahead":
+            via = ondemand.composed_method(path)
+            found += [(x, t, conf, ondemand.composed_relation(rel, len(reached), norms.get(t) == norm), via, "")
+                      for t, (conf, rel) in reached.items()]
+        else:
+            via = ondemand.composed_method(path[::-1])   # (the path named from the rule, as the view asked)
+            for t, got_t in reached.items():
+                conf, rel = got_t[rule_id]
+                rel = ondemand.composed_relation(rel, len(got_t), norms.get(t) == norms.get(rule_id))
+                found.append((x, t, conf, FLIP.get(rel, rel), via, ""))
+        found = _review_rule(raw, found, rule_id, a, x, norm, snap.reviews(a, x))
+    return found
 
 
 def _norms(conn, ids: list[int]) -> dict[int, str]:
@@ -263,9 +283,11 @@ def _norms(conn, ids: list[int]) -> dict[int, str]:
     return dict(conn.execute(f"select id, norm from rules where id in ({marks})", ids).fetchall())
 
 
-def _review_rule(conn, found: list[tuple], rule_id: int, a: str, x: str, norm: str) -> list[tuple]:
-    """``found`` with the reviews of (this rule, a rule of ``x``) applied to its links to ``x``."""
-    mine = [r for r in reviews.for_pair(conn, a, x) if r.source_id == rule_id]
+def _review_rule(conn, found: list[tuple], rule_id: int, a: str, x: str, norm: str,
+                 pair_reviews: list[reviews.Review]) -> list[tuple]:
+    """``found`` with the reviews of (this rule, a rule of ``x``) applied to its links to ``x`` (``pair_reviews``:
+    :func:`kb.align.reviews.for_pair` of ``a`` and ``x``)."""
+    mine = [r for r in pair_reviews if r.source_id == rule_id]
     if not mine:
         return found
     rest = [f for f in found if f[0] != x]
@@ -285,43 +307,58 @@ def _review_rule(conn, found: list[tuple], rule_id: int, a: str, x: str, norm: s
 
 def _links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs: dict) -> list[Link]:
     out = _as_links(conn, found, rule_id, a, number, specs)
-    out.sort(key=lambda lk: (-when(specs[lk.target_edition].date).toordinal(), lk.target_edition, lk.target_id))
+    out.sort(key=lambda lk: (-order(specs[lk.target_edition])[0].toordinal(), lk.target_edition, lk.target_id))
     return out
 
 
-def _as_links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs: dict) -> list[Link]:
-    """``found`` (edition, target, confidence, relation, method, review) as links, in its order."""
-    ids = [f[1] for f in found]
-    info: dict[int, tuple[str, str]] = {}
+def _as_links(conn, found: list[tuple], rule_id: int, a: str, number: str, specs: dict,
+              known: dict[int, tuple[str, str, str]] | None = None) -> list[Link]:
+    """``found`` (edition, target, confidence, relation, method, review) as links, in its order (``known``: rule id
+    -> its edition, norm and number, of rules the caller has read)."""
+    known = known or {}
+    info: dict[int, tuple[str, str, str]] = {}
+    ids = [f[1] for f in found if f[1] not in known]
     if ids:
         marks = ", ".join("?" for _ in ids)
-        info = {i: (ed, num or norm) for i, ed, num, norm in conn.execute(
-            f"select id, edition_id, number, norm from rules where id in ({marks})", ids)}
-    return [Link(rule_id, a, number, t, x, info[t][1], older_first(rel, specs[a], specs[x]),
-                 round(conf, 3), method, review) for x, t, conf, rel, method, review in found]
+        info = {i: (ed, norm, num) for i, ed, norm, num in conn.execute(
+            f"select id, edition_id, norm, number from rules where id in ({marks})", ids)}
+
+    def name(t: int) -> str:
+        _, norm, num = known.get(t) or info[t]
+        return num or norm
+
+    return [Link(rule_id, a, number, t, x, name(t), older_first(rel, specs[a], specs[x]), round(conf, 3), method,
+                 review) for x, t, conf, rel, method, review in found]
 
 
 def edition_specs(conn) -> dict:
     """Edition id -> its :class:`kb.align.pairs.EditionSpec` (what :func:`to_edition` reads of each)."""
-    return {e.id: e for e in ondemand.edition_specs(_db(conn))}
+    return dict(kbcache.snapshot(conn).specs())
 
 
-def to_edition(conn, rule_id: int, x: str, specs: dict | None = None) -> list[Link]:
+def to_edition(conn, rule_id: int, x: str, specs: dict | None = None,
+               known: dict[int, tuple[str, str, str]] | None = None,
+               snap: kbcache.Snapshot | None = None) -> list[Link]:
     """The links of rule ``rule_id`` to edition ``x``, the same :func:`of_rule` gives: read as stored (in the
-    order the build stored them) when the build aligned the two editions, else composed along the lineage
-    (``specs``: :func:`edition_specs` of the KB, where the caller asks for many)."""
-    raw, db = _raw(conn), _db(conn)
-    got = raw.execute("select edition_id, norm, number from rules where id = ?", [rule_id]).fetchone()
-    if got is None or "edition_pairs" not in db.table_names():
+    order the build stored them) when the build aligned the two editions, else composed along the lineage.
+    Where the caller asks for many: ``specs``, :func:`edition_specs` of the KB; ``known``, rule id -> its edition,
+    norm and number, of rules the caller has read; ``snap``, :func:`kb.align.kbcache.snapshot` of ``conn``."""
+    raw = _raw(conn)
+    got = (known or {}).get(rule_id) or raw.execute("select edition_id, norm, number from rules where id = ?",
+                                                    [rule_id]).fetchone()
+    snap = snap or kbcache.snapshot(conn)
+    if got is None or not snap.has_pairs():
         return []
     a, norm, number = got
-    stored = any(kind in ondemand.RULE_KINDS for (kind,) in raw.execute(
-        """select kind from edition_pairs where (source_edition = ? and target_edition = ?)
-           or (source_edition = ? and target_edition = ?)""", [a, x, x, a]))
-    if not stored:
+    if (a, x) not in snap.stored() and (x, a) not in snap.stored():
         return [lk for lk in of_rule(conn, rule_id) if lk.target_edition == x]
-    specs = specs or {e.id: e for e in ondemand.edition_specs(db, (a, x))}
-    return _as_links(raw, [(x, *row) for row in _direct(raw, rule_id, a, x)], rule_id, a, number or norm, specs)
+    rows = snap.direct(a, x).get(rule_id, [])
+    return _as_links(raw, [(x, *row) for row in rows], rule_id, a, number or norm, specs or snap.specs(), known)
+
+
+def warm(conn) -> None:
+    """Read what every lineage reads of the KB (:mod:`kb.align.kbcache`) now, not with the first rule asked for."""
+    kbcache.snapshot(conn).read_all()
 
 
 def link_between(conn, source_id: int, target_id: int) -> Link | None:

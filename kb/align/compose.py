@@ -18,12 +18,12 @@ an index of the language's texts, cheap enough for every view, earned +0.006 and
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 #: a rule reached along a path: rule id -> (confidence, relation so far)
 Frontier = dict[int, tuple[float, str]]
-#: the links of one step: rule id -> [(target rule id, confidence, relation)]
-StepLinks = Callable[[int], list[tuple[int, float, str]]]
+#: the links of one step: rule id -> [(target rule id, confidence, relation, ...)]
+StepLinks = Callable[[int], Sequence[tuple]]
 
 
 def start(rule_id: int) -> Frontier:
@@ -37,7 +37,8 @@ def step(frontier: Frontier, links: StepLinks) -> Frontier:
     merge; otherwise the last step's relation stands."""
     out: Frontier = {}
     for rule, (confidence, rel) in frontier.items():
-        for target, link_confidence, link_rel in links(rule):
+        for link in links(rule):   # (a link may carry more than these three: the first three are read)
+            target, link_confidence, link_rel = link[0], link[1], link[2]
             c = min(confidence, link_confidence)
             r = rel if rel in ("split", "merged") else (link_rel if link_rel in ("split", "merged") else rel)
             if target not in out or c > out[target][0]:
