@@ -105,3 +105,24 @@ def test_601_2c_goes_back_to_1999_through_every_english_edition_a_user_added(wit
     rows = [line.split()[1] for line in text.splitlines() if line.startswith("    ") and line.split()[0][:4].isdigit()]
     assert quiet and rows and not set(quiet) & set(rows)
     assert "unchanged in" in text
+
+
+def test_the_history_dict_has_every_field_of_the_history(conn):
+    """The JSON of a rule's history (rule pages' .json, `kb history --json`) carries every field by its name: the
+    number, each chain's language, each event's numbers and links, the counterparts."""
+    import dataclasses
+    for number, edition in (("601.2f", "de-2024"), ("601.2", "en-2024-11-08")):
+        h = history(conn, number, edition)
+        mine = h.as_dict()
+        assert mine == dataclasses.asdict(h)
+        assert mine["number"].rstrip(".") == number and mine["counterparts"]
+        assert {c["language"] for c in mine["chains"]} >= {"en"}
+        events = [ev for c in mine["chains"] for ev in c["events"]]
+        assert any(ev["links"] for ev in events) and all(isinstance(ev["numbers"], list) for ev in events)
+
+
+def test_a_terminology_shift_is_folded_in_the_history_diff(conn):
+    """A word the terminology table renames ("he or she" -> "they") is one marked span in a history step's diff, as
+    on the diff pages, not a deletion and an insertion."""
+    h = history(conn, "601.2", "en-2024-11-08")
+    assert any('class="term"' in (ev.diff_html or "") for c in h.chains for ev in c.events)
