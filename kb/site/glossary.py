@@ -445,15 +445,18 @@ class Glossary:
         frame = test(text, words, i, bool(term.verb), self.counted)
         sense = self._sense(term) if frame is not None or term.verb else None
         if term.verb and sense is not None:     # a verb: a noun where it defines one; its object decides
-            return sense.noun if frame else not self._particle(text, words, i, sense) and (
-                self._takes(text, words, keys, i, sense) or any(h.endswith(text) for h in sense.home)
-                or not self._refuses(text, words, keys, i, sense) and self._shares(text, words, keys, i, sense))
+            if frame:
+                return sense.noun
+            nouns = self._object(text, words, i)
+            return not self._particle(text, words, i, sense) and (
+                self._takes(words, keys, nouns, sense) or self._at_home(text, sense)
+                or not self._refuses(words, keys, i, nouns, sense) and self._overlaps(text, words, keys, i, sense))
         if frame is None or sense is None:
             return True
         if frame == "verb" and not sense.verbal:
             return False
         if frame == "verb" and frame in sense.frames:
-            return self._takes(text, words, keys, i, sense)
+            return self._takes(words, keys, self._object(text, words, i), sense)
         if frame in sense.frames or frame == "bare" and not (sense.count and word.lower() == term.words[0].lower()):
             return True     # "bare" doubts only the singular of a count noun ("for generals" is the entry)
         return self._shares(text, words, keys, i, sense)
@@ -481,38 +484,46 @@ class Glossary:
         return not nouns or any(k in sense.printed or not sense.printed.isdisjoint(self.kinds.get(k, ())) or any(
             k.endswith(p) for p in sense.printed if len(p) > 3) for j in nouns for k in keys[j])  # a compound's head
 
-    @staticmethod
-    def _shares(text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
+    @classmethod
+    def _shares(cls, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
         """Does the sentence of word ``i`` share a word of its entry's sense (the overlap of simplified Lesk), or is
         its text one of the entry's home (613.8a, "… is considered to be independent of the other effect", is a rule
         of "Dependency")?"""
+        return cls._overlaps(text, words, keys, i, sense) or cls._at_home(text, sense)
+
+    @staticmethod
+    def _overlaps(text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
+        """Does the sentence of word ``i`` share a word of its entry's sense?"""
         a = max((m.end() for m in SENTENCE_END.finditer(text, 0, words[i][0])), default=0)
         m = SENTENCE_END.search(text, words[i][1])
         sentence = [k for (s, e, _), ks in zip(words, keys) if a <= s and e <= (m.start() if m else len(text))
                     for k in ks]
-        return not sense.words.isdisjoint(sentence) or any(h.endswith(text) for h in sense.home)
+        return not sense.words.isdisjoint(sentence)
 
-    def _takes(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
-        """May word ``i``, which its frame and its entry's home both read as a verb, take the object that follows it
-        in its entry's sense?  Yes where it has none ("When this creature enters, …"), where it shares the object of the
-        verb it is coordinated with ("drawn or discarded a split card"), or where the noun of the object (after its
-        determiners, up to punctuation or a function word other than "and", "or"; each conjunct's words but those that
-        modify the next, :meth:`_modifies`) is one its entry's home prints, a kind of one, or a name ("enter certain
-        zones", "skip the declare blockers and combat damage steps"); not "enters a “loop”", "will enter Alex’s range
-        of influence", "passes the turn marker", "create continuous effects" (one sense per collocation: the object
-        decides)."""
-        nouns = self._object(text, words, i)
+    @staticmethod
+    def _at_home(text: str, sense: Sense) -> bool:
+        """Is ``text`` one of the texts of the entry's home?"""
+        return any(h.endswith(text) for h in sense.home)
+
+    def _takes(self, words: list, keys: list[tuple[str, ...]], nouns: list[int], sense: Sense) -> bool:
+        """May a verb, which its frame and its entry's home both read as a verb, take the object whose nouns are
+        ``nouns`` (:meth:`_object`) in its entry's sense?  Yes where it has none ("When this creature enters, …"),
+        where it shares the object of the verb it is coordinated with ("drawn or discarded a split card"), or where the
+        noun of the object (after its determiners, up to punctuation or a function word other than "and", "or"; each
+        conjunct's words but those that modify the next, :meth:`_modifies`) is one its entry's home prints, a kind of
+        one, or a name ("enter certain zones", "skip the declare blockers and combat damage steps"); not "enters a
+        “loop”", "will enter Alex’s range of influence", "passes the turn marker", "create continuous effects" (one
+        sense per collocation: the object decides)."""
         return not nouns or any(k in sense.printed and (self.share.get(k, 0) <= EVERYDAY or k in sense.defined)
                                 or words[j][2][:1].isupper() or not sense.printed.isdisjoint(self.kinds.get(k, ()))
                                 for j in nouns for k in keys[j])
 
-    def _refuses(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, sense: Sense) -> bool:
-        """Is the object of verb ``i`` everyday vocabulary that its entry's home prints but its definition does not
-        ("Static abilities create continuous effects": "To create a token …")?  Such an object is evidence of another
-        sense, which no word its sentence shares with the home outweighs."""
+    def _refuses(self, words: list, keys: list[tuple[str, ...]], i: int, nouns: list[int], sense: Sense) -> bool:
+        """Is the object of verb ``i`` (its ``nouns``) everyday vocabulary that its entry's home prints but its
+        definition does not ("Static abilities create continuous effects": "To create a token …")?  Such an object is
+        evidence of another sense, which no word its sentence shares with the home outweighs."""
         if i + 1 < len(words) and self._modifies(words[i][2], words[i + 1][2]):
             return False        # the first word of a compound noun ("a copy effect"), not a verb and its object
-        nouns = self._object(text, words, i)
         return bool(nouns) and all(any(k in sense.printed and self.share.get(k, 0) > EVERYDAY and k not in sense.defined
                                        for k in keys[j]) for j in nouns)
 
