@@ -49,7 +49,9 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   noun decides, not a word that modifies it ("passes the turn marker"), and everyday vocabulary is no exemption
   ("create a delayed triggered ability" is not "To create a token"); a passive's subject is its object ("Delayed
   triggered abilities are created"), as is a participle's noun ("effects created by the spell", "a melded
-  permanent").
+  permanent").  An object the sentence does not name (a pronoun: "the ability that created it") is read in the sense
+  the verb has where the edition names its objects (:meth:`Glossary.learn_usage`); where the entry's sense is the
+  minority of those ("create" takes an effect or an ability more often than a token), the sentence decides.
   A verb its home never prints with a preposition after it is another verb before one ("play with the top card of
   their library revealed" is not "play a land"); an everyday object ("effect", printed in a fifth of the rules) is
   evidence of a verb's sense only where the definition itself prints it ("creates a replacement effect" is not "To
@@ -84,6 +86,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .wordclass import (
@@ -115,6 +118,7 @@ from .wordclass import (
     stop_words,
     subject,
     unknown_noun,
+    unnamed_object,
 )
 
 #: the longest glossary term matched, in words; also the longest quotation treated as one unit
@@ -254,6 +258,12 @@ class Glossary:
     #: a word is its ordinary word, not the old glossary's term ("hat sie Vorrang vor dem Zeitstempel-System": the
     #: term is now "Priorität")
     retired: frozenset[str] = frozenset()
+    #: title of a verb entry -> is its sense the usual one where the edition's texts name the verb's object
+    #: (:meth:`learn_usage`): "create" takes a token in 64 of its 176 named objects in en-2024-11-08, an effect or an
+    #: ability in the rest, so "the ability that created it" is read by its sentence
+    usual: dict[str, bool] = field(default_factory=dict)
+    #: the edition's texts until :meth:`learn_usage` has read them (at the first verb whose object is unnamed)
+    texts: list[str] = field(default_factory=list, repr=False)
     _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
@@ -338,13 +348,8 @@ class Glossary:
             return []
         words = [(m.start(), m.end(), m.group()) for m in WORD.finditer(text)]
         particles = particle_verbs(text, words, self.lang)
-        keys = []
-        for j, (_, _, w) in enumerate(words):
-            own = dict.fromkeys((lemma(w, self.lang), lemma(w.lower(), self.lang), *unknown_noun(w, self.lang),
-                                 *infinitive(w, self.lang)))
-            if j in particles:      # "wirkt sich … aus" is "auswirken", "wirft eine Karte ab" is "abwerfen"
-                own = dict.fromkeys(particles[j] + k for k in own)
-            keys.append(tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (stem(w, self.lang),))
+        # "wirkt sich … aus" is "auswirken", "wirft eine Karte ab" is "abwerfen"
+        keys = [self._keys(w, particles.get(j, "")) for j, (_, _, w) in enumerate(words)]
         quotes = _quotations(text, words)
         out: list[tuple[int, int, Term]] = []
         done: set = set()
@@ -448,6 +453,9 @@ class Glossary:
             if frame:
                 return sense.noun
             nouns = self._object(text, words, i)
+            if not nouns and not self._usual(term.title) and unnamed_object(
+                    text, words, i, stop_words(self.lang)):
+                return self._at_home(text, sense) or self._overlaps(text, words, keys, i, sense)
             return not self._particle(text, words, i, sense) and (
                 self._takes(words, keys, nouns, sense) or self._at_home(text, sense)
                 or not self._refuses(words, keys, i, nouns, sense) and self._overlaps(text, words, keys, i, sense))
@@ -460,6 +468,45 @@ class Glossary:
         if frame in sense.frames or frame == "bare" and not (sense.count and word.lower() == term.words[0].lower()):
             return True     # "bare" doubts only the singular of a count noun ("for generals" is the entry)
         return self._shares(text, words, keys, i, sense)
+
+    def learn_usage(self, texts: list[str]) -> None:
+        """Which verb entries have their sense where the edition names the verb's object, in most of its texts
+        (:attr:`usual`; one sense per collocation, the object deciding, :meth:`_takes`)?  Where the object is unnamed
+        (a pronoun, a passive's relative subject) the entry's sense is assumed only if it is the usual one; else the
+        sentence decides (the overlap with the entry's home)."""
+        test = FRAME_TESTS.get(self.lang)
+        verbs = {t.key[0]: t for c in self.by_first.values() for t in c
+                 if t.verb and len(t.key) == 1 and (t.edition, t.title) in self.homes}
+        if test is None or not verbs:
+            return
+        starts = tuple({t.words[0].lower()[:2] for t in verbs.values()})   # a cheap test first: "pay", "paid"
+        votes: dict[str, Counter] = {}
+        for text in texts:
+            words = [(m.start(), m.end(), m.group()) for m in WORD.finditer(text)]
+            for i, (_, _, w) in enumerate(words):
+                term = verbs.get(lemma(w, self.lang)) if w[:1].islower() and w.startswith(starts) else None
+                sense = self._sense(term) if term else None
+                if term is None or sense is None or test(text, words, i, True, self.counted) or self._particle(
+                        text, words, i, sense):
+                    continue
+                nouns = self._object(text, words, i)
+                if nouns:
+                    keys = {j: self._keys(words[j][2]) for j in nouns}
+                    votes.setdefault(term.title, Counter())[self._takes(words, keys, nouns, sense)] += 1
+        # unusual where the other objects outnumber the sense's more than chance would (:data:`KEYNESS`, a sign test)
+        self.usual = {title: _chance(v[False], v[False] + v[True], 0.5) >= KEYNESS for title, v in votes.items()}
+
+    def _usual(self, title: str) -> bool:
+        if self.texts:
+            texts, self.texts = self.texts, []
+            self.learn_usage(texts)
+        return self.usual.get(title, True)
+
+    def _keys(self, word: str, particle: str = "") -> tuple[str, ...]:
+        """The lemmas a word may be read as, of its particle verb where a separable ``particle`` ends its clause."""
+        own = dict.fromkeys(particle + k for k in (lemma(word, self.lang), lemma(word.lower(), self.lang),
+                                                   *unknown_noun(word, self.lang), *infinitive(word, self.lang)))
+        return tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (stem(word, self.lang),)
 
     def _collocates(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
         """Where its entry's home prints a noun term beside a noun (:data:`COLLOCATE_TESTS`), the noun beside word
@@ -505,7 +552,8 @@ class Glossary:
         """Is ``text`` one of the texts of the entry's home?"""
         return any(h.endswith(text) for h in sense.home)
 
-    def _takes(self, words: list, keys: list[tuple[str, ...]], nouns: list[int], sense: Sense) -> bool:
+    def _takes(self, words: list, keys: Mapping[int, tuple[str, ...]] | list[tuple[str, ...]], nouns: list[int],
+               sense: Sense) -> bool:
         """May a verb, which its frame and its entry's home both read as a verb, take the object whose nouns are
         ``nouns`` (:meth:`_object`) in its entry's sense?  Yes where it has none ("When this creature enters, …"),
         where it shares the object of the verb it is coordinated with ("drawn or discarded a split card"), or where the
@@ -519,12 +567,13 @@ class Glossary:
                                 for j in nouns for k in keys[j])
 
     def _refuses(self, words: list, keys: list[tuple[str, ...]], i: int, nouns: list[int], sense: Sense) -> bool:
-        """Is the object of verb ``i`` (its ``nouns``) everyday vocabulary that its entry's home prints but its
-        definition does not ("Static abilities create continuous effects": "To create a token …")?  Such an object is
-        evidence of another sense, which no word its sentence shares with the home outweighs."""
+        """Is a noun of the object of verb ``i`` (its ``nouns``) everyday vocabulary that its entry's home prints but
+        its definition does not ("Static abilities create continuous effects", "creates a continuous effect stating":
+        "To create a token …")?  Such an object is evidence of another sense, which no word its sentence shares with
+        the home outweighs."""
         if i + 1 < len(words) and self._modifies(words[i][2], words[i + 1][2]):
             return False        # the first word of a compound noun ("a copy effect"), not a verb and its object
-        return bool(nouns) and all(any(k in sense.printed and self.share.get(k, 0) > EVERYDAY and k not in sense.defined
+        return bool(nouns) and any(any(k in sense.printed and self.share.get(k, 0) > EVERYDAY and k not in sense.defined
                                        for k in keys[j]) for j in nouns)
 
     def _object(self, text: str, words: list, i: int) -> list[int]:
@@ -545,10 +594,11 @@ class Glossary:
                 return [i + 1]  # an attributive one: the noun after it ("a melded permanent", "the most recently
                 #                 created turn"); after "that" a verb in the past ("the effect that created the token")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
-                re.sub(r"[’']s$", "", words[j][2].lower()) in DET_EN | {"own"} or GENITIVE_EN.search(
+                re.sub(r"[’']s$", "", words[j][2].lower()) in DET_EN | {"own", "other"} or GENITIVE_EN.search(
                     text, 0, words[j][1]) or " ".join(w.lower() for _, _, w in words[j - 1:j + 2]).find(
-                    "number of") in (0, len(words[j - 1][2]) + 1)):   # "any number of"
-            j += 1
+                    "number of") in (0, len(words[j - 1][2]) + 1) or (   # "any number of"
+                    words[j][2].lower() in CONJ_EN and neighbour(text, words, j + 1, j) in ("more", "fewer"))):
+            j += 2 if words[j][2].lower() in CONJ_EN else 1     # "one or more"
         head = []           # up to a function word, or a word that contracts one ("a token that’s a copy")
         while j < len(words) and not _gap(text[words[j - 1][1]:words[j][0]]) and (
                 re.split(r"[’']", words[j][2].lower())[0] not in stops or words[j][2].lower() in CONJ_EN):
@@ -865,8 +915,10 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
                        homes=homes)
     g.retired = frozenset(retired)
     if homes and lang in FRAME_TESTS:
-        printed = {w.lower() for t in edition_texts(conn, edition) for w in WORD.findall(t)}
+        texts = edition_texts(conn, edition)
+        printed = {w.lower() for t in texts for w in WORD.findall(t)}
         g.counted = frozenset(w[:-1] for w in printed if w.endswith("s") and w[:-1] in printed)
+        g.texts = texts     # read by :meth:`Glossary.learn_usage` when first needed
     original = read.original_of(conn, edition) if sources != [edition] else None
     if original is not None and read.glossary_terms(conn, original["id"]):
         theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),

@@ -173,6 +173,8 @@ _ADVERBS_EN = frozenset("instead still longer now already never always".split())
 #: match"), and before anything else it may be one ("the permanent that object becomes")
 RELATIVE_EN = frozenset(["that"])
 BE_EN = frozenset("be is are was were been being isn’t aren’t wasn’t weren’t".split())
+#: a personal pronoun as a verb's object names no noun ("the effect that created it")
+PRONOUNS_EN = frozenset("it them itself themselves".split())
 #: language -> what a definition says its term is: "A creature is a permanent.", "A card or token on the battlefield.";
 #: "Ein Spielstein ist ein im Spiel befindliches Objekt, das eine bleibende Karte repräsentiert, …" (its first
 #: sentence: the predicate and the relative clause that describes it)
@@ -238,6 +240,18 @@ def _contact_en(text: str, words: list, j: int) -> bool:
         if w in BE_EN | _AUX_EN or k > j + 1 and re.search(r"[^s’']s$", w) and not before.endswith("s"):
             return True
     return False
+
+
+def unnamed_object(text: str, words: list, i: int, stops: frozenset[str]) -> bool:
+    """Does verb ``i`` have an object its sentence does not name: a personal pronoun ("the ability that created it"),
+    or a passive whose subject is a function word ("abilities that may be created", "it’s created")?"""
+    if neighbour(text, words, i + 1, i) in PRONOUNS_EN:
+        return True
+    k = i - 1
+    while k >= 0 and neighbour(text, words, k, k + 1) in _AUX_EN | _ADVERBS_EN | {"not"}:
+        k -= 1
+    return words[i][2].lower().endswith("ed") and neighbour(text, words, k, k + 1) in BE_EN and not subject(
+        text, words, k, stops)
 
 
 def subject(text: str, words: list, j: int, stops: frozenset[str]) -> list[int]:

@@ -108,6 +108,17 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Create", "a subgame can be created"), ("Create", "the copy isn’t created"),
                                     ("Create", "additional effects created by the spell"),
                                     ("Pass", "booster packs are passed"),
+                                    # a verb whose object is unnamed (a pronoun, a passive's relative subject) where
+                                    # its entry's sense is the minority of the verb's named objects: "create" takes an
+                                    # effect or an ability in most (107.3n, 603.7h, 603.12a, 611.2a, 603.2e, 603.12)
+                                    ("Create", "the spell or ability that created it had"),
+                                    ("Create", "when the ability that created it has"),
+                                    ("Create", "spell or ability creating it"),
+                                    ("Create", "that may be created by abilities"),
+                                    ("Create", "immediately after being created"),
+                                    # "other" and "one or more" open an object (113.11, 609.1)
+                                    ("Create", "can still create other continuous effects"),
+                                    ("Create", "it may create one or more one-shot"),
                                     # a phrase that points into the rules' text names their numbered steps, not a
                                     # subsection of a phase (601.2, 118.2, 608.3f, 608.2p; the third and fifth case
                                     # writers' 508.1, 602.2)
@@ -508,6 +519,28 @@ def test_an_everyday_object_is_evidence_only_where_the_definition_prints_it():
     assert [t.title for _, _, t in g.spans("This ability creates a continuous effect.")] == []
     assert [t.title for _, _, t in g.spans("This ability creates a token.")] == ["Create"]
     assert [t.title for _, _, t in g.spans("Each player draws a card.")] == ["Draw"]
+
+
+def test_an_unnamed_object_is_read_in_the_usual_sense_of_the_verb():
+    """Hand-made, after 701.6a, 609.1 and 603.7h: where the edition names the object of "create", it is an effect or
+    an ability more often than chance would make it (a sign test), so "the ability that created it" and "abilities
+    that may be created" read the verb by their sentence, which shares no word of the home of "Create"; "sacrifice"
+    names a permanent in most of its objects, so "sacrifice it" keeps its sense."""
+    create, sac = "To create a token is to put a token onto the battlefield.", "To move a permanent to the graveyard."
+    homes = {("x", "Create"): [create, "If an effect creates a token, the token enters the battlefield."],
+             ("x", "Sacrifice"): [sac, "A player sacrifices a permanent they control."]}
+    g = Glossary.build("x", "en", [("Create", "t-c", create, "x"), ("Sacrifice", "t-s", sac, "x")], homes=homes,
+                       share={"effect": 0.23, "ability": 0.3, "token": 0.03, "permanent": 0.1})
+    unnamed = ["It has the text of the ability that created it.", "It lists the abilities that may be created."]
+    assert [t.title for u in unnamed for _, _, t in g.spans(u)] == ["Create", "Create"]   # nothing learnt yet
+    g.texts = [f"Each spell creates a {x} effect." for x in ("continuous", "one-shot", "replacement", "copy")] * 3 + [
+        "An ability creates a delayed triggered ability.", "A spell creates a token.", "Each player sacrifices a "
+        "permanent.", "Sacrifice that permanent.", "Its controller sacrifices a creature token."]
+    assert [t.title for u in unnamed for _, _, t in g.spans(u)] == []
+    assert [t.title for _, _, t in g.spans("Put a token onto the battlefield, then sacrifice it.")] == ["Sacrifice"]
+    assert [t.title for _, _, t in g.spans("A spell creates a token.")] == ["Create"]     # a named object decides
+    assert [t.title for _, _, t in g.spans("Create it and put the token onto the battlefield.")] == ["Create"]
+    assert g.usual == {"Create": False, "Sacrifice": True} and g.texts == []
 
 
 def test_the_of_genitive_is_the_s_genitive_and_an_indefinite_noun_leaves_its_infinitive_to_the_verb():
