@@ -16,21 +16,22 @@ vocabulary), and :meth:`Glossary.spans` walks a text's words once, longest term 
   edition's texts ("card", "player", "ability"; "Karte", "Fähigkeit") is the rules' own vocabulary; linking it
   in every rule is noise.
 * **The word class where it matters**: the definition says whether a term is a verb ("To tap …"; German: the
-  definition uses the term in lower case, "… zu spielen"); a verb links from any inflection ("tapping"), any
-  other term only from its own forms — English: the term and its plural or possessive ("Phase" not from
-  "phased", "Hand" not from "handed", "Modified" not from "modifies"); German: capitalised words only, the way
-  German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma confuses), but for the headword itself
-  in lower case, the word it was made from ("endet die Partie unentschieden": "Unentschieden"), and a verb's
-  infinitive after an article, the noun of its act ("das Spielen eines Zauberspruchs", :data:`NOMINALISERS`); an
-  English subtype ("Case: An enchantment subtype.") only from a capitalised word ("Case", not "in some cases").  A
-  German noun the lemmatiser does not know (a compound: "Ersatzeffekte", "Zählmarken") is read without each
-  ending it may carry; a title naming several headwords ("Control, Controller") links from each.  The headword is a base
-  form too ("Quellen" is "Quelle", whose own lemma simplemma gives as "quell"), a plural headword's singular links
-  where its home prints it ("a characteristic"; not "Dies": "a die roll"), and a word of the old German spelling
-  is read in the new one where only that is known ("gepaßt" is "gepasst", "passen": :data:`REFORMS`).  An
-  English capitalised word beside another inside a sentence is part of a name ("Magic Store & Event Locator",
-  the card "Power Play"), unless one of them is a subtype (a type line, "Aura Role").  A state named by a
-  participle ("Locked", "Modified", "Limited") followed by a preposition is the ordinary verb ("aren’t locked in
+  definition uses the term in lower case, "… zu spielen"); a verb links from any inflection ("tapping"; a regular
+  ending the lemmatiser reads as a word of its own, "casting", "untapped", only with an object where its home always
+  gives the verb one: "you keep playing" is the game's), any other term only from its own forms — English: the term
+  and its plural or possessive ("Phase" not from "phased", "Hand" not from "handed", "Modified" not from "modifies");
+  German: capitalised words only, the way German writes nouns ("Spielen" not from "Spiel", whose lemma simplemma
+  confuses), but for the headword itself in lower case, the word it was made from ("endet die Partie unentschieden":
+  "Unentschieden"), and a verb's infinitive after an article, the noun of its act ("das Spielen eines Zauberspruchs",
+  :data:`NOMINALISERS`); an English subtype ("Case: An enchantment subtype.") only from a capitalised word ("Case",
+  not "in some cases").  A German noun the lemmatiser does not know (a compound: "Ersatzeffekte", "Zählmarken") is
+  read without each ending it may carry; a title naming several headwords ("Control, Controller") links from each.
+  The headword is a base form too ("Quellen" is "Quelle", whose own lemma simplemma gives as "quell"), a plural
+  headword's singular links where its home prints it ("a characteristic"; not "Dies": "a die roll"), and a word of the
+  old German spelling is read in the new one where only that is known ("gepaßt" is "gepasst", "passen":
+  :data:`REFORMS`).  An English capitalised word beside another inside a sentence is part of a name ("Magic Store &
+  Event Locator", the card "Power Play"), unless one of them is a subtype (a type line, "Aura Role").  A state named
+  by a participle ("Locked", "Modified", "Limited") followed by a preposition is the ordinary verb ("aren’t locked in
   ahead of time", "as modified by", "aren’t limited to"): no one-word term links it.
 * **The sense where the frame doubts it** (English, :meth:`Glossary._fits`): a lower-case word that the closed-class
   words around it read as a verb ("don’t match"), a noun's complement ("the role of", "independent of", "the option
@@ -103,6 +104,7 @@ from .wordclass import (
     NAME_TESTS,
     PARTICIPLE_TESTS,
     PREPOSITIONS,
+    PRONOUN_BE_EN,
     RELATIVE_EN,
     SENTENCE_END,
     STATE_TESTS,
@@ -453,6 +455,9 @@ class Glossary:
             if frame:
                 return sense.noun
             nouns = self._object(text, words, i)
+            if not nouns and sense.transitive and term.key[0] not in (lemma(word, self.lang), lemma(
+                    word.lower(), self.lang)) and not unnamed_object(text, words, i, stop_words(self.lang)):
+                return False    # a form the lemmatiser reads otherwise, with no object: "you keep playing"
             if not nouns and not self._usual(term.title) and unnamed_object(
                     text, words, i, stop_words(self.lang)):
                 return self._at_home(text, sense) or self._overlaps(text, words, keys, i, sense)
@@ -505,7 +510,8 @@ class Glossary:
     def _keys(self, word: str, particle: str = "") -> tuple[str, ...]:
         """The lemmas a word may be read as, of its particle verb where a separable ``particle`` ends its clause."""
         own = dict.fromkeys(particle + k for k in (lemma(word, self.lang), lemma(word.lower(), self.lang),
-                                                   *unknown_noun(word, self.lang), *infinitive(word, self.lang)))
+                                                   *unknown_noun(word, self.lang), *infinitive(word, self.lang),
+                                                   *(_bases(word.lower()) if self.lang == "en" else ())))
         return tuple(own) + tuple(x for k in own for x in self.synonyms.get(k, ())) + (stem(word, self.lang),)
 
     def _collocates(self, text: str, words: list, keys: list[tuple[str, ...]], i: int, term: Term) -> bool:
@@ -588,6 +594,8 @@ class Glossary:
             nxt = neighbour(text, words, i + 1, i)
             if prev in BE_EN:
                 return subject(text, words, b, stops)  # a passive: "abilities are created"
+            if prev is not None and PRONOUN_BE_EN.fullmatch(prev):
+                return []       # a passive whose subject is a pronoun: "when it’s tapped"
             if prev not in DET_EN | stops | {None} and nxt in PREPOSITIONS.get(self.lang, ()):
                 return [b]      # a participle after its noun: "effects created by the spell", "zones created for"
             if prev in (DET_EN | stops) - RELATIVE_EN and nxt is not None and nxt not in stops:
@@ -737,10 +745,10 @@ def _headwords(entries: list[tuple[str, str, str, str]], lang: str) -> list[tupl
 
 
 def _bases(word: str) -> tuple[str, ...]:
-    """The base forms a word may inflect with a regular ending ("casting": "cast", "caste"; "drawing": "draw"), for the
-    words a lemmatiser reads as nouns of their own."""
-    return tuple(word[:-len(e)] + r for e in ("ing", "ed", "s") if word.endswith(e) and len(word) > len(e) + 2
-                 for r in ("", "e"))
+    """The base forms a word may inflect with a regular ending ("casting": "cast", "caste"; "drawing": "draw";
+    "untapped": "untap"), for the words a lemmatiser reads as nouns or adjectives of their own."""
+    stems = [word[:-len(e)] for e in ("ing", "ed", "s") if word.endswith(e) and len(word) > len(e) + 2]
+    return tuple(b + r for b in stems for r in ("", "e")) + tuple(b[:-1] for b in stems if b[-1] == b[-2:-1])
 
 
 def _gap(between: str) -> str:

@@ -175,6 +175,8 @@ RELATIVE_EN = frozenset(["that"])
 BE_EN = frozenset("be is are was were been being isn’t aren’t wasn’t weren’t".split())
 #: a personal pronoun as a verb's object names no noun ("the effect that created it")
 PRONOUNS_EN = frozenset("it them itself themselves".split())
+#: a pronoun and "be" in one word: the subject of a passive that names no noun ("at the time it’s created")
+PRONOUN_BE_EN = re.compile(r"(?:it|that|they|which|this|these|those)[’'](?:s|re)")
 #: language -> what a definition says its term is: "A creature is a permanent.", "A card or token on the battlefield.";
 #: "Ein Spielstein ist ein im Spiel befindliches Objekt, das eine bleibende Karte repräsentiert, …" (its first
 #: sentence: the predicate and the relative clause that describes it)
@@ -250,8 +252,9 @@ def unnamed_object(text: str, words: list, i: int, stops: frozenset[str]) -> boo
     k = i - 1
     while k >= 0 and neighbour(text, words, k, k + 1) in _AUX_EN | _ADVERBS_EN | {"not"}:
         k -= 1
-    return words[i][2].lower().endswith("ed") and neighbour(text, words, k, k + 1) in BE_EN and not subject(
-        text, words, k, stops)
+    be = neighbour(text, words, k, k + 1) or ""
+    return words[i][2].lower().endswith("ed") and (be in BE_EN and not subject(text, words, k, stops) or bool(
+        PRONOUN_BE_EN.fullmatch(be)))
 
 
 def subject(text: str, words: list, j: int, stops: frozenset[str]) -> list[int]:

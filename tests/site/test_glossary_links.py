@@ -543,6 +543,22 @@ def test_an_unnamed_object_is_read_in_the_usual_sense_of_the_verb():
     assert g.usual == {"Create": False, "Sacrifice": True} and g.texts == []
 
 
+def test_a_regular_inflection_the_lemmatiser_reads_as_a_word_of_its_own_links_its_verb(conn):
+    """simplemma reads "casting", "playing", "untapped", "unattached" and "planeswalkers" as words of their own: their
+    regular endings give the entry ("When casting a spell bestowed", 702.103d; 704.5n; 702.26a); with no object, such a
+    form of a verb whose home always gives it one is the ordinary verb ("you keep playing": the game, an example of
+    104.3e; "a way of playing", 100.2a); a passive with a pronoun in one word with "be" names no object ("at the time
+    it’s created", 613.7b: *Create* takes an effect there)."""
+    g = glossary_of(conn, "en-2024-11-08", "en")
+    assert ("casting", "Cast", "en-2024-11-08") in links(g, rule_text(conn, "en-2024-11-08", "702.103d"))
+    assert ("unattached", "Unattach", "en-2024-11-08") in links(g, rule_text(conn, "en-2024-11-08", "704.5n"))
+    assert ("untaps", "Untap", "en-2024-11-08") in links(g, rule_text(conn, "en-2024-11-08", "702.26a"))
+    assert ("Planeswalkers", "Planeswalker", "en-2024-11-08") in links(g, rule_text(conn, "en-2024-11-08", "306.6"))
+    assert "Play" not in [t for _, t, _ in links(g, "That player’s opponent wins the game and you keep playing.")]
+    assert "Play" not in [t for _, t, _ in links(g, rule_text(conn, "en-2024-11-08", "100.2a"))]
+    assert "Create" not in [t for _, t, _ in links(g, rule_text(conn, "en-2024-11-08", "613.7b"))]
+
+
 def test_the_of_genitive_is_the_s_genitive_and_an_indefinite_noun_leaves_its_infinitive_to_the_verb():
     """Hand-made, after 102.2 ("a player’s opponent"), 508.7c and 704.5x; "Role" (902.1) prints no possessor."""
     opponent = "Someone a player is playing against. See rule 102.2."
