@@ -455,11 +455,11 @@ class Glossary:
             if frame:
                 return sense.noun
             nouns = self._object(text, words, i)
-            if not nouns and sense.transitive and term.key[0] not in (lemma(word, self.lang), lemma(
-                    word.lower(), self.lang)) and not unnamed_object(text, words, i, stop_words(self.lang)):
+            unnamed = not nouns and unnamed_object(text, words, i, stop_words(self.lang))
+            if not nouns and not unnamed and sense.transitive and term.key[0] not in (
+                    lemma(word, self.lang), lemma(word.lower(), self.lang)):
                 return False    # a form the lemmatiser reads otherwise, with no object: "you keep playing"
-            if not nouns and not self._usual(term.title) and unnamed_object(
-                    text, words, i, stop_words(self.lang)):
+            if unnamed and not self._usual(term.title):     # "the ability that created it": the sentence decides
                 return self._at_home(text, sense) or self._overlaps(text, words, keys, i, sense)
             return not self._particle(text, words, i, sense) and (
                 self._takes(words, keys, nouns, sense) or self._at_home(text, sense)
@@ -475,7 +475,7 @@ class Glossary:
         return self._shares(text, words, keys, i, sense)
 
     def learn_usage(self, texts: list[str]) -> None:
-        """Which verb entries have their sense where the edition names the verb's object, in most of its texts
+        """Which verb entries have their sense in most of the uses where the edition names the verb's object
         (:attr:`usual`; one sense per collocation, the object deciding, :meth:`_takes`)?  Where the object is unnamed
         (a pronoun, a passive's relative subject) the entry's sense is assumed only if it is the usual one; else the
         sentence decides (the overlap with the entry's home)."""
