@@ -89,6 +89,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Literal, overload
 
 from .wordclass import (
     BE_EN,
@@ -264,8 +265,10 @@ class Glossary:
     #: (:meth:`learn_usage`): "create" takes a token in 64 of its 176 named objects in en-2024-11-08, an effect or an
     #: ability in the rest, so "the ability that created it" is read by its sentence
     usual: dict[str, bool] = field(default_factory=dict)
-    #: the edition's texts until :meth:`learn_usage` has read them (at the first verb whose object is unnamed)
+    #: the edition's texts, and the lemma of each verb entry -> the indices of the texts that print it: where
+    #: :meth:`learn_usage` reads a verb's objects when a page first meets it with an unnamed object
     texts: list[str] = field(default_factory=list, repr=False)
+    printing: dict[str, list[int]] = field(default_factory=dict, repr=False)
     _senses: dict[tuple[str, str], Sense | None] = field(default_factory=dict)
 
     @classmethod
@@ -459,7 +462,7 @@ class Glossary:
             if not nouns and not unnamed and sense.transitive and term.key[0] not in (
                     lemma(word, self.lang), lemma(word.lower(), self.lang)):
                 return False    # a form the lemmatiser reads otherwise, with no object: "you keep playing"
-            if unnamed and not self._usual(term.title):     # "the ability that created it": the sentence decides
+            if unnamed and not self._usual(term):     # "the ability that created it": the sentence decides
                 return self._at_home(text, sense) or self._overlaps(text, words, keys, i, sense)
             return not self._particle(text, words, i, sense) and (
                 self._takes(words, keys, nouns, sense) or self._at_home(text, sense)
@@ -474,13 +477,13 @@ class Glossary:
             return True     # "bare" doubts only the singular of a count noun ("for generals" is the entry)
         return self._shares(text, words, keys, i, sense)
 
-    def learn_usage(self, texts: list[str]) -> None:
-        """Which verb entries have their sense in most of the uses where the edition names the verb's object
-        (:attr:`usual`; one sense per collocation, the object deciding, :meth:`_takes`)?  Where the object is unnamed
-        (a pronoun, a passive's relative subject) the entry's sense is assumed only if it is the usual one; else the
-        sentence decides (the overlap with the entry's home)."""
+    def learn_usage(self, texts: list[str], terms: list[Term] | None = None) -> None:
+        """Which verb entries (of ``terms``, else all) have their sense in most of the uses where ``texts`` name the
+        verb's object (:attr:`usual`; one sense per collocation, the object deciding, :meth:`_takes`)?  Where the
+        object is unnamed (a pronoun, a passive's relative subject) the entry's sense is assumed only if it is the
+        usual one; else the sentence decides (the overlap with the entry's home)."""
         test = FRAME_TESTS.get(self.lang)
-        verbs = {t.key[0]: t for c in self.by_first.values() for t in c
+        verbs = {t.key[0]: t for c in ([terms] if terms is not None else self.by_first.values()) for t in c
                  if t.verb and len(t.key) == 1 and (t.edition, t.title) in self.homes}
         if test is None or not verbs:
             return
@@ -499,13 +502,13 @@ class Glossary:
                     keys = {j: self._keys(words[j][2]) for j in nouns}
                     votes.setdefault(term.title, Counter())[self._takes(words, keys, nouns, sense)] += 1
         # unusual where the other objects outnumber the sense's more than chance would (:data:`KEYNESS`, a sign test)
-        self.usual = {title: _chance(v[False], v[False] + v[True], 0.5) >= KEYNESS for title, v in votes.items()}
+        self.usual.update({t.title: _chance(votes[t.title][False], votes[t.title].total(), 0.5) >= KEYNESS
+                           if t.title in votes else True for t in verbs.values()})
 
-    def _usual(self, title: str) -> bool:
-        if self.texts:
-            texts, self.texts = self.texts, []
-            self.learn_usage(texts)
-        return self.usual.get(title, True)
+    def _usual(self, term: Term) -> bool:
+        if term.title not in self.usual and self.texts:     # read once, from the texts that print the verb
+            self.learn_usage([self.texts[j] for j in self.printing.get(term.key[0], ())], [term])
+        return self.usual.get(term.title, True)
 
     def _keys(self, word: str, particle: str = "") -> tuple[str, ...]:
         """The lemmas a word may be read as, of its particle verb where a separable ``particle`` ends its clause."""
@@ -923,10 +926,14 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
                        homes=homes)
     g.retired = frozenset(retired)
     if homes and lang in FRAME_TESTS:
-        texts = edition_texts(conn, edition)
+        texts, bags = edition_texts(conn, edition, with_lemmas=True)
         printed = {w.lower() for t in texts for w in WORD.findall(t)}
         g.counted = frozenset(w[:-1] for w in printed if w.endswith("s") and w[:-1] in printed)
-        g.texts = texts     # read by :meth:`Glossary.learn_usage` when first needed
+        verbs = {t.key[0] for c in g.by_first.values() for t in c if t.verb and len(t.key) == 1}
+        g.texts = texts     # read by :meth:`Glossary.learn_usage` where a verb's object is first unnamed
+        for j, bag in enumerate(bags):
+            for k in verbs.intersection(bag.split()):
+                g.printing.setdefault(k, []).append(j)
     original = read.original_of(conn, edition) if sources != [edition] else None
     if original is not None and read.glossary_terms(conn, original["id"]):
         theirs = Glossary.build(original["id"], original["language"], read.glossary_terms(conn, original["id"]),
@@ -939,9 +946,18 @@ def glossary_of(conn, edition: str, lang: str, prefix: str = "/") -> Glossary:
     return g
 
 
-def edition_texts(conn, edition: str) -> list[str]:
-    """The texts of an edition that rule pages print with glossary links: rules, examples and notes."""
-    return [r[0] for r in conn.execute(
-        "select text from rules where edition_id = ? and text is not null union all "
-        "select text from items where edition_id = ? and kind in ('example', 'note') and text is not null",
-        (edition, edition))]
+@overload
+def edition_texts(conn, edition: str) -> list[str]: ...
+@overload
+def edition_texts(conn, edition: str, with_lemmas: Literal[True]) -> tuple[list[str], list[str]]: ...
+
+
+def edition_texts(conn, edition: str, with_lemmas: bool = False):
+    """The texts of an edition that rule pages print with glossary links: rules, examples and notes (and, with
+    ``with_lemmas``, the lemmas each prints, as the build wrote them)."""
+    found = conn.execute(
+        "select text, coalesce(lemmas, '') from rules where edition_id = ? and text is not null union all "
+        "select text, coalesce(lemmas, '') from items where edition_id = ? and kind in ('example', 'note') "
+        "and text is not null", (edition, edition)).fetchall()
+    texts = [r[0] for r in found]
+    return (texts, [r[1] for r in found]) if with_lemmas else texts
