@@ -306,7 +306,7 @@ class Glossary:
                     next(x for x in m.groups() if x)) if w.lower() not in stops and (lang != "de" or w[:1].isupper()))
             spots = list(WORD.finditer(head))
             state = STATE_TESTS[lang](title, definition) if lang in STATE_TESTS else False
-            quoted = _obsolete(title, lang)
+            quoted = _obsolete(title, lang, definition)
             singular = len(words) == 1 and words[0].lower() == key[0] + "s" and any(
                 re.search(rf"\b{re.escape(key[0])}\b", h, re.I) for h in g.homes.get((source, title), [])[1:])
             term = Term(title, anchor, source, key, words, verb, name, state=state, quoted=quoted, singular=singular,
@@ -469,6 +469,9 @@ class Glossary:
                 or not self._refuses(words, keys, i, nouns, sense) and self._overlaps(text, words, keys, i, sense))
         if frame is None or sense is None:
             return True
+        if frame == "passive":      # its subject decides where the home prints the term after "be" or as a verb
+            return ("passive" in sense.frames or sense.verbal) and self._takes(
+                words, keys, self._object(text, words, i), sense)
         if frame == "verb" and not sense.verbal:
             return False
         if frame == "verb" and frame in sense.frames:
@@ -717,9 +720,11 @@ class Glossary:
         return test(words[i][2], term, starts_sentence(text, words[i][0]), neighbour(text, words, i - 1, i) or "")
 
 
-def _obsolete(title: str, lang: str) -> bool:
-    """Is the entry old card wording ("Totem Armor (Obsolete)")?  It links only from a quotation of it, as printed."""
-    return lang in OBSOLETE and re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None
+def _obsolete(title: str, lang: str, definition: str = "") -> bool:
+    """Is the entry old card wording ("Totem Armor (Obsolete)"; "Placed: (Obsolete) Some spells and abilities
+    previously referred to a counter being “placed” …")?  It links only from a quotation of it, as printed."""
+    return lang in OBSOLETE and (re.search(rf"\(\s*{OBSOLETE[lang]}\s*\)", title) is not None or re.match(
+        rf"\s*\(\s*{OBSOLETE[lang]}\s*\)", definition or "") is not None)
 
 
 def _jargon(title: str, definition: str, lang: str) -> str | None:

@@ -271,16 +271,16 @@ def subject(text: str, words: list, j: int, stops: frozenset[str]) -> list[int]:
 def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: frozenset[str] = frozenset()) -> str | None:
     """The word class its frame gives word ``i`` where that is not the entry's.  For a noun entry: "verb" after an
     auxiliary or an adverb of a verb ("don’t match", "still matches") or before the article of an object ("matches
-    the result"); "of" before "of" ("the role
-    of", "independent of"); "to" after "the" before an infinitive ("the option to pay"; after another determiner it is
-    the infinitive of the verb's object, "chooses an opponent to become", or a preposition, "from the battlefield to
-    another zone"); "bare" after a preposition, closing its phrase without an article ("in general,", "in general or
-    that").  For a verb entry (``verb``): "noun" where its base form follows a word that can modify a noun but not be
-    its subject: a name ("Odyssey™ block cards", "the Innistrad block"), a word the edition never prints with a
-    plural -s (not in ``counted``: "limited play", "the illegal play"), or a noun right after a preposition, with
-    no article to open a subject ("no effect on game play") — not a function word, an adverb or another noun
-    ("players play", "can normally play", "counters on a permanent create"); after an article alone it names the
-    verb's act ("the exchange", "a legal block")."""
+    the result"); "passive" for a participle after "be" ("decks are usually constructed", "is modified
+    accordingly"); "of" before "of" ("the role of", "independent of"); "to" after "the" before an infinitive ("the
+    option to pay"; after another determiner it is the infinitive of the verb's object, "chooses an opponent to
+    become", or a preposition, "from the battlefield to another zone"); "bare" after a preposition, closing its
+    phrase without an article ("in general,", "in general or that").  For a verb entry (``verb``): "noun" where its
+    base form follows a word that can modify a noun but not be its subject: a name ("Odyssey™ block cards", "the
+    Innistrad block"), a word the edition never prints with a plural -s (not in ``counted``: "limited play", "the
+    illegal play"), or a noun right after a preposition, with no article to open a subject ("no effect on game
+    play") — not a function word, an adverb or another noun ("players play", "can normally play", "counters on a
+    permanent create"); after an article alone it names the verb's act ("the exchange", "a legal block")."""
     prev, nxt = neighbour(text, words, i - 1, i), neighbour(text, words, i + 1, i)
     if verb:
         if prev is None or lemma(words[i][2], "en") != words[i][2].lower():
@@ -289,6 +289,11 @@ def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: froze
             prev not in counted or words[i - 1][2][:1].isupper()
             or neighbour(text, words, i - 2, i - 1) in PREPOSITIONS["en"] - {"to"})   # "no effect on game play"
         return "noun" if modifier and nxt not in DET_EN | {"to"} else None    # "… and Gix meld to form …": a verb
+    b = i - 1           # a passive: a participle after "be" and its adverbs ("are usually constructed using")
+    while b > 0 and (neighbour(text, words, b, b + 1) or "").endswith("ly"):
+        b -= 1
+    if words[i][2].lower().endswith("ed") and neighbour(text, words, b, b + 1) in BE_EN:
+        return "passive"
     if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in DET_EN and not (
             prev not in PREPOSITIONS["en"] and _contact_en(text, words, i + 1)) or prev in RELATIVE_EN and (
             nxt in DET_EN and neighbour(text, words, i - 2, i - 1) not in stop_words("en") | {None}):

@@ -108,6 +108,12 @@ def test_census_over_a_whole_edition_has_no_known_false_link(conn, edition, lang
                                     ("Create", "a subgame can be created"), ("Create", "the copy isn’t created"),
                                     ("Create", "additional effects created by the spell"),
                                     ("Pass", "booster packs are passed"),
+                                    # a participle after "be" is a passive, its subject deciding: 903.12b, 120.4a,
+                                    # 208.1, 614.16 (the tenth case writer's; *Modified* is a creature's state)
+                                    ("Constructed", "decks are usually constructed"),
+                                    ("Modified", "damage event is modified accordingly"),
+                                    ("Modified", "toughness can be modified or set"),
+                                    ("Modified", "original event being modified"),
                                     # a verb whose object is unnamed (a pronoun, a passive's relative subject) where
                                     # its entry's sense is the minority of the verb's named objects: "create" takes an
                                     # effect or an ability in most (107.3n, 603.7h, 603.12a, 611.2a, 603.2e, 603.12)
@@ -446,6 +452,11 @@ def test_an_obsolete_entry_links_only_from_a_quotation_of_its_wording(conn):
     assert ("in play", "In Play (Obsolete)") in spans_in(g, rule_text(conn, "en-2024-11-08", "403.5"), "in play")
     assert spans_in(g, rule_text(conn, "en-2024-11-08", "118.7"), "counts as") == []    # "counts as paying …"
     assert spans_in(g, rule_text(conn, "en-2024-11-08", "103.2a"), "set aside") == []   # "cards are set aside"
+    # an entry whose definition, not its title, says it is obsolete (en-2024-11-08's "Placed")
+    placed = "(Obsolete) Some spells and abilities previously referred to a counter being “placed” on a permanent."
+    old = Glossary.build("x", "en", [("Placed", "t-p", placed, "x")])
+    assert [t.title for _, _, t in old.spans("Each vanguard card is placed face up next to its owner’s library.")] == []
+    assert [t.title for _, _, t in old.spans("Cards that say a counter is “placed” on a permanent.")] == ["Placed"]
 
 
 def test_homes_hold_the_definition_and_the_cited_rules_with_their_subrules(conn):
