@@ -111,6 +111,7 @@ from .wordclass import (
     STATE_TESTS,
     VERB_TESTS,
     WORD,
+    before_adverbs,
     infinitive,
     lemma,
     neighbour,
@@ -592,9 +593,7 @@ class Glossary:
         """The nouns of the object of verb ``i`` (:meth:`_takes`); none for a passive or attributive participle or a
         verb coordinated with the next."""
         j, stops = i + 1, stop_words(self.lang)
-        b = i - 1           # the word before, an adverb in -ly aside ("are currently revealed")
-        while b > 0 and (neighbour(text, words, b, b + 1) or "").endswith("ly"):
-            b -= 1
+        b = before_adverbs(text, words, i)
         prev = neighbour(text, words, b, b + 1)
         if words[i][2].lower().endswith("ed"):
             nxt = neighbour(text, words, i + 1, i)

@@ -244,6 +244,14 @@ def _contact_en(text: str, words: list, j: int) -> bool:
     return False
 
 
+def before_adverbs(text: str, words: list, i: int) -> int:
+    """The index of the word before word ``i``, adverbs in -ly aside ("are currently revealed": "are")."""
+    b = i - 1
+    while b > 0 and (neighbour(text, words, b, b + 1) or "").endswith("ly"):
+        b -= 1
+    return b
+
+
 def unnamed_object(text: str, words: list, i: int, stops: frozenset[str]) -> bool:
     """Does verb ``i`` have an object its sentence does not name: a personal pronoun ("the ability that created it"),
     or a passive whose subject is a function word ("abilities that may be created", "it’s created")?"""
@@ -289,9 +297,7 @@ def _frame_en(text: str, words: list, i: int, verb: bool = False, counted: froze
             prev not in counted or words[i - 1][2][:1].isupper()
             or neighbour(text, words, i - 2, i - 1) in PREPOSITIONS["en"] - {"to"})   # "no effect on game play"
         return "noun" if modifier and nxt not in DET_EN | {"to"} else None    # "… and Gix meld to form …": a verb
-    b = i - 1           # a passive: a participle after "be" and its adverbs ("are usually constructed using")
-    while b > 0 and (neighbour(text, words, b, b + 1) or "").endswith("ly"):
-        b -= 1
+    b = before_adverbs(text, words, i)  # a passive: a participle after "be" ("are usually constructed using")
     if words[i][2].lower().endswith("ed") and neighbour(text, words, b, b + 1) in BE_EN:
         return "passive"
     if prev in _AUX_EN | _ADVERBS_EN or nxt in _ARTICLES_EN and prev not in DET_EN and not (
